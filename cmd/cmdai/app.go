@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set by the release build (-ldflags "-X main.version=...").
+var version = "dev"
+
+// Factory holds what every command needs from its environment; tests
+// build one with buffers and fakes.
+type Factory struct {
+	IO *IOStreams
+	// Getenv reads the environment (os.Getenv in main).
+	Getenv func(string) string
+}
+
+// newApp declares the command tree. Each command's constructor declares
+// its flags and parses them into an options struct; its run function does
+// the work. Nothing here prints results.
+func newApp(f *Factory) *cli.App {
+	app := &cli.App{
+		Name:    "cmdai",
+		Usage:   "build, ship and query offline command-documentation indexes",
+		Version: version,
+		Description: `cmdai finds the commands installed on this machine, parses their man
+pages into NAME, SYNOPSIS, DESCRIPTION, OPTIONS and EXAMPLES, embeds the
+pieces locally and stores them in a Chroma collection per distribution,
+so that an AI shell assistant can ground its answers in what is really
+installed here.
+
+EXAMPLES:
+   $ cmdai index scan --command grep          # what would be indexed for grep
+   $ cmdai index scan --json > commands.jsonl # every command, as JSON Lines
+
+` + exitCodesHelp,
+		Writer:    f.IO.Out,
+		ErrWriter: f.IO.ErrOut,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{
+				Name:    "batch-mode",
+				Usage:   "CI mode: no progress bars, quiet structured logs",
+				EnvVars: []string{"CMDAI_BATCH_MODE"},
+			},
+		},
+		Commands: []*cli.Command{
+			newIndexCommand(f),
+		},
+		// The exit code is chosen by run, not by the library calling
+		// os.Exit from inside Run.
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError:         onUsageError,
+		EnableBashCompletion: true,
+	}
+	return app
+}
+
+func newIndexCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "index",
+		Usage: "build and inspect the command-documentation index",
+		Description: `The index holds one Chroma collection per distribution
+(cmdai_linux_debian-12, cmdai_macos_14, ...).
+
+EXAMPLES:
+   $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
+		Subcommands: []*cli.Command{
+			newScanCommand(f, nil),
+		},
+		OnUsageError: onUsageError,
+	}
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	return withCode(ExitUsage, fmt.Errorf("%w (see %q)", err, helpHint(c)))
+}
+
+func helpHint(c *cli.Context) string {
+	if c == nil || c.Command == nil || c.Command.Name == "" {
+		return "cmdai --help"
+	}
+	return strings.TrimSpace(c.Command.HelpName) + " --help"
+}
+
+// run executes the command line and returns the process exit code,
+// printing the error, if any, to ErrOut.
+func run(ctx context.Context, args []string, io *IOStreams) int {
+	f := &Factory{IO: io, Getenv: getenv}
+	err := newApp(f).RunContext(ctx, args)
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
+		return ExitFailure
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") {
+		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
+		return ExitUsage
+	}
+	fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
+	return exitCode(err)
+}

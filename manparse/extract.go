@@ -1,0 +1,249 @@
+package manparse
+
+import (
+	"strings"
+)
+
+// finish turns the interpreter's output into a Page: names from NAME,
+// option entries, examples.
+func (r *roff) finish() *Page {
+	if r.tbl != nil {
+		r.tbl.endRow(r)
+		r.tbl = nil
+	}
+	p := r.b.finishPage()
+	p.Format = r.format
+	if p.Format == "" {
+		p.Format = "man"
+	}
+	extractName(p)
+	extractOptions(p)
+	extractExamples(p)
+	return p
+}
+
+// nameSeparators split "grep, egrep - print lines" into names and summary.
+var nameSeparators = []string{" - ", " — ", " – ", " -- ", " − ", "\t- "}
+
+func extractName(p *Page) {
+	s := p.FindSection("NAME")
+	if s == nil {
+		p.Name = strings.ToLower(p.Title)
+		return
+	}
+	text := strings.Join(strings.Fields(s.Text()), " ")
+	names, desc := text, ""
+	best := -1
+	for _, sep := range nameSeparators {
+		if k := strings.Index(text, sep); k >= 0 && (best < 0 || k < best) {
+			best = k
+			names, desc = text[:k], text[k+len(sep):]
+		}
+	}
+	if best < 0 {
+		// "foo -- bar" without blanks, or a bare name list
+		if k := strings.Index(text, "\\-"); k > 0 {
+			names, desc = text[:k], text[k+2:]
+		} else if f := strings.Fields(text); len(f) > 1 && !strings.HasSuffix(f[0], ",") {
+			names, desc = f[0], strings.Join(f[1:], " ")
+		}
+	}
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		if n != "" {
+			p.Names = append(p.Names, n)
+		}
+	}
+	p.Description = strings.TrimSpace(desc)
+	if len(p.Names) > 0 {
+		p.Name = p.Names[0]
+	} else {
+		p.Name = strings.ToLower(p.Title)
+	}
+}
+
+// optionSection reports sections that may hold option entries: everything
+// but the ones whose tags are never options.
+func optionSection(title string) bool {
+	switch title {
+	case "NAME", "SYNOPSIS", "SEE ALSO", "EXAMPLES", "EXAMPLE", "AUTHOR", "AUTHORS", "COPYRIGHT", "HISTORY":
+		return false
+	}
+	return true
+}
+
+func extractOptions(p *Page) {
+	for si := range p.Sections {
+		s := &p.Sections[si]
+		if !optionSection(s.Title) {
+			continue
+		}
+		for i := 0; i < len(s.Blocks); i++ {
+			blk := &s.Blocks[i]
+			tag, body := blk.Tag, blk.Text
+			if tag == "" && !blk.Cont && !blk.Literal {
+				// an untagged paragraph whose first line is a flag line
+				// (".B \-a" ".br" "text")
+				first, rest, ok := strings.Cut(blk.Text, "\n")
+				if !ok || len(first) > 80 {
+					continue
+				}
+				tag, body = first, rest
+			}
+			flags, arg := parseFlags(tag)
+			if len(flags) == 0 {
+				continue
+			}
+			if blk.Tag == "" && len(strings.Fields(arg)) > 3 {
+				// an untagged line like "-o, --output can be used several
+				// times": prose that starts with a flag, not an entry
+				continue
+			}
+			blk.option = true
+			desc := []string{body}
+			for j := i + 1; j < len(s.Blocks); j++ {
+				nb := &s.Blocks[j]
+				if !(nb.Cont || nb.Depth > blk.Depth) {
+					break
+				}
+				nb.option = true
+				desc = append(desc, nb.String())
+				i = j
+			}
+			p.Options = append(p.Options, Option{
+				Flags:       flags,
+				Arg:         arg,
+				Description: strings.TrimSpace(strings.Join(desc, "\n\n")),
+				Section:     s.Title,
+			})
+		}
+	}
+}
+
+// parseFlags reads an option tag such as "-e PATTERNS, --regexp=PATTERNS"
+// or "--color[=WHEN]". It returns no flags when the tag is not an option.
+func parseFlags(tag string) ([]string, string) {
+	tag = strings.TrimSpace(tag)
+	if len(tag) < 2 || (tag[0] != '-' && tag[0] != '+') {
+		return nil, ""
+	}
+	var flags []string
+	arg := ""
+	for _, part := range splitTag(tag) {
+		f := strings.Fields(part)
+		if len(f) == 0 {
+			continue
+		}
+		flag := f[0]
+		rest := strings.Join(f[1:], " ")
+		if k := strings.IndexAny(flag, "=["); k > 1 {
+			// "--regexp=PATTERNS" names PATTERNS; "--color[=WHEN]" keeps its
+			// brackets, which say the argument is optional.
+			rest = strings.TrimSpace(strings.TrimPrefix(flag[k:], "=") + " " + rest)
+			flag = flag[:k]
+		}
+		if !validFlag(flag) {
+			if len(flags) == 0 {
+				return nil, ""
+			}
+			// "-o opt | value": a trailing non-flag part is argument text
+			if arg == "" {
+				arg = strings.TrimSpace(part)
+			}
+			continue
+		}
+		flags = append(flags, flag)
+		if arg == "" {
+			arg = rest
+		}
+	}
+	return flags, arg
+}
+
+// splitTag splits a tag on ", ", " | " and " or " outside brackets.
+func splitTag(tag string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(tag); i++ {
+		switch tag[i] {
+		case '[', '(', '<', '{':
+			depth++
+		case ']', ')', '>', '}':
+			if depth > 0 {
+				depth--
+			}
+		case ',', '|':
+			if depth == 0 {
+				parts = append(parts, tag[start:i])
+				start = i + 1
+			}
+		case ' ':
+			if depth == 0 && strings.HasPrefix(tag[i:], " or -") {
+				parts = append(parts, tag[start:i])
+				start = i + 4
+			}
+		}
+	}
+	return append(parts, tag[start:])
+}
+
+// validFlag accepts -x, --long-name, -long, +x, -?, -1 and rejects prose
+// and lone dashes.
+func validFlag(f string) bool {
+	if len(f) < 2 || (f[0] != '-' && f[0] != '+') {
+		return false
+	}
+	body := strings.TrimLeft(f, "-+")
+	if body == "" || len(f)-len(body) > 2 {
+		return false
+	}
+	for i, c := range body {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '?' || c == '#' || c == '@' || c == '%' || c == '!':
+		case i > 0 && (c == '-' || c == '_' || c == '.' || c == ':'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// exampleSection reports sections that hold examples.
+func exampleSection(title string) bool {
+	return strings.Contains(title, "EXAMPLE")
+}
+
+// extractExamples pairs each literal block (a command) with the prose just
+// before it; a tagged entry whose tag is a command line is an example too.
+func extractExamples(p *Page) {
+	for si := range p.Sections {
+		s := &p.Sections[si]
+		if !exampleSection(s.Title) {
+			continue
+		}
+		var prose []string
+		for _, blk := range s.Blocks {
+			switch {
+			case blk.Literal:
+				p.Examples = append(p.Examples, Example{Description: strings.Join(prose, "\n\n"), Command: blk.Text})
+				prose = nil
+			case blk.Tag != "":
+				if len(prose) > 0 {
+					p.Examples = append(p.Examples, Example{Description: strings.Join(prose, "\n\n")})
+					prose = nil
+				}
+				p.Examples = append(p.Examples, Example{Command: blk.Tag, Description: blk.Text})
+			default:
+				if len(prose) > 0 && !blk.Cont {
+					p.Examples = append(p.Examples, Example{Description: strings.Join(prose, "\n\n")})
+					prose = nil
+				}
+				prose = append(prose, blk.Text)
+			}
+		}
+		if len(prose) > 0 {
+			p.Examples = append(p.Examples, Example{Description: strings.Join(prose, "\n\n")})
+		}
+	}
+}

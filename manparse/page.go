@@ -1,0 +1,155 @@
+// Package manparse turns man page source (man(7) or mdoc(7) roff) and
+// --help output into structured pages: NAME, SYNOPSIS, DESCRIPTION, OPTIONS,
+// EXAMPLES and the rest, with options split into entries and the text cut
+// into chunks sized for the embedder. It is pure: bytes in, Page out.
+package manparse
+
+import "strings"
+
+// Page is one parsed manual page.
+type Page struct {
+	// Name is the command the page documents, from its NAME section (the
+	// first name when several are listed), else from the title line.
+	Name string `json:"name"`
+	// Names lists every name in the NAME section ("gzip, gunzip, zcat").
+	Names []string `json:"names,omitempty"`
+	// Section is the manual section from the title line ("1", "8", "1ssl").
+	Section string `json:"section"`
+	// Description is the one-line summary after the dash in NAME.
+	Description string `json:"description"`
+	// Title, Date, Source and Manual are the title line's fields.
+	Title  string `json:"title,omitempty"`
+	Date   string `json:"date,omitempty"`
+	Source string `json:"source,omitempty"`
+	Manual string `json:"manual,omitempty"`
+	// Format is "man", "mdoc" or "help".
+	Format   string    `json:"format"`
+	Sections []Section `json:"sections"`
+	Options  []Option  `json:"options,omitempty"`
+	Examples []Example `json:"examples,omitempty"`
+}
+
+// Section is one top-level section (.SH / .Sh) with its blocks in order.
+type Section struct {
+	Title  string  `json:"title"`
+	Blocks []Block `json:"blocks"`
+}
+
+// Block is a paragraph, a tagged paragraph (.TP, .IP, .It) or a display.
+// Keeping the tag apart from the body is what lets options be recognised.
+type Block struct {
+	// Subsection is the .SS / .Ss heading the block sits under, if any.
+	Subsection string `json:"subsection,omitempty"`
+	// Depth is the block's indent level (.RS nesting, mdoc list nesting):
+	// a deeper block after an option entry belongs to it.
+	Depth int    `json:"depth,omitempty"`
+	Tag   string `json:"tag,omitempty"`
+	Text  string `json:"text"`
+	// Cont marks a block that continues the previous tagged item (an
+	// indented paragraph inside a .TP body), so an option's description
+	// spans all of its paragraphs.
+	Cont bool `json:"cont,omitempty"`
+	// Literal marks no-fill text (.nf, .EX, .Bd -literal): commands and
+	// code whose line breaks matter.
+	Literal bool `json:"literal,omitempty"`
+	// option is set once the block has been taken as an option entry so
+	// that chunking does not embed the same words twice.
+	option bool
+}
+
+// Option is one command-line option entry.
+type Option struct {
+	// Flags are the spellings, e.g. ["-r", "--recursive"].
+	Flags []string `json:"flags"`
+	// Arg is the argument placeholder, e.g. "PATTERNS" or "[=WHEN]".
+	Arg         string `json:"arg,omitempty"`
+	Description string `json:"description"`
+	// Section is the section the entry was found in (OPTIONS, DESCRIPTION).
+	Section string `json:"section"`
+}
+
+// Example is one example from the EXAMPLES section: a command (literal
+// text) and the prose that explains it, either of which may be empty.
+type Example struct {
+	Description string `json:"description,omitempty"`
+	Command     string `json:"command,omitempty"`
+}
+
+// FindSection returns the section titled title (case-insensitive), or nil.
+func (p *Page) FindSection(title string) *Section {
+	for i := range p.Sections {
+		if strings.EqualFold(p.Sections[i].Title, title) {
+			return &p.Sections[i]
+		}
+	}
+	return nil
+}
+
+// Text renders the section as plain text: subsection headings, tags on
+// their own line, bodies indented below them.
+func (s *Section) Text() string {
+	var b strings.Builder
+	sub := ""
+	for _, blk := range s.Blocks {
+		if blk.Subsection != sub {
+			sub = blk.Subsection
+			if sub != "" {
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				b.WriteString(sub)
+				b.WriteString("\n")
+			}
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(blk.String())
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// String renders one block: its tag, then its body indented.
+func (b Block) String() string {
+	if b.Tag == "" {
+		return b.Text
+	}
+	if b.Text == "" {
+		return b.Tag
+	}
+	return b.Tag + "\n" + indent(b.Text, "    ")
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pre + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Text renders the whole page: every section title and its text.
+func (p *Page) Text() string {
+	var b strings.Builder
+	for i := range p.Sections {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p.Sections[i].Title)
+		b.WriteString("\n")
+		b.WriteString(indent(p.Sections[i].Text(), "  "))
+	}
+	return b.String()
+}
+
+// SectionTitles lists the titles of the page's sections in order.
+func (p *Page) SectionTitles() []string {
+	out := make([]string, len(p.Sections))
+	for i, s := range p.Sections {
+		out[i] = s.Title
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/distro"
+)
+
+func gz(t *testing.T, b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	if _, err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return buf.Bytes()
+}
+
+func write(t *testing.T, path string, data []byte, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// machine builds a PATH dir and a man tree in which:
+//   - frob has a page; unfrob's page is a symlink to it; refrob's page is
+//     a ".so" stub pointing to it; frobcopy's page is a byte copy of it;
+//   - broken's page is not gzip data although it is named .gz;
+//   - bare has no page.
+func machine(t *testing.T) Options {
+	t.Helper()
+	root := t.TempDir()
+	bin, man := filepath.Join(root, "bin"), filepath.Join(root, "man")
+	for _, n := range []string{"frob", "unfrob", "refrob", "frobcopy", "broken", "bare"} {
+		write(t, filepath.Join(bin, n), []byte("#!/bin/sh\n"), 0o755)
+	}
+	src, err := os.ReadFile("../manparse/testdata/frob.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := gz(t, src)
+	write(t, filepath.Join(man, "man1", "frob.1.gz"), page, 0o644)
+	write(t, filepath.Join(man, "man1", "frobcopy.1.gz"), page, 0o644)
+	if err := os.Symlink("frob.1.gz", filepath.Join(man, "man1", "unfrob.1.gz")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(man, "man1", "refrob.1.gz"), gz(t, []byte(".so man1/frob.1\n")), 0o644)
+	write(t, filepath.Join(man, "man1", "broken.1.gz"), []byte("this is not gzip"), 0o644)
+	return Options{
+		PathDirs: []string{bin},
+		ManPath:  []string{man},
+		Distro:   distro.Info{OS: "linux", ID: "debian-12"},
+		Now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Parallel: 2,
+	}
+}
+
+func collect(t *testing.T, opts Options) ([]Result, Stats) {
+	t.Helper()
+	var rs []Result
+	st, err := Run(context.Background(), opts, func(r Result) error {
+		rs = append(rs, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs, st
+}
+
+func TestRunGroupsSharedPages(t *testing.T) {
+	rs, st := collect(t, machine(t))
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Command+":"+r.Status+":"+r.AliasOf)
+	}
+	want := []string{"bare:no_man_page:", "broken:failed:", "frob:parsed:", "frobcopy:alias:frob", "refrob:alias:frob", "unfrob:alias:frob"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("results:\n got %q\nwant %q", got, want)
+	}
+	frob := rs[2]
+	if !reflect.DeepEqual(frob.Aliases, []string{"frobcopy", "refrob", "unfrob"}) {
+		t.Errorf("aliases = %q", frob.Aliases)
+	}
+	if len(frob.Chunks) == 0 || frob.Chunks[0].Metadata["aliases"] != "frobcopy,refrob,unfrob" {
+		t.Errorf("chunks carry the aliases: %+v", frob.Chunks)
+	}
+	if !strings.Contains(rs[1].Error, "read") {
+		t.Errorf("broken page error = %q", rs[1].Error)
+	}
+	if st.CommandsSeen != 6 || st.Parsed != 1 || st.Aliases != 3 || st.Failed != 1 || st.NoManPage != 1 ||
+		st.WithManPage != 5 || st.ManPages != 1 || st.Chunks != len(frob.Chunks) || len(st.Failures) != 1 {
+		t.Errorf("stats = %+v", st)
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	opts := machine(t)
+	a, _ := collect(t, opts)
+	opts.Parallel = 1
+	b, _ := collect(t, opts)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two runs (2 workers, then 1) give different results")
+	}
+}
+
+func TestRunSelectsCommands(t *testing.T) {
+	opts := machine(t)
+	opts.Commands = []string{"refrob", "bare"}
+	rs, _ := collect(t, opts)
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Command)
+	}
+	// refrob is documented by frob's page: the whole group is shown
+	if want := []string{"bare", "frob", "frobcopy", "refrob", "unfrob"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("selected %q, want %q", got, want)
+	}
+	opts.Commands = []string{"frob", "nosuch"}
+	_, err := Run(context.Background(), opts, func(Result) error { return nil })
+	if !errors.Is(err, ErrUnknownCommand) || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown command: %v", err)
+	}
+}
+
+func TestRunStopsOnEmitErrorAndCancel(t *testing.T) {
+	opts := machine(t)
+	stop := errors.New("reader went away")
+	n := 0
+	_, err := Run(context.Background(), opts, func(Result) error {
+		n++
+		return stop
+	})
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("emit error: err=%v after %d results", err, n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, opts, func(Result) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: %v", err)
+	}
+}
+
+func TestRunProgress(t *testing.T) {
+	opts := machine(t)
+	var calls [][2]int
+	opts.Progress = func(done, total int) { calls = append(calls, [2]int{done, total}) }
+	collect(t, opts)
+	// 3 jobs: bare, broken, and frob with its aliases
+	if want := [][2]int{{1, 3}, {2, 3}, {3, 3}}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("progress calls = %v, want %v", calls, want)
+	}
+}

@@ -1,0 +1,49 @@
+package scanner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// alive reports whether pid runs (zombies, which an init that does not
+// reap may leave in a container, count as dead).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestHelpTimeoutKillsDescendants checks that the timeout kills what the
+// command spawned, not just the command itself.
+func TestHelpTimeoutKillsDescendants(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	p := script(t, dir, "spawner", "sleep 30 >/dev/null 2>&1 &\necho $! > "+pidFile+"\nsleep 30\n")
+	if _, err := (HelpRunner{Timeout: 300 * time.Millisecond}).Run(context.Background(), p); err == nil {
+		t.Fatal("Run(spawner) succeeded")
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d survived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
