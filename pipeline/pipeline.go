@@ -289,7 +289,16 @@ func (st *Stats) count(r Result) {
 // failureReason shortens an error to its kind for the totals ("read",
 // "parse: not roff", ...): the full message is in the command's Result.
 func failureReason(msg string) string {
-	for _, k := range []string{"not roff", "too large", "redirect", "decompress", "permission denied", "no such file", "empty"} {
+	if strings.HasPrefix(msg, "help:") {
+		switch {
+		case strings.Contains(msg, "no answer within"):
+			return "help: timeout"
+		case strings.Contains(msg, "printed nothing"):
+			return "help: no output"
+		}
+		return "help: failed"
+	}
+	for _, k := range []string{"not a man page", "too large", "redirect", "dangling symlink", "corrupt", "permission denied", "no such file"} {
 		if strings.Contains(msg, k) {
 			return k
 		}

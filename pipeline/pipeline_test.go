@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/manparse"
 )
 
 func gz(t *testing.T, b []byte) []byte {
@@ -162,5 +163,19 @@ func TestRunProgress(t *testing.T) {
 	// 3 jobs: bare, broken, and frob with its aliases
 	if want := [][2]int{{1, 3}, {2, 3}, {3, 3}}; !reflect.DeepEqual(calls, want) {
 		t.Errorf("progress calls = %v, want %v", calls, want)
+	}
+}
+
+func TestFailureReason(t *testing.T) {
+	for msg, want := range map[string]string{
+		"help: run /usr/bin/x --help: no answer within 2s, killed":     "help: timeout",
+		"help: run /usr/bin/x --help: printed nothing (exit status 0)": "help: no output",
+		"read: open /x.1.gz: permission denied":                        "permission denied",
+		"parse: " + manparse.ErrNotRoff.Error():                        "not a man page",
+		"read: gzip: invalid header":                                   "read",
+	} {
+		if got := failureReason(msg); got != want {
+			t.Errorf("failureReason(%q) = %q, want %q", msg, got, want)
+		}
 	}
 }
