@@ -65,8 +65,8 @@ EXAMPLES:
 			&cli.StringSliceFlag{Name: "command", Usage: "only scan `NAME` (repeatable)"},
 			&cli.StringFlag{Name: "distro", Usage: "distribution `ID` to label records with (e.g. debian-12); default: detected", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 			&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG` (e.g. de, fr); English otherwise", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
-			&cli.BoolFlag{Name: "help-fallback", Usage: "run `cmd --help` (sandboxed, with a deny list) for commands without a man page", EnvVars: []string{"CMDAI_HELP_FALLBACK"}, Destination: &opts.HelpFallback},
-			&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "parallel workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
+			&cli.BoolFlag{Name: "help-fallback", Usage: "run \"CMD --help\" (sandboxed, with a deny list) for commands without a man page", EnvVars: []string{"CMDAI_HELP_FALLBACK"}, Destination: &opts.HelpFallback},
+			&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "run `N` workers in parallel (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
