@@ -50,6 +50,7 @@ EXAMPLES:
 		},
 		Commands: []*cli.Command{
 			newIndexCommand(f),
+			newModelCommand(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.

@@ -1,0 +1,129 @@
+package embed
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const testSHA = "0123456789abcdef0123456789abcdef"
+
+func vec(x float32) []float32 {
+	v := make([]float32, Dims)
+	for i := range v {
+		v[i] = x + float32(i)
+	}
+	return v
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	c, err := OpenCache(dir, testSHA, Dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put([]string{"a", "b"}, [][]float32{vec(1), vec(2)}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, err = OpenCache(dir, testSHA, Dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := c.Get("b"); !ok || !reflect.DeepEqual(v, vec(2)) || c.Len() != 2 {
+		t.Errorf("reopened cache: len %d, b=%v", c.Len(), ok)
+	}
+	c.Close()
+
+	// a torn last record (a crash mid-write) is dropped, the rest kept
+	path := dir + "/" + testSHA[:16] + ".vec"
+	fi, _ := os.Stat(path)
+	os.Truncate(path, fi.Size()-10)
+	c, err = OpenCache(dir, testSHA, Dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Get("a"); !ok || c.Len() != 1 {
+		t.Errorf("after a torn write: len %d", c.Len())
+	}
+	if err := c.Put([]string{"c"}, [][]float32{vec(3)}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, _ = OpenCache(dir, testSHA, Dims)
+	if v, ok := c.Get("c"); !ok || !reflect.DeepEqual(v, vec(3)) {
+		t.Error("a record written after the repair is not readable")
+	}
+	c.Close()
+
+	// a different model has its own cache
+	other, _ := OpenCache(dir, "fedcba9876543210fedcba9876543210", Dims)
+	if other.Len() != 0 {
+		t.Error("caches of two models are shared")
+	}
+	other.Close()
+
+	os.WriteFile(dir+"/bad0000000000000.vec", []byte("garbage"), 0o644)
+	if _, err := OpenCache(dir, "bad0000000000000ffff", Dims); err == nil || !strings.Contains(err.Error(), "delete it") {
+		t.Errorf("garbage cache file: %v", err)
+	}
+}
+
+// countingRunner embeds a text as a vector derived from its length and
+// records the batches it was given.
+type countingRunner struct{ batches [][]string }
+
+func (r *countingRunner) run(texts []string) ([][]float32, error) {
+	r.batches = append(r.batches, append([]string(nil), texts...))
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = vec(float32(len(t)))
+	}
+	return out, nil
+}
+
+func (r *countingRunner) close() error { return nil }
+
+func TestBatcherSortsByLengthAndKeepsOrder(t *testing.T) {
+	r := &countingRunner{}
+	b := &batcher{r: r, info: Info{Dims: Dims}, batchSize: 2}
+	texts := []string{"ccc", "a", "bbbbb", "dd", "e"}
+	vecs, err := b.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, txt := range texts {
+		if vecs[i][0] != float32(len(txt)) {
+			t.Errorf("vector %d belongs to another text", i)
+		}
+	}
+	want := [][]string{{"a", "e"}, {"dd", "ccc"}, {"bbbbb"}}
+	if !reflect.DeepEqual(r.batches, want) {
+		t.Errorf("batches = %q, want %q", r.batches, want)
+	}
+}
+
+func TestCachedEmbedsOnlyMisses(t *testing.T) {
+	r := &countingRunner{}
+	c, err := OpenCache(t.TempDir(), testSHA, Dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e := &Cached{Embedder: &batcher{r: r, info: Info{Dims: Dims}, batchSize: 8}, Cache: c}
+	if _, err := e.Embed(context.Background(), []string{"x", "yy"}); err != nil {
+		t.Fatal(err)
+	}
+	vecs, err := e.Embed(context.Background(), []string{"yy", "zzz", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Hits != 2 || e.Misses != 3 || len(r.batches) != 2 || !reflect.DeepEqual(r.batches[1], []string{"zzz"}) {
+		t.Errorf("hits %d misses %d batches %q", e.Hits, e.Misses, r.batches)
+	}
+	if vecs[0][0] != 2 || vecs[1][0] != 3 || vecs[2][0] != 1 {
+		t.Error("cached vectors returned out of order")
+	}
+}

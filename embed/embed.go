@@ -1,0 +1,169 @@
+// Package embed turns text into 384-dimension all-MiniLM-L6-v2 vectors on
+// the local CPU, offline, with sentence-transformers' semantics (256 word
+// pieces, mean pooling, L2 normalisation), and manages the installed model.
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Backends.
+const (
+	BackendORT = "ort" // ONNX Runtime through hugot: fast, needs libonnxruntime.so
+	BackendGo  = "go"  // hugot's pure-Go backend: slow, always available
+)
+
+// Embedder embeds texts. Implementations are safe for one caller at a time.
+type Embedder interface {
+	// Embed returns one unit-length vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Info() Info
+	Close() error
+}
+
+// Info describes the model and runtime an Embedder uses.
+type Info struct {
+	Model   string `json:"model"`
+	Dims    int    `json:"dims"`
+	SHA256  string `json:"sha256"`
+	Variant string `json:"variant"`
+	Backend string `json:"backend"`
+}
+
+// runner embeds one batch; the backends implement it.
+type runner interface {
+	run(texts []string) ([][]float32, error)
+	close() error
+}
+
+// batcher sorts texts by length and embeds them in batches, so that the
+// texts padded together have similar lengths and little compute is spent
+// on padding.
+type batcher struct {
+	r         runner
+	info      Info
+	batchSize int
+}
+
+// DefaultBatchSize balances padding waste against per-call overhead.
+const DefaultBatchSize = 32
+
+func (b *batcher) Info() Info { return b.info }
+
+func (b *batcher) Close() error { return b.r.close() }
+
+func (b *batcher) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	order := make([]int, len(texts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(texts[order[i]]) < len(texts[order[j]]) })
+	out := make([][]float32, len(texts))
+	bs := b.batchSize
+	if bs <= 0 {
+		bs = DefaultBatchSize
+	}
+	batch := make([]string, 0, bs)
+	for start := 0; start < len(order); start += bs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		end := min(start+bs, len(order))
+		batch = batch[:0]
+		for _, i := range order[start:end] {
+			batch = append(batch, texts[i])
+		}
+		vecs, err := b.r.run(batch)
+		if err != nil {
+			return nil, fmt.Errorf("embed batch of %d: %w", len(batch), err)
+		}
+		if len(vecs) != len(batch) {
+			return nil, fmt.Errorf("embed: backend returned %d vectors for %d texts", len(vecs), len(batch))
+		}
+		for k, i := range order[start:end] {
+			if len(vecs[k]) != b.info.Dims {
+				return nil, fmt.Errorf("embed: backend returned %d dims, want %d", len(vecs[k]), b.info.Dims)
+			}
+			out[i] = vecs[k]
+		}
+	}
+	return out, nil
+}
+
+// Options choose the model and runtime.
+type Options struct {
+	// Dir is the installed model directory.
+	Dir string
+	// Variant is VariantFP32 (default) or VariantInt8.
+	Variant string
+	// Backend is BackendORT, BackendGo or "" (ORT when available, else Go
+	// with a notice).
+	Backend string
+	// ORTLibDir is the directory holding libonnxruntime.so; "" searches
+	// the usual places (see FindORTLibDir).
+	ORTLibDir string
+	// Threads for ONNX Runtime's intra-op pool; 0 means one per CPU.
+	Threads int
+	// BatchSize is the number of texts run together; 0 is the default.
+	BatchSize int
+	// Notice receives one-line notices (the backend fallback).
+	Notice func(string)
+}
+
+// ErrNoORT means the ONNX Runtime backend cannot run here.
+var ErrNoORT = errors.New("ONNX Runtime backend unavailable")
+
+// Open verifies the installed model and starts a backend for it.
+func Open(ctx context.Context, o Options) (Embedder, error) {
+	if o.Variant == "" {
+		o.Variant = VariantFP32
+	}
+	m, err := Verify(o.Dir, o.Variant)
+	if err != nil {
+		return nil, err
+	}
+	info := Info{Model: m.Name, Dims: m.Dims, SHA256: m.ModelSHA256(o.Variant), Variant: o.Variant}
+	var r runner
+	switch o.Backend {
+	case BackendORT:
+		r, err = newORTRunner(o)
+		info.Backend = BackendORT
+	case BackendGo:
+		r, err = newGoRunner(o)
+		info.Backend = BackendGo
+	case "":
+		r, err = newORTRunner(o)
+		info.Backend = BackendORT
+		if err != nil {
+			if o.Notice != nil {
+				o.Notice(fmt.Sprintf("note: %v; using the pure-Go backend, which is much slower (install ONNX Runtime with `make tools`, or pass --embed-backend go to silence this)", err))
+			}
+			r, err = newGoRunner(o)
+			info.Backend = BackendGo
+		}
+	default:
+		return nil, fmt.Errorf("unknown embedding backend %q: use %s or %s", o.Backend, BackendORT, BackendGo)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &batcher{r: r, info: info, batchSize: o.BatchSize}, nil
+}
+
+// Cosine is the cosine similarity of two vectors.
+func Cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,174 @@
+package embed
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ModelName is the one model cmdai embeds with.
+const ModelName = "all-MiniLM-L6-v2"
+
+// Dims is the length of its vectors.
+const Dims = 384
+
+// MaxSeqLength is sentence-transformers' limit for this model: longer
+// inputs are truncated to 256 word pieces, [CLS] and [SEP] included.
+const MaxSeqLength = 256
+
+// ManifestFile lists a model directory's files and their sha256s.
+const ManifestFile = "manifest.json"
+
+// Model variants: the ONNX file each uses.
+const (
+	VariantFP32 = "fp32"
+	VariantInt8 = "int8"
+)
+
+var variantFiles = map[string]string{VariantFP32: "model.onnx", VariantInt8: "model_int8.onnx"}
+
+// Manifest describes an installed model. Its file hashes are checked on
+// every load, so a truncated or swapped file is refused, not used.
+type Manifest struct {
+	Name         string            `json:"name"`
+	Dims         int               `json:"dims"`
+	MaxSeqLength int               `json:"max_seq_length"`
+	Pooling      string            `json:"pooling,omitempty"`
+	Normalize    bool              `json:"normalize"`
+	Source       string            `json:"source,omitempty"`
+	Files        map[string]string `json:"files"`
+}
+
+// ErrNoModel means the model is not installed where it was looked for.
+var ErrNoModel = errors.New("embedding model not installed")
+
+// ErrCorruptModel means an installed file does not match the manifest.
+var ErrCorruptModel = errors.New("embedding model files do not match their manifest")
+
+// fixHint says how to get a good model onto this machine.
+const fixHint = "install it with `make model` in a cmdai checkout, `cmdai model import DIR|TAR` on an air-gapped machine, or `cmdai model pull` online"
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return m, fmt.Errorf("%w in %s: %s", ErrNoModel, dir, fixHint)
+	}
+	if err != nil {
+		return m, fmt.Errorf("read model manifest: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%w: %s: %v; %s", ErrCorruptModel, filepath.Join(dir, ManifestFile), err, fixHint)
+	}
+	if m.Name != ModelName || m.Dims != Dims {
+		return m, fmt.Errorf("%w: %s holds %q with %d dims, want %s with %d; %s", ErrCorruptModel, dir, m.Name, m.Dims, ModelName, Dims, fixHint)
+	}
+	if len(m.Files) == 0 {
+		return m, fmt.Errorf("%w: %s lists no files; %s", ErrCorruptModel, filepath.Join(dir, ManifestFile), fixHint)
+	}
+	return m, nil
+}
+
+// Verify checks every file the manifest lists against its sha256 and
+// that the files a variant needs are there. It returns the manifest.
+func Verify(dir string, variant string) (Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return m, err
+	}
+	need := []string{"tokenizer.json", "config.json"}
+	if variant != "" {
+		f, ok := variantFiles[variant]
+		if !ok {
+			return m, fmt.Errorf("unknown model variant %q: use %s or %s", variant, VariantFP32, VariantInt8)
+		}
+		need = append(need, f)
+	}
+	for _, f := range need {
+		if _, ok := m.Files[f]; !ok {
+			return m, fmt.Errorf("%w: %s lacks %s; %s", ErrCorruptModel, dir, f, fixHint)
+		}
+	}
+	names := make([]string, 0, len(m.Files))
+	for name := range m.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !safeName(name) {
+			return m, fmt.Errorf("%w: manifest names %q, which is not a plain file name", ErrCorruptModel, name)
+		}
+		sum, err := fileSHA256(filepath.Join(dir, name))
+		if err != nil {
+			return m, fmt.Errorf("%w: %v; %s", ErrCorruptModel, err, fixHint)
+		}
+		if !strings.EqualFold(sum, m.Files[name]) {
+			return m, fmt.Errorf("%w: %s has sha256 %s, the manifest says %s (truncated or replaced?); %s",
+				ErrCorruptModel, filepath.Join(dir, name), sum, m.Files[name], fixHint)
+		}
+	}
+	return m, nil
+}
+
+// ModelSHA256 identifies the weights a variant runs: the sha256 of its
+// ONNX file, recorded in collections and embedding-cache keys.
+func (m Manifest) ModelSHA256(variant string) string {
+	return m.Files[variantFiles[variant]]
+}
+
+// HasVariant reports whether the manifest lists the variant's ONNX file.
+func (m Manifest) HasVariant(variant string) bool {
+	_, ok := m.Files[variantFiles[variant]]
+	return ok
+}
+
+// safeName refuses paths: a manifest must not point outside its dir.
+func safeName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, `/\`) && name != ManifestFile
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteManifest hashes the files in dir and writes a manifest for them
+// (used by `cmdai model pull`, which downloads files without one).
+func WriteManifest(dir string, m Manifest) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	m.Files = map[string]string{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !safeName(e.Name()) {
+			continue
+		}
+		sum, err := fileSHA256(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return err
+		}
+		m.Files[e.Name()] = sum
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+}
