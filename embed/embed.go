@@ -49,8 +49,12 @@ type batcher struct {
 	batchSize int
 }
 
-// DefaultBatchSize balances padding waste against per-call overhead.
-const DefaultBatchSize = 32
+// DefaultBatchSize is one text per run: on man-page chunks (tens to 256
+// word pieces) with 2 CPUs, batches of 1 ran 44 sentences/s against 36 for
+// batches of 8 and 27 for 32 (BENCHMARKS.md), since padding and larger
+// tensors cost more than the per-call overhead they save. Options.BatchSize
+// overrides it for machines where batching pays.
+const DefaultBatchSize = 1
 
 func (b *batcher) Info() Info { return b.info }
 
@@ -138,7 +142,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 	case "":
 		r, err = newORTRunner(o)
 		info.Backend = BackendORT
-		if err != nil {
+		if errors.Is(err, ErrNoORT) {
 			if o.Notice != nil {
 				o.Notice(fmt.Sprintf("note: %v; using the pure-Go backend, which is much slower (install ONNX Runtime with `make tools`, or pass --embed-backend go to silence this)", err))
 			}

@@ -27,6 +27,9 @@ func Install(src, dst string) (Manifest, error) {
 	if !m.HasVariant(VariantFP32) && !m.HasVariant(VariantInt8) {
 		return m, fmt.Errorf("%w: %s has neither model.onnx nor model_int8.onnx", ErrCorruptModel, src)
 	}
+	if cur, err := Verify(dst, ""); err == nil && sameFiles(cur, m) {
+		return m, nil // already installed, and intact
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return m, fmt.Errorf("install model: %w", err)
 	}
@@ -50,6 +53,18 @@ func Install(src, dst string) (Manifest, error) {
 		return m, fmt.Errorf("install model: %w", err)
 	}
 	return m, nil
+}
+
+func sameFiles(a, b Manifest) bool {
+	if len(a.Files) != len(b.Files) {
+		return false
+	}
+	for name, sum := range a.Files {
+		if !strings.EqualFold(b.Files[name], sum) {
+			return false
+		}
+	}
+	return true
 }
 
 // swapDir replaces dst by src with renames, so that at every moment dst

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/embed"
+)
+
+// stubModel writes a model directory whose files are stand-ins with a
+// correct manifest: what import and status check is names and hashes.
+func stubModel(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{"model.onnx": "onnx", "tokenizer.json": "{}", "config.json": "{}"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := embed.Manifest{Name: embed.ModelName, Dims: embed.Dims, Source: "test"}
+	if err := embed.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestModelImportAndStatus(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CMDAI_HOME", home)
+	installed := filepath.Join(home, "embeddings", embed.ModelName)
+
+	code, out, stderr := runCLI(t, "model", "status")
+	if code != ExitNoIndex || !strings.Contains(out, "installed: no") || !strings.Contains(stderr, "cmdai model import") {
+		t.Errorf("status before import: exit %d\n%s\n%s", code, out, stderr)
+	}
+
+	code, out, stderr = runCLI(t, "model", "import", stubModel(t))
+	if code != 0 || !strings.Contains(out, installed) {
+		t.Fatalf("import: exit %d\n%s\n%s", code, out, stderr)
+	}
+
+	code, out, _ = runCLI(t, "model", "status", "--json")
+	var st ModelStatus
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	if code != 0 || !st.Installed || !st.Verified || st.Dir != installed || len(st.Variants) != 1 {
+		t.Errorf("status after import: exit %d %+v", code, st)
+	}
+
+	// damage the installed model: status exits 5 and names the file
+	os.WriteFile(filepath.Join(installed, "tokenizer.json"), []byte("{broken"), 0o644)
+	code, out, stderr = runCLI(t, "model", "status")
+	if code != ExitVerification || !strings.Contains(out, "does NOT verify") || !strings.Contains(stderr, "tokenizer.json") {
+		t.Errorf("status of a damaged model: exit %d\n%s\n%s", code, out, stderr)
+	}
+
+	// importing something that is not a model fails with exit 5 and keeps nothing broken in place
+	code, _, stderr = runCLI(t, "model", "import", t.TempDir())
+	if code != ExitVerification || !strings.Contains(stderr, "manifest") && !strings.Contains(stderr, "not installed") {
+		t.Errorf("import of an empty dir: exit %d %s", code, stderr)
+	}
+	if code, _, _ := runCLI(t, "model", "import"); code != ExitUsage {
+		t.Errorf("import without an argument: exit %d", code)
+	}
+}
