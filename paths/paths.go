@@ -73,3 +73,13 @@ func homeDir(getenv Env) (string, error) {
 	}
 	return h, nil
 }
+
+// ChromaDir holds the data of the private Chroma server cmdai starts when
+// no --chroma-url is given.
+func ChromaDir(getenv Env) (string, error) {
+	root, err := CacheRoot(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "chroma"), nil
+}

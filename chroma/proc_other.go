@@ -1,0 +1,23 @@
+//go:build !unix
+
+package chroma
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// The private server needs Unix process control; elsewhere run Chroma
+// yourself and pass --chroma-url.
+var errWouldBlock = errors.New("would block")
+
+var errNoEmbedded = errors.New("the private chroma server is only supported on Linux and macOS here: start `chroma run` yourself and pass --chroma-url")
+
+func tryLock(*os.File) error                    { return errNoEmbedded }
+func startChild(*exec.Cmd, func(error)) error   { return errNoEmbedded }
+func signalGroup(int, syscall.Signal) error     { return errNoEmbedded }
+func alive(int) bool                            { return false }
+func looksLikeChroma(int) bool                  { return false }
+func setParentDeathSignal(*syscall.SysProcAttr) {}

@@ -1,0 +1,349 @@
+package chroma
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ChromaVersion is the chromadb release scripts/install-chroma.sh pins;
+// chroma-go v0.4.0 is tested against it.
+const ChromaVersion = "1.5.2"
+
+// ErrNoServerBinary means no `chroma` executable was found.
+var ErrNoServerBinary = errors.New("chroma server not found")
+
+// ErrLocked means another process owns the data directory.
+var ErrLocked = errors.New("chroma data directory in use")
+
+// ErrServerStart means the server did not come up.
+var ErrServerStart = errors.New("chroma server did not start")
+
+// FindBin picks the `chroma` executable: explicit (--chroma-bin), then
+// $CMDAI_CHROMA_BIN, then the tools directory ($CMDAI_TOOLS, else .tools
+// beside the directory of cmdai's own binary, as `make` lays it out), then
+// $PATH.
+func FindBin(explicit string, getenv func(string) string) (string, error) {
+	if explicit != "" {
+		return checkBin(explicit, "--chroma-bin")
+	}
+	if b := getenv("CMDAI_CHROMA_BIN"); b != "" {
+		return checkBin(b, "CMDAI_CHROMA_BIN")
+	}
+	var toolDirs []string
+	if t := getenv("CMDAI_TOOLS"); t != "" {
+		toolDirs = append(toolDirs, t)
+	}
+	if exe, err := os.Executable(); err == nil {
+		toolDirs = append(toolDirs, filepath.Join(filepath.Dir(filepath.Dir(exe)), ".tools"))
+	}
+	for _, d := range toolDirs {
+		b := filepath.Join(d, "chroma", "venv", "bin", "chroma")
+		if isExecutable(b) {
+			return b, nil
+		}
+	}
+	if b, err := exec.LookPath("chroma"); err == nil {
+		return b, nil
+	}
+	return "", fmt.Errorf("%w: install it with `make chroma` (or `pip install chromadb==%s`), pass --chroma-bin PATH, or use a running server with --chroma-url URL", ErrNoServerBinary, ChromaVersion)
+}
+
+func checkBin(path, from string) (string, error) {
+	if !isExecutable(path) {
+		return "", fmt.Errorf("%w: %s from %s is not an executable file (install chromadb==%s with `make chroma`)", ErrNoServerBinary, path, from, ChromaVersion)
+	}
+	return path, nil
+}
+
+func isExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// ServerOptions configure a private server.
+type ServerOptions struct {
+	// Bin is the `chroma` executable (see FindBin).
+	Bin string
+	// DataDir is the persistence directory, created if missing.
+	DataDir string
+	// StartTimeout bounds the wait for the first heartbeat; 0 means 90 s
+	// (a first start on a cold disk imports a large Python package).
+	StartTimeout time.Duration
+}
+
+// Server is a private `chroma run` on 127.0.0.1, owning DataDir through
+// an exclusive lock that the server process inherits: the lock is held
+// for as long as either cmdai or its server lives, so a server orphaned by
+// a killed cmdai still keeps a second one off its files.
+type Server struct {
+	URL     string
+	Version string
+	DataDir string
+	cmd     *exec.Cmd
+	lock    *os.File
+	exited  chan struct{}
+	waitErr error
+}
+
+const (
+	lockName = "cmdai.lock"
+	pidName  = "cmdai.pid"
+	logName  = "cmdai-chroma.log"
+)
+
+// StartServer locks o.DataDir, starts `chroma run` on a free loopback
+// port and waits for its heartbeat. Call Stop when done.
+func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 90 * time.Second
+	}
+	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create chroma data directory: %w", err)
+	}
+	lock, err := lockDataDir(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	var lastErr error
+	// A free port can be taken between our probe and the server's bind;
+	// try a few.
+	for attempt := 0; attempt < 3; attempt++ {
+		s, err := startOnce(ctx, o, lock)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil || !strings.Contains(err.Error(), "in use") {
+			break
+		}
+	}
+	unlock(lock, o.DataDir)
+	return nil, lastErr
+}
+
+func startOnce(ctx context.Context, o ServerOptions, lock *os.File) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("%w: find a free port: %v", ErrServerStart, err)
+	}
+	logPath := filepath.Join(o.DataDir, logName)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open chroma log: %w", err)
+	}
+	defer logf.Close() // the child has its own copy
+	// The server is deliberately not tied to ctx: it is stopped by Stop,
+	// gracefully, not killed when a command's context ends.
+	cmd := exec.Command(o.Bin, "run", "--path", o.DataDir, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(os.Environ(), "ANONYMIZED_TELEMETRY=False", "CHROMA_ANONYMIZED_TELEMETRY=False", "NO_COLOR=1")
+	cmd.ExtraFiles = []*os.File{lock} // fd 3: the inherited lock
+	s := &Server{
+		URL:     "http://127.0.0.1:" + strconv.Itoa(port),
+		DataDir: o.DataDir,
+		cmd:     cmd,
+		lock:    lock,
+		exited:  make(chan struct{}),
+	}
+	if err := startChild(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
+		return nil, fmt.Errorf("%w: run %s: %v", ErrServerStart, o.Bin, err)
+	}
+	writePID(o.DataDir, cmd.Process.Pid, port)
+	if err := s.waitReady(ctx, o.StartTimeout, logPath); err != nil {
+		s.kill()
+		return nil, err
+	}
+	return s, nil
+}
+
+// waitReady polls the heartbeat until it answers, the process exits, the
+// timeout passes or ctx ends.
+func (s *Server) waitReady(ctx context.Context, timeout time.Duration, logPath string) error {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	client := &http.Client{Timeout: 2 * time.Second}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.exited:
+			return fmt.Errorf("%w: %s exited (%v) before answering; its log %s ends:\n%s", ErrServerStart, s.cmd.Path, s.waitErr, logPath, tailFile(logPath, 12))
+		case <-deadline.C:
+			return fmt.Errorf("%w: no heartbeat from %s within %s; its log %s ends:\n%s", ErrServerStart, s.URL, timeout, logPath, tailFile(logPath, 12))
+		case <-tick.C:
+			if v, err := probe(ctx, client, s.URL); err == nil {
+				s.Version = v
+				return nil
+			}
+		}
+	}
+}
+
+// probe checks the heartbeat and returns the server's version.
+func probe(ctx context.Context, client *http.Client, base string) (string, error) {
+	get := func(path string) ([]byte, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("%s: %s", path, resp.Status)
+		}
+		return body, nil
+	}
+	if _, err := get("/api/v2/heartbeat"); err != nil {
+		return "", err
+	}
+	v, err := get("/api/v2/version")
+	if err != nil {
+		return "", err
+	}
+	return strings.Trim(strings.TrimSpace(string(v)), `"`), nil
+}
+
+// Stop ends the server: SIGTERM, then SIGKILL after 10 s. It releases the
+// data directory's lock. Safe to call twice.
+func (s *Server) Stop() error {
+	if s == nil || s.cmd == nil {
+		return nil
+	}
+	select {
+	case <-s.exited:
+	default:
+		_ = signalGroup(s.cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-s.exited:
+		case <-time.After(10 * time.Second):
+			_ = signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+			<-s.exited
+		}
+	}
+	unlock(s.lock, s.DataDir)
+	s.cmd = nil
+	return nil
+}
+
+func (s *Server) kill() {
+	_ = signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+	<-s.exited
+}
+
+// Exited is closed when the server process ends.
+func (s *Server) Exited() <-chan struct{} { return s.exited }
+
+// PID is the server process's id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// lockDataDir takes the exclusive lock on dir, clearing a server
+// orphaned by a cmdai that was killed (it holds the inherited lock while
+// its parent is gone).
+func lockDataDir(dir string) (*os.File, error) {
+	path := filepath.Join(dir, lockName)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", path, err)
+	}
+	for attempt := 0; ; attempt++ {
+		err := tryLock(f)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, errWouldBlock) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		owner, server, _ := readPID(dir)
+		if attempt == 0 && owner > 0 && !alive(owner) && server > 0 && alive(server) && looksLikeChroma(server) {
+			// Its cmdai is gone: stop the orphan, then take the lock.
+			_ = signalGroup(server, syscall.SIGTERM)
+			waitGone(server, 10*time.Second)
+			if alive(server) {
+				_ = signalGroup(server, syscall.SIGKILL)
+				waitGone(server, 5*time.Second)
+			}
+			continue
+		}
+		f.Close()
+		who := "another process"
+		if owner > 0 && alive(owner) {
+			who = fmt.Sprintf("another cmdai (pid %d)", owner)
+		} else if server > 0 && alive(server) {
+			who = fmt.Sprintf("a chroma server (pid %d)", server)
+		}
+		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, who, dir, dir)
+	}
+}
+
+func unlock(f *os.File, dir string) {
+	if f == nil {
+		return
+	}
+	_ = os.Remove(filepath.Join(dir, pidName))
+	_ = f.Close() // closing our descriptor drops the lock once the child's is gone too
+}
+
+// writePID records who owns the directory: "<cmdai pid> <server pid> <port>".
+func writePID(dir string, server, port int) {
+	_ = os.WriteFile(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
+}
+
+func readPID(dir string) (owner, server int, err error) {
+	raw, err := os.ReadFile(filepath.Join(dir, pidName))
+	if err != nil {
+		return 0, 0, err
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 2 {
+		return 0, 0, fmt.Errorf("malformed %s", pidName)
+	}
+	owner, _ = strconv.Atoi(f[0])
+	server, _ = strconv.Atoi(f[1])
+	return owner, server, nil
+}
+
+func waitGone(pid int, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && alive(pid); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func tailFile(path string, n int) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log)"
+	}
+	lines := bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "  " + string(bytes.Join(lines, []byte("\n  ")))
+}

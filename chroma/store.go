@@ -1,0 +1,497 @@
+package chroma
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	v2 "github.com/amikos-tech/chroma-go/pkg/api/v2"
+	"github.com/amikos-tech/chroma-go/pkg/embeddings"
+)
+
+// ErrUnreachable means no Chroma server answered at the configured URL.
+var ErrUnreachable = errors.New("chroma unreachable")
+
+// ErrNoCollection means the collection does not exist.
+var ErrNoCollection = errors.New("no such collection")
+
+// Config says how to reach a server.
+type Config struct {
+	URL      string
+	Tenant   string // "" is Chroma's default_tenant
+	Database string // "" is Chroma's default_database
+	// Token is sent in TokenHeader ("Authorization" as a Bearer token,
+	// the default, or "X-Chroma-Token").
+	Token       string
+	TokenHeader string
+	// Timeout bounds each request; 0 means 60 s.
+	Timeout time.Duration
+}
+
+// Store is a connection to a Chroma server.
+type Store struct {
+	client   v2.Client
+	URL      string
+	Version  string
+	maxBatch int
+}
+
+// Connect checks that the server answers (heartbeat, version, limits) and
+// returns a Store for the configured tenant and database.
+func Connect(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("no chroma URL")
+	}
+	base := strings.TrimRight(cfg.URL, "/")
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	opts := []v2.ClientOption{v2.WithBaseURL(base), v2.WithHTTPClient(&http.Client{Timeout: timeout})}
+	if cfg.Tenant != "" || cfg.Database != "" {
+		t, d := cfg.Tenant, cfg.Database
+		if t == "" {
+			t = v2.DefaultTenant
+		}
+		if d == "" {
+			d = v2.DefaultDatabase
+		}
+		opts = append(opts, v2.WithDatabaseAndTenant(d, t))
+	}
+	if cfg.Token != "" {
+		header := v2.AuthorizationTokenHeader
+		if strings.EqualFold(cfg.TokenHeader, string(v2.XChromaTokenHeader)) {
+			header = v2.XChromaTokenHeader
+		} else if cfg.TokenHeader != "" && !strings.EqualFold(cfg.TokenHeader, string(v2.AuthorizationTokenHeader)) {
+			return nil, fmt.Errorf("token header %q: use Authorization or X-Chroma-Token", cfg.TokenHeader)
+		}
+		opts = append(opts, v2.WithAuth(v2.NewTokenAuthCredentialsProvider(cfg.Token, header)))
+	}
+	client, err := v2.NewHTTPClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("chroma client for %s: %w", base, err)
+	}
+	s := &Store{client: client, URL: base}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := client.Heartbeat(pctx); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("%w: no heartbeat from %s: %v", ErrUnreachable, base, err)
+	}
+	if s.Version, err = client.GetVersion(pctx); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("%w: version of %s: %v", ErrUnreachable, base, err)
+	}
+	if err := client.PreFlight(pctx); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("chroma %s: pre-flight checks: %w", base, err)
+	}
+	s.maxBatch = maxBatchSize(pctx, cfg, base)
+	return s, nil
+}
+
+// maxBatchSize reads the server's limit from its pre-flight answer
+// (chroma-go keeps it private); servers that do not say get a
+// conservative default.
+func maxBatchSize(ctx context.Context, cfg Config, base string) int {
+	const fallback = 1000
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/v2/pre-flight-checks", nil)
+	if err != nil {
+		return fallback
+	}
+	if cfg.Token != "" {
+		if strings.EqualFold(cfg.TokenHeader, string(v2.XChromaTokenHeader)) {
+			req.Header.Set(string(v2.XChromaTokenHeader), cfg.Token)
+		} else {
+			req.Header.Set("Authorization", "Bearer "+cfg.Token)
+		}
+	}
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return fallback
+	}
+	defer resp.Body.Close()
+	var pf struct {
+		MaxBatchSize int `json:"max_batch_size"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&pf) != nil || pf.MaxBatchSize <= 0 {
+		return fallback
+	}
+	return pf.MaxBatchSize
+}
+
+// MaxBatchSize is the largest number of records the server takes at once.
+func (s *Store) MaxBatchSize() int { return s.maxBatch }
+
+// Close releases the client's connections.
+func (s *Store) Close() error { return s.client.Close() }
+
+// Heartbeat checks the server answers.
+func (s *Store) Heartbeat(ctx context.Context) error {
+	if err := s.client.Heartbeat(ctx); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUnreachable, s.URL, err)
+	}
+	return nil
+}
+
+// precomputed is the embedding function given to chroma-go so that it
+// never builds its default one (which downloads a model): cmdai always
+// passes its own vectors, so being asked to embed is a bug.
+type precomputed struct{}
+
+var errPrecomputed = errors.New("cmdai passes precomputed embeddings; chroma must not embed")
+
+func (precomputed) EmbedDocuments(context.Context, []string) ([]embeddings.Embedding, error) {
+	return nil, errPrecomputed
+}
+func (precomputed) EmbedQuery(context.Context, string) (embeddings.Embedding, error) {
+	return nil, errPrecomputed
+}
+func (precomputed) Name() string                                { return "cmdai-precomputed" }
+func (precomputed) GetConfig() embeddings.EmbeddingFunctionConfig { return nil }
+func (precomputed) DefaultSpace() embeddings.DistanceMetric     { return embeddings.COSINE }
+func (precomputed) SupportedSpaces() []embeddings.DistanceMetric {
+	return []embeddings.DistanceMetric{embeddings.COSINE}
+}
+
+// Collection is one cmdai collection.
+type Collection struct {
+	c     v2.Collection
+	store *Store
+}
+
+// Name is the collection's name.
+func (c *Collection) Name() string { return c.c.Name() }
+
+// Metadata returns the collection's metadata as plain values.
+func (c *Collection) Metadata() map[string]any { return metadataMap(c.c.Metadata()) }
+
+// CreateCollection creates (or opens, when it exists) a collection in
+// cosine space with the given metadata.
+func (s *Store) CreateCollection(ctx context.Context, name string, meta map[string]any) (*Collection, error) {
+	md, err := v2.NewMetadataFromMapStrict(meta)
+	if err != nil {
+		return nil, fmt.Errorf("collection metadata: %w", err)
+	}
+	c, err := s.client.GetOrCreateCollection(ctx, name,
+		v2.WithCollectionMetadataCreate(md),
+		// After the metadata: WithCollectionMetadataCreate replaces it,
+		// and a collection without hnsw:space is silently L2.
+		v2.WithHNSWSpaceCreate(embeddings.COSINE),
+		v2.WithEmbeddingFunctionCreate(precomputed{}),
+		v2.WithDisableEFConfigStorage(),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("create collection %s on %s: %w", name, s.URL, err)
+	}
+	return &Collection{c: c, store: s}, nil
+}
+
+// OpenCollection opens an existing collection (ErrNoCollection if absent).
+func (s *Store) OpenCollection(ctx context.Context, name string) (*Collection, error) {
+	names, err := s.collectionNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !contains(names, name) {
+		return nil, fmt.Errorf("%w: %s on %s", ErrNoCollection, name, s.URL)
+	}
+	c, err := s.client.GetCollection(ctx, name, v2.WithEmbeddingFunctionGet(precomputed{}))
+	if err != nil {
+		return nil, fmt.Errorf("open collection %s on %s: %w", name, s.URL, err)
+	}
+	return &Collection{c: c, store: s}, nil
+}
+
+// DeleteCollection removes a collection (ErrNoCollection if absent).
+func (s *Store) DeleteCollection(ctx context.Context, name string) error {
+	names, err := s.collectionNames(ctx)
+	if err != nil {
+		return err
+	}
+	if !contains(names, name) {
+		return fmt.Errorf("%w: %s on %s", ErrNoCollection, name, s.URL)
+	}
+	if err := s.client.DeleteCollection(ctx, name); err != nil {
+		return fmt.Errorf("delete collection %s on %s: %w", name, s.URL, err)
+	}
+	return nil
+}
+
+// RenameCollection renames a collection (used to swap a finished import
+// in place of the previous index).
+func (s *Store) RenameCollection(ctx context.Context, from, to string) error {
+	c, err := s.OpenCollection(ctx, from)
+	if err != nil {
+		return err
+	}
+	if err := c.c.ModifyName(ctx, to); err != nil {
+		return fmt.Errorf("rename collection %s to %s: %w", from, to, err)
+	}
+	return nil
+}
+
+// CollectionInfo describes a collection.
+type CollectionInfo struct {
+	Name     string         `json:"name"`
+	Count    int            `json:"count"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// ListCollections lists the collections whose names start with prefix,
+// sorted by name, with their counts.
+func (s *Store) ListCollections(ctx context.Context, prefix string) ([]CollectionInfo, error) {
+	names, err := s.collectionNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []CollectionInfo
+	for _, n := range names {
+		if !strings.HasPrefix(n, prefix) {
+			continue
+		}
+		c, err := s.OpenCollection(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		cnt, err := c.Count(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, CollectionInfo{Name: n, Count: cnt, Metadata: c.Metadata()})
+	}
+	return out, nil
+}
+
+// collectionNames pages through the database's collections. chroma-go's
+// ListCollections would try to rebuild each one's stored embedding
+// function, so only the names are taken from it and each collection is
+// then opened with ours.
+func (s *Store) collectionNames(ctx context.Context) ([]string, error) {
+	var names []string
+	const page = 100
+	for off := 0; ; off += page {
+		cs, err := s.client.ListCollections(ctx, v2.ListWithLimit(page), v2.ListWithOffset(off))
+		if err != nil {
+			return nil, fmt.Errorf("list collections on %s: %w", s.URL, err)
+		}
+		for _, c := range cs {
+			names = append(names, c.Name())
+		}
+		if len(cs) < page {
+			break
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SetMetadata replaces the collection's metadata (keeping it in cosine
+// space).
+func (c *Collection) SetMetadata(ctx context.Context, meta map[string]any) error {
+	m := make(map[string]any, len(meta)+1)
+	for k, v := range meta {
+		m[k] = v
+	}
+	m[v2.HNSWSpace] = string(embeddings.COSINE)
+	md, err := v2.NewMetadataFromMapStrict(m)
+	if err != nil {
+		return fmt.Errorf("collection metadata: %w", err)
+	}
+	if err := c.c.ModifyMetadata(ctx, md); err != nil {
+		return fmt.Errorf("update metadata of %s: %w", c.Name(), err)
+	}
+	return nil
+}
+
+// Count is the number of records.
+func (c *Collection) Count(ctx context.Context) (int, error) {
+	n, err := c.c.Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count %s: %w", c.Name(), err)
+	}
+	return n, nil
+}
+
+// Record is one stored chunk.
+type Record struct {
+	ID        string         `json:"id"`
+	Document  string         `json:"document"`
+	Metadata  map[string]any `json:"metadata"`
+	Embedding []float32      `json:"embedding,omitempty"`
+}
+
+// Upsert writes records in batches no larger than the server accepts.
+// Ids are stable, so writing the same chunks again updates in place.
+func (c *Collection) Upsert(ctx context.Context, recs []Record) error {
+	for start := 0; start < len(recs); start += c.store.maxBatch {
+		batch := recs[start:min(start+c.store.maxBatch, len(recs))]
+		ids := make([]v2.DocumentID, len(batch))
+		docs := make([]string, len(batch))
+		metas := make([]v2.DocumentMetadata, len(batch))
+		embs := make([]embeddings.Embedding, len(batch))
+		for i, r := range batch {
+			if len(r.Embedding) == 0 {
+				return fmt.Errorf("record %s has no embedding", r.ID)
+			}
+			ids[i], docs[i] = v2.DocumentID(r.ID), r.Document
+			md, err := v2.NewDocumentMetadataFromMap(plainMetadata(r.Metadata))
+			if err != nil {
+				return fmt.Errorf("metadata of %s: %w", r.ID, err)
+			}
+			metas[i] = md
+			embs[i] = embeddings.NewEmbeddingFromFloat32(r.Embedding)
+		}
+		if err := c.c.Upsert(ctx, v2.WithIDs(ids...), v2.WithTexts(docs...), v2.WithMetadatas(metas...), v2.WithEmbeddings(embs...)); err != nil {
+			return fmt.Errorf("upsert %d records into %s: %w", len(batch), c.Name(), err)
+		}
+	}
+	return nil
+}
+
+// plainMetadata keeps the values Chroma stores (strings, numbers, bools)
+// and drops the rest; string lists are joined with commas.
+func plainMetadata(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case string, bool, int, int64, float64, float32:
+			out[k] = x
+		case []string:
+			out[k] = strings.Join(x, ",")
+		case nil:
+		default:
+			out[k] = fmt.Sprint(x)
+		}
+	}
+	return out
+}
+
+// Delete removes records by id.
+func (c *Collection) Delete(ctx context.Context, ids []string) error {
+	for start := 0; start < len(ids); start += c.store.maxBatch {
+		batch := ids[start:min(start+c.store.maxBatch, len(ids))]
+		dids := make([]v2.DocumentID, len(batch))
+		for i, id := range batch {
+			dids[i] = v2.DocumentID(id)
+		}
+		if err := c.c.Delete(ctx, v2.WithIDs(dids...)); err != nil {
+			return fmt.Errorf("delete %d records from %s: %w", len(batch), c.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Hit is one query result.
+type Hit struct {
+	Record
+	// Distance is the cosine distance (1 - cosine similarity).
+	Distance float64 `json:"distance"`
+}
+
+// Query returns the n records nearest to vec.
+func (c *Collection) Query(ctx context.Context, vec []float32, n int) ([]Hit, error) {
+	res, err := c.c.Query(ctx,
+		v2.WithQueryEmbeddings(embeddings.NewEmbeddingFromFloat32(vec)),
+		v2.WithNResults(n),
+		v2.WithInclude(v2.IncludeDocuments, v2.IncludeMetadatas, v2.IncludeDistances),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", c.Name(), err)
+	}
+	ids := res.GetIDGroups()
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	docs, metas, dists := res.GetDocumentsGroups(), res.GetMetadatasGroups(), res.GetDistancesGroups()
+	hits := make([]Hit, len(ids[0]))
+	for i, id := range ids[0] {
+		h := Hit{Record: Record{ID: string(id)}}
+		if len(docs) > 0 && i < len(docs[0]) && docs[0][i] != nil {
+			h.Document = docs[0][i].ContentString()
+		}
+		if len(metas) > 0 && i < len(metas[0]) {
+			h.Metadata = metadataMap(metas[0][i])
+		}
+		if len(dists) > 0 && i < len(dists[0]) {
+			h.Distance = float64(dists[0][i])
+		}
+		hits[i] = h
+	}
+	return hits, nil
+}
+
+// GetPage returns up to limit records from offset, in the server's
+// order, with documents and metadata, and embeddings when asked.
+func (c *Collection) GetPage(ctx context.Context, offset, limit int, withEmbeddings bool) ([]Record, error) {
+	include := []v2.Include{v2.IncludeDocuments, v2.IncludeMetadatas}
+	if withEmbeddings {
+		include = append(include, v2.IncludeEmbeddings)
+	}
+	res, err := c.c.Get(ctx, v2.WithLimit(limit), v2.WithOffset(offset), v2.WithInclude(include...))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.Name(), err)
+	}
+	ids, docs, metas, embs := res.GetIDs(), res.GetDocuments(), res.GetMetadatas(), res.GetEmbeddings()
+	out := make([]Record, len(ids))
+	for i, id := range ids {
+		r := Record{ID: string(id)}
+		if i < len(docs) && docs[i] != nil {
+			r.Document = docs[i].ContentString()
+		}
+		if i < len(metas) {
+			r.Metadata = metadataMap(metas[i])
+		}
+		if i < len(embs) && embs[i] != nil {
+			r.Embedding = embs[i].ContentAsFloat32()
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// typedMetadata is what chroma-go's collection and document metadata
+// share.
+type typedMetadata interface {
+	Keys() []string
+	GetString(key string) (string, bool)
+	GetInt(key string) (int64, bool)
+	GetFloat(key string) (float64, bool)
+	GetBool(key string) (bool, bool)
+}
+
+// metadataMap turns chroma-go metadata into plain values: string, bool,
+// int64 or float64.
+func metadataMap(m any) map[string]any {
+	tm, ok := m.(typedMetadata)
+	if !ok || tm == nil {
+		return nil
+	}
+	out := map[string]any{}
+	for _, k := range tm.Keys() {
+		if v, ok := tm.GetString(k); ok {
+			out[k] = v
+		} else if v, ok := tm.GetBool(k); ok {
+			out[k] = v
+		} else if v, ok := tm.GetInt(k); ok {
+			out[k] = v
+		} else if v, ok := tm.GetFloat(k); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
