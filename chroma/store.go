@@ -152,9 +152,9 @@ func (precomputed) EmbedDocuments(context.Context, []string) ([]embeddings.Embed
 func (precomputed) EmbedQuery(context.Context, string) (embeddings.Embedding, error) {
 	return nil, errPrecomputed
 }
-func (precomputed) Name() string                                { return "cmdai-precomputed" }
+func (precomputed) Name() string                                  { return "cmdai-precomputed" }
 func (precomputed) GetConfig() embeddings.EmbeddingFunctionConfig { return nil }
-func (precomputed) DefaultSpace() embeddings.DistanceMetric     { return embeddings.COSINE }
+func (precomputed) DefaultSpace() embeddings.DistanceMetric       { return embeddings.COSINE }
 func (precomputed) SupportedSpaces() []embeddings.DistanceMetric {
 	return []embeddings.DistanceMetric{embeddings.COSINE}
 }
