@@ -39,10 +39,9 @@ chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/
 install-model: build model ## install the model into the user's cache (cmdai model import)
 	./$(BIN) model import $(MODEL_SRC)
 
-# The main job on this machine. `cmdai index init` arrives with the
-# Chroma stage; until then this runs the dry run it builds on.
-index: install-model ## build, install the model, then index this machine (currently: the scan dry run)
-	./$(BIN) index scan --stats
+# The main job on this machine.
+index: install-model chroma ## build, install the model and Chroma, then run `cmdai index init`
+	./$(BIN) index init
 
 scan: index
 

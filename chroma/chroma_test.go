@@ -253,7 +253,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	// Read everything back with embeddings, in pages.
 	var all []Record
 	for off := 0; ; off += 2 {
-		page, err := c.GetPage(ctx, off, 2, true)
+		page, err := c.GetPage(ctx, off, 2, Include{Documents: true, Embeddings: true})
 		if err != nil {
 			t.Fatal(err)
 		}

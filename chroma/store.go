@@ -435,14 +435,40 @@ func (c *Collection) Query(ctx context.Context, vec []float32, n int) ([]Hit, er
 	return hits, nil
 }
 
-// GetPage returns up to limit records from offset, in the server's
-// order, with documents and metadata, and embeddings when asked.
-func (c *Collection) GetPage(ctx context.Context, offset, limit int, withEmbeddings bool) ([]Record, error) {
-	include := []v2.Include{v2.IncludeDocuments, v2.IncludeMetadatas}
-	if withEmbeddings {
+// Include chooses what GetPage returns beside ids and metadata.
+type Include struct {
+	Documents, Embeddings bool
+	// Where keeps records whose metadata has these exact string values.
+	Where map[string]string
+}
+
+// GetPage returns up to limit records from offset, in the server's order.
+func (c *Collection) GetPage(ctx context.Context, offset, limit int, inc Include) ([]Record, error) {
+	include := []v2.Include{v2.IncludeMetadatas}
+	if inc.Documents {
+		include = append(include, v2.IncludeDocuments)
+	}
+	if inc.Embeddings {
 		include = append(include, v2.IncludeEmbeddings)
 	}
-	res, err := c.c.Get(ctx, v2.WithLimit(limit), v2.WithOffset(offset), v2.WithInclude(include...))
+	opts := []v2.CollectionGetOption{v2.WithLimit(limit), v2.WithOffset(offset), v2.WithInclude(include...)}
+	if len(inc.Where) > 0 {
+		keys := make([]string, 0, len(inc.Where))
+		for k := range inc.Where {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var clauses []v2.WhereClause
+		for _, k := range keys {
+			clauses = append(clauses, v2.EqString(v2.Key(k), inc.Where[k]))
+		}
+		if len(clauses) == 1 {
+			opts = append(opts, v2.WithWhere(clauses[0]))
+		} else {
+			opts = append(opts, v2.WithWhere(v2.And(clauses...)))
+		}
+	}
+	res, err := c.c.Get(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Name(), err)
 	}
@@ -462,6 +488,22 @@ func (c *Collection) GetPage(ctx context.Context, offset, limit int, withEmbeddi
 		out[i] = r
 	}
 	return out, nil
+}
+
+// All reads every record (matching inc.Where), page by page.
+func (c *Collection) All(ctx context.Context, inc Include) ([]Record, error) {
+	page := min(c.store.maxBatch, 1000)
+	var out []Record
+	for off := 0; ; off += page {
+		recs, err := c.GetPage(ctx, off, page, inc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+		if len(recs) < page {
+			return out, nil
+		}
+	}
 }
 
 // typedMetadata is what chroma-go's collection and document metadata

@@ -85,6 +85,9 @@ type Result struct {
 	Examples    int      `json:"examples"`
 	Chunks      []Record `json:"chunks,omitempty"`
 	Error       string   `json:"error,omitempty"`
+	// Fingerprint changes when the executable or its man page does (path,
+	// size, modification time): what `index status` compares for staleness.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // Record is one chunk ready for the vector store: a stable id, the text to
@@ -486,6 +489,9 @@ func pageBase(path string) string {
 // returns a Result for the command and one per alias.
 func process(ctx context.Context, opts Options, j job) []Result {
 	r := Result{Command: j.cmd.Name, Path: j.cmd.Path}
+	if j.cmd.Man != nil {
+		r.Fingerprint = Fingerprint(j.cmd.Path, j.cmd.Man.Path)
+	}
 	var page *manparse.Page
 	switch {
 	case j.cmd.Man != nil:
@@ -577,6 +583,9 @@ func records(opts Options, r Result, page *manparse.Page) []Record {
 		if r.ManPage != "" {
 			md["man_page"] = r.ManPage
 		}
+		if r.Fingerprint != "" {
+			md["fingerprint"] = r.Fingerprint
+		}
 		if len(r.Aliases) > 0 {
 			md["aliases"] = strings.Join(r.Aliases, ",")
 		}
@@ -586,4 +595,60 @@ func records(opts Options, r Result, page *manparse.Page) []Record {
 		out[i] = Record{ID: c.ID, Text: c.Text, Tokens: c.Tokens, Metadata: md}
 	}
 	return out
+}
+
+// Fingerprint identifies the installed state of a command from its
+// executable and man page: path, size and modification time of each (the
+// page resolved through symlinks). Reading no contents keeps a check of
+// a thousand commands in milliseconds.
+func Fingerprint(cmdPath, manPath string) string {
+	h := sha256.New()
+	for _, p := range []string{cmdPath, manPath} {
+		fmt.Fprintf(h, "%s\x00", p)
+		if p == "" {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil {
+			fmt.Fprintf(h, "%d\x00%d\x00", st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Installed is a command on $PATH with a man page, as a quick scan finds
+// it (no page is read).
+type Installed struct {
+	Command     string
+	Fingerprint string
+}
+
+// ScanInstalled walks $PATH and the man hierarchy only (no parsing) and
+// returns each command that has a man page, with its fingerprint: the
+// cheap half of the pipeline, for staleness checks.
+func ScanInstalled(ctx context.Context, opts Options) ([]Installed, error) {
+	if opts.Parallel <= 0 {
+		opts.Parallel = runtime.NumCPU()
+	}
+	if opts.PathDirs == nil {
+		opts.PathDirs = scanner.SplitPath(os.Getenv("PATH"))
+	}
+	if opts.ManPath == nil {
+		opts.ManPath = scanner.ManPath(os.Getenv, opts.PathDirs, "")
+	}
+	cmds, _, err := scanner.ScanPath(ctx, opts.PathDirs, opts.Parallel)
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	ix, _, err := scanner.BuildManIndex(ctx, opts.ManPath, scanner.IndexOptions{Lang: opts.Lang})
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	scanner.Attach(cmds, ix)
+	var out []Installed
+	for _, c := range cmds {
+		if c.Man != nil {
+			out = append(out, Installed{Command: c.Name, Fingerprint: Fingerprint(c.Path, c.Man.Path)})
+		}
+	}
+	return out, nil
 }

@@ -69,9 +69,17 @@ func newIndexCommand(f *Factory) *cli.Command {
 (cmdai_linux_debian-12, cmdai_macos_14, ...).
 
 EXAMPLES:
+   $ cmdai index init                                  # build it for this machine
+   $ cmdai index query "find files modified in the last day"
+   $ cmdai index status
+   $ cmdai index clear --confirm
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
 			newScanCommand(f, nil),
+			newInitCommand(f),
+			newQueryCommand(f),
+			newStatusCommand(f),
+			newClearCommand(f),
 		},
 		OnUsageError: onUsageError,
 	}
@@ -92,7 +100,8 @@ func helpHint(c *cli.Context) string {
 // printing the error, if any, to ErrOut.
 func run(ctx context.Context, args []string, io *IOStreams) int {
 	f := &Factory{IO: io, Getenv: getenv}
-	err := newApp(f).RunContext(ctx, args)
+	app := newApp(f)
+	err := app.RunContext(ctx, hoistFlags(app, args))
 	if err == nil {
 		return ExitOK
 	}

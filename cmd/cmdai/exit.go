@@ -21,7 +21,8 @@ const exitCodesHelp = `EXIT CODES:
    2  usage error (bad flag or argument)
    3  no index yet (run "cmdai index init")
    4  Chroma unreachable
-   5  verification failed (checksum, manifest or model mismatch)`
+   5  verification failed (checksum, manifest or model mismatch)
+   6  the index is in use by another cmdai (private server's data directory locked)`
 
 // exitError carries an exit code with the error that caused it.
 type exitError struct {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/chroma"
+)
+
+// ClearOptions are the inputs of `cmdai index clear`.
+type ClearOptions struct {
+	IO      *IOStreams
+	Getenv  func(string) string
+	Confirm bool
+	All     bool
+	Distro  string
+	Chroma  ChromaOptions
+}
+
+func newClearCommand(f *Factory) *cli.Command {
+	opts := &ClearOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "confirm", Aliases: []string{"yes", "y"}, Usage: "do it without asking", Destination: &opts.Confirm},
+		&cli.BoolFlag{Name: "all", Usage: "remove every cmdai collection, not only this distribution's", Destination: &opts.All},
+		&cli.StringFlag{Name: "distro", Usage: "remove the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+	}
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "clear",
+		Usage:     "remove this distribution's index (--all: every cmdai index)",
+		UsageText: "cmdai index clear [--confirm] [--all]",
+		Description: `Deletes the collection. Asks first on a terminal; elsewhere it needs
+--confirm. The embedding cache and the model are kept, so a new init is
+quick.
+
+EXAMPLES:
+   $ cmdai index clear
+   $ cmdai index clear --all --confirm`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			return runClear(c.Context, opts)
+		},
+	}
+}
+
+func runClear(ctx context.Context, opts *ClearOptions) error {
+	info, err := resolveDistro(ctx, opts.Distro, nil)
+	if err != nil {
+		return err
+	}
+	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var names []string
+	if opts.All {
+		cs, err := conn.ListCollections(ctx, "cmdai_")
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			names = append(names, c.Name)
+		}
+	} else {
+		names = []string{info.CollectionName()}
+		if _, err := conn.OpenCollection(ctx, names[0]); errors.Is(err, chroma.ErrNoCollection) {
+			return withCode(ExitNoIndex, fmt.Errorf("no index %s on %s: nothing to clear", names[0], conn.URL))
+		}
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(opts.IO.Out, "no cmdai indexes: nothing to clear")
+		return nil
+	}
+	if !opts.Confirm {
+		if !opts.IO.OutTTY || opts.IO.In == nil {
+			return usageError("this deletes %s on %s: pass --confirm to do it", strings.Join(names, ", "), conn.URL)
+		}
+		fmt.Fprintf(opts.IO.Out, "Delete %s on %s? [y/N] ", strings.Join(names, ", "), conn.URL)
+		line, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintln(opts.IO.Out, "nothing deleted")
+			return nil
+		}
+	}
+	for _, n := range names {
+		if err := conn.DeleteCollection(ctx, n); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.Out, "deleted %s\n", n)
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/paths"
+	"github.com/cmdai/cmdai/pipeline"
+)
+
+// InitOptions are the inputs of `cmdai index init`.
+type InitOptions struct {
+	IO           *IOStreams
+	Getenv       func(string) string
+	Force        bool
+	Verbose      bool
+	BatchMode    bool
+	JSON         bool
+	Distro       string
+	Lang         string
+	Commands     []string
+	HelpFallback bool
+	Parallel     int
+	Workers      int
+	NoCache      bool
+	Chroma       ChromaOptions
+	Model        ModelOptions
+	// Seams for tests.
+	PathDirs, ManPath []string
+}
+
+func newInitCommand(f *Factory) *cli.Command {
+	opts := &InitOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "force", Usage: "delete this distribution's collection and build it from scratch", Destination: &opts.Force},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list pages that failed and each stage's figures", Destination: &opts.Verbose},
+		&cli.BoolFlag{Name: "batch-mode", Usage: "CI: no progress bar, a JSON summary, non-zero exit on failure", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
+		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
+		&cli.StringSliceFlag{Name: "command", Usage: "only index `NAME` (repeatable; for trying things out)"},
+		&cli.BoolFlag{Name: "help-fallback", Usage: "run \"CMD --help\" (sandboxed) for commands without a man page", EnvVars: []string{"CMDAI_HELP_FALLBACK"}, Destination: &opts.HelpFallback},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
+		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
+		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
+	}
+	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "build this distribution's index: scan, parse, chunk, embed, write",
+		UsageText: "cmdai index init [--force] [--verbose] [--batch-mode] [--chroma-url URL]",
+		Description: `Indexes every command on $PATH that has a man page into the collection
+of this distribution (cmdai_linux_debian-12, ...). Records have stable ids,
+so running it again updates in place: unchanged chunks are kept, vectors
+come from the embedding cache, uninstalled commands are removed. An
+interrupted init is finished by running it again.
+
+Without --chroma-url, cmdai starts a private Chroma server on 127.0.0.1
+with its data in ~/.cache/cmdai/chroma and stops it when done.
+
+EXAMPLES:
+   $ cmdai index init
+   $ cmdai index init --batch-mode > summary.json     # CI
+   $ cmdai index init --chroma-url http://chroma.internal:8000 --chroma-token "$TOKEN"
+   $ cmdai index init --force --model-variant int8`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("unexpected argument %q", c.Args().First())
+			}
+			opts.Commands = c.StringSlice("command")
+			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			return runInit(c.Context, opts)
+		},
+	}
+}
+
+// globalBool reads a flag of the app or any parent command.
+func globalBool(c *cli.Context, name string) bool {
+	for _, l := range c.Lineage() {
+		if l.Bool(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func runInit(ctx context.Context, opts *InitOptions) error {
+	info, err := resolveDistro(ctx, opts.Distro, nil)
+	if err != nil {
+		return err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		// Measured: two one-thread embedders beat one two-thread one by
+		// 1.3x on int8 and tie on fp32 (BENCHMARKS.md).
+		workers = runtime.NumCPU()
+	}
+	if opts.Model.Backend == embed.BackendGo {
+		workers = 1
+	}
+	var embedders []embed.Embedder
+	defer func() {
+		for _, e := range embedders {
+			e.Close()
+		}
+	}()
+	for i := 0; i < workers; i++ {
+		e, err := openEmbedder(ctx, opts.IO, opts.Getenv, opts.Model, 1)
+		if err != nil {
+			return err
+		}
+		embedders = append(embedders, e)
+		if e.Info().Backend == embed.BackendGo {
+			break // one session uses all cores already
+		}
+	}
+	var cache *embed.Cache
+	if !opts.NoCache {
+		dir, err := paths.EmbeddingCacheDir(opts.Getenv)
+		if err != nil {
+			return err
+		}
+		ei := embedders[0].Info()
+		if cache, err = embed.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
+			return err
+		}
+		defer cache.Close()
+	}
+	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+
+	bo := indexer.BuildOptions{
+		Pipeline: pipeline.Options{
+			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
+			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
+		},
+		Embedders:   embedders,
+		Cache:       cache,
+		Collection:  info.CollectionName(),
+		ToolVersion: version,
+		Force:       opts.Force,
+	}
+	if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
+		var bar *progressbar.ProgressBar
+		bo.Progress = func(p indexer.Progress) {
+			if bar == nil {
+				bar = progressbar.NewOptions(p.TotalPages, progressbar.OptionSetWriter(opts.IO.ErrOut),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionSetPredictTime(true))
+			}
+			bar.Describe(fmt.Sprintf("indexing: %d chunks, %d embedded, %d reused", p.Chunks, p.Embedded, p.Reused))
+			_ = bar.Set(p.Pages)
+		}
+	} else if opts.BatchMode {
+		// CI logs: a structured line every 100 pages, nothing more.
+		bo.Progress = func(p indexer.Progress) {
+			if p.Pages%100 == 0 || p.Pages == p.TotalPages {
+				line, _ := json.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded})
+				fmt.Fprintln(opts.IO.ErrOut, string(line))
+			}
+		}
+	}
+	sum, err := indexer.Build(ctx, conn.Store, bo)
+	if err != nil {
+		if opts.BatchMode || opts.JSON {
+			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
+			fmt.Fprintln(opts.IO.Out, string(line))
+		}
+		return err
+	}
+	if opts.BatchMode || opts.JSON {
+		enc := json.NewEncoder(opts.IO.Out)
+		return enc.Encode(struct {
+			indexer.Summary
+			Chroma string `json:"chroma"`
+			Mode   string `json:"chroma_mode"`
+		}{sum, conn.URL, conn.Mode})
+	}
+	out := opts.IO.Out
+	fmt.Fprintf(out, "indexed %d commands (+%d aliases) into %s on %s (%s)\n", sum.Commands, sum.Aliases, sum.Collection, conn.URL, conn.Mode)
+	fmt.Fprintf(out, "  chunks:   %d (%d embedded, %d from cache, %d unchanged), %d records written, %d removed, %d in the collection\n",
+		sum.Chunks, sum.Embedded, sum.Cached, sum.Unchanged, sum.Written, sum.Deleted, sum.Records)
+	fmt.Fprintf(out, "  model:    %s %s (%s backend, %d embedders)\n", sum.Model, sum.Variant, sum.Backend, len(embedders))
+	fmt.Fprintf(out, "  time:     scan %s, parse %s, embed %s busy, write %s busy; total %s\n", sum.ScanTime, sum.ParseTime, sum.EmbedTime, sum.WriteTime, sum.Total)
+	if sum.Failed > 0 {
+		fmt.Fprintf(out, "  failed:   %d pages (see `cmdai index scan --json | jq 'select(.status==\"failed\")'`)\n", sum.Failed)
+	}
+	fmt.Fprintf(out, "next: cmdai index query \"find files modified today\"\n")
+	return nil
+}

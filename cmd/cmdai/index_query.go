@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/indexer"
+)
+
+// QueryOptions are the inputs of `cmdai index query`.
+type QueryOptions struct {
+	IO            *IOStreams
+	Getenv        func(string) string
+	Request       string
+	K             int
+	JSON          bool
+	Context       bool
+	ContextTokens int
+	Distro        string
+	Chroma        ChromaOptions
+	Model         ModelOptions
+}
+
+func newQueryCommand(f *Factory) *cli.Command {
+	opts := &QueryOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
+		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
+		&cli.IntFlag{Name: "max-tokens", Value: indexer.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
+		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+	}
+	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "query",
+		Usage:     "find the commands that do what you describe",
+		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
+		Description: `Embeds the request and returns the best commands, each with the sections
+and options that matched and their scores (cosine similarity).
+
+EXAMPLES:
+   $ cmdai index query "find files modified in the last day"
+   $ cmdai index query "count lines in a file" -k 3 --json
+   $ cmdai index query "compress a directory" --context --max-tokens 600`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usageError("say what you want to do: cmdai index query \"find files modified today\"")
+			}
+			opts.Request = strings.Join(c.Args().Slice(), " ")
+			if opts.K <= 0 {
+				return usageError("-k must be 1 or more, not %d", opts.K)
+			}
+			// The collection decides the model variant unless one is asked for.
+			if !c.IsSet("model-variant") {
+				opts.Model.Variant = ""
+			}
+			return runQuery(c.Context, opts)
+		},
+	}
+}
+
+// QueryResult is what `query --json` prints.
+type QueryResult struct {
+	Request    string               `json:"request"`
+	Collection string               `json:"collection"`
+	Commands   []indexer.CommandHit `json:"commands"`
+	Millis     float64              `json:"query_ms"`
+}
+
+// openIndex opens this distribution's collection, with exit code 3 and
+// the command to run when there is none.
+func openIndex(ctx context.Context, conn *connection, name string) (*chroma.Collection, error) {
+	coll, err := conn.OpenCollection(ctx, name)
+	if errors.Is(err, chroma.ErrNoCollection) {
+		return nil, withCode(ExitNoIndex, fmt.Errorf("no index %s on %s: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", name, conn.URL))
+	}
+	return coll, err
+}
+
+func runQuery(ctx context.Context, opts *QueryOptions) error {
+	info, err := resolveDistro(ctx, opts.Distro, nil)
+	if err != nil {
+		return err
+	}
+	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	coll, err := openIndex(ctx, conn, info.CollectionName())
+	if err != nil {
+		return err
+	}
+	meta := indexer.ParseMeta(coll.Metadata())
+	mo := opts.Model
+	if mo.Variant == "" {
+		mo.Variant = meta.ModelVariant
+	}
+	e, err := openEmbedder(ctx, opts.IO, opts.Getenv, mo, 0)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := meta.CheckModel(e.Info()); err != nil {
+		return withCode(ExitVerification, err)
+	}
+	start := time.Now()
+	hits, err := indexer.Query(ctx, coll, e, opts.Request, opts.K)
+	if err != nil {
+		return err
+	}
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	switch {
+	case opts.Context:
+		fmt.Fprint(opts.IO.Out, indexer.RenderContext(hits, opts.ContextTokens))
+	case opts.JSON:
+		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: coll.Name(), Commands: hits, Millis: ms})
+	default:
+		if !meta.Complete {
+			fmt.Fprintln(opts.IO.ErrOut, "note: the index build was interrupted; results may be missing commands (run `cmdai index init` to finish it)")
+		}
+		for i, h := range hits {
+			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)
+			for j, m := range h.Matches {
+				if j == 3 {
+					break
+				}
+				where := m.Section
+				if m.Option != "" {
+					where += " " + m.Option
+				}
+				fmt.Fprintf(opts.IO.Out, "     %.3f  %s\n", m.Score, where)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/pipeline"
+)
+
+// StatusOptions are the inputs of `cmdai index status`.
+type StatusOptions struct {
+	IO       *IOStreams
+	Getenv   func(string) string
+	Detailed bool
+	JSON     bool
+	Distro   string
+	Chroma   ChromaOptions
+}
+
+// IndexStatus is what `index status --json` prints.
+type IndexStatus struct {
+	Server struct {
+		URL     string `json:"url"`
+		Mode    string `json:"mode"`
+		Version string `json:"version"`
+		Healthy bool   `json:"healthy"`
+	} `json:"server"`
+	Current     string                     `json:"current_collection"`
+	Collections []indexer.CollectionStatus `json:"collections"`
+}
+
+func newStatusCommand(f *Factory) *cli.Command {
+	opts := &StatusOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "detailed", Usage: "also list the stale commands and the index's metadata", Destination: &opts.Detailed},
+		&cli.BoolFlag{Name: "json", Usage: "print the status as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "distro", Usage: "this machine's distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+	}
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show the indexes, their model, age, staleness and the server's health",
+		UsageText: "cmdai index status [--detailed] [--json]",
+		Description: `Lists cmdai's collections with their record counts, model and build time,
+and, for this distribution's, how many installed commands changed since it
+was built (executable or man page), were installed or were removed.
+Exit code 3 when this distribution has no index.
+
+EXAMPLES:
+   $ cmdai index status
+   $ cmdai index status --detailed --json | jq .collections`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			return runStatus(c.Context, opts)
+		},
+	}
+}
+
+func runStatus(ctx context.Context, opts *StatusOptions) error {
+	info, err := resolveDistro(ctx, opts.Distro, nil)
+	if err != nil {
+		return err
+	}
+	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var st IndexStatus
+	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
+	st.Server.Healthy = conn.Heartbeat(ctx) == nil
+	st.Current = info.CollectionName()
+	if st.Collections, err = indexer.Collections(ctx, conn.Store, st.Current); err != nil {
+		return err
+	}
+	found := false
+	for i := range st.Collections {
+		c := &st.Collections[i]
+		if !c.Current {
+			continue
+		}
+		found = true
+		coll, err := conn.OpenCollection(ctx, c.Name)
+		if err != nil {
+			return err
+		}
+		if c.Stale, err = indexer.Stale(ctx, coll, pipeline.Options{Distro: info}, opts.Detailed); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		if err := json.NewEncoder(opts.IO.Out).Encode(st); err != nil {
+			return err
+		}
+	} else {
+		printStatus(opts, st)
+	}
+	if !found {
+		return withCode(ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+	}
+	return nil
+}
+
+func printStatus(opts *StatusOptions, st IndexStatus) {
+	out := opts.IO.Out
+	health := "healthy"
+	if !st.Server.Healthy {
+		health = "NOT answering"
+	}
+	fmt.Fprintf(out, "chroma:  %s (%s, version %s) %s\n", st.Server.URL, st.Server.Mode, st.Server.Version, health)
+	if len(st.Collections) == 0 {
+		fmt.Fprintln(out, "no cmdai indexes on this server")
+	}
+	for _, c := range st.Collections {
+		mark := " "
+		if c.Current {
+			mark = "*"
+		}
+		state := "complete"
+		if !c.Meta.Complete {
+			state = "INCOMPLETE (interrupted: run `cmdai index init` to finish)"
+		}
+		age := "?"
+		if !c.Meta.BuiltAt.IsZero() {
+			age = time.Since(c.Meta.BuiltAt).Round(time.Minute).String() + " ago"
+		}
+		fmt.Fprintf(out, "%s %s: %d records, %d commands, %s %s, built %s (%s), %s\n", mark, c.Name, c.Records, c.Meta.Commands,
+			c.Meta.Model, c.Meta.ModelVariant, c.Meta.BuiltAt.Format(time.RFC3339), age, state)
+		if s := c.Stale; s != nil {
+			fmt.Fprintf(out, "  stale: %d of %d commands (%d changed, %d new, %d removed)", s.Stale, s.Indexed, s.Changed, s.Added, s.Removed)
+			if s.Stale > 0 {
+				fmt.Fprint(out, "; run `cmdai index init` to update")
+			}
+			fmt.Fprintln(out)
+			if opts.Detailed && len(s.Names) > 0 {
+				names := s.Names
+				more := ""
+				if len(names) > 60 {
+					names, more = names[:60], fmt.Sprintf(" ... and %d more (--json lists all)", len(s.Names)-60)
+				}
+				fmt.Fprintf(out, "  (~ changed, + new, - removed) %s%s\n", strings.Join(names, " "), more)
+			}
+		}
+		if opts.Detailed {
+			fmt.Fprintf(out, "  model sha256 %s, %d dims, schema %d, tool %s, distro %s/%s\n", c.Meta.ModelSHA256, c.Meta.Dims, c.Meta.SchemaVersion, c.Meta.ToolVersion, c.Meta.OS, c.Meta.Distro)
+		}
+	}
+}

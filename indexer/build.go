@@ -1,0 +1,313 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/pipeline"
+)
+
+// BuildOptions configure Build.
+type BuildOptions struct {
+	Pipeline pipeline.Options
+	// Embedders run in parallel, one goroutine each; all must use the
+	// same model. At least one.
+	Embedders []embed.Embedder
+	// Cache, when set, serves vectors of texts embedded before.
+	Cache *embed.Cache
+	// Collection is the collection's name (distro.Info.CollectionName).
+	Collection  string
+	ToolVersion string
+	// Force deletes the collection first; otherwise records already
+	// there with the same text and fingerprint are kept as they are.
+	Force bool
+	// WriteBatch bounds each upsert (and the server's limit bounds it too);
+	// 0 means 256.
+	WriteBatch int
+	// Progress is called after each man page is through the pipeline.
+	Progress func(Progress)
+	Now      func() time.Time
+}
+
+// Progress is a snapshot of a running build.
+type Progress struct {
+	Pages, TotalPages        int
+	Chunks, Embedded, Reused int
+	Written                  int
+}
+
+// Summary is what a build did.
+type Summary struct {
+	Collection string         `json:"collection"`
+	Distro     string         `json:"distro"`
+	Model      string         `json:"model"`
+	Variant    string         `json:"model_variant"`
+	Backend    string         `json:"backend"`
+	Commands   int            `json:"commands"`
+	Aliases    int            `json:"aliases"`
+	Chunks     int            `json:"chunks"`
+	Embedded   int            `json:"embedded"`
+	Cached     int            `json:"from_cache"`
+	Unchanged  int            `json:"unchanged"`
+	Written    int            `json:"written"`
+	Deleted    int            `json:"deleted"`
+	Failed     int            `json:"failed_pages"`
+	Records    int            `json:"records"`
+	Stats      pipeline.Stats `json:"pipeline"`
+	// Stage times: scan+parse are the pipeline's; embed and write are
+	// the time their workers were busy (they overlap with parsing).
+	ScanTime  pipeline.Duration `json:"scan_seconds"`
+	ParseTime pipeline.Duration `json:"parse_seconds"`
+	EmbedTime pipeline.Duration `json:"embed_seconds"`
+	WriteTime pipeline.Duration `json:"write_seconds"`
+	Total     pipeline.Duration `json:"total_seconds"`
+}
+
+// Build scans, parses, chunks, embeds and writes this machine's commands
+// into the collection. Writes are upserts by stable id, so a build that
+// was interrupted can simply be run again: it reuses what was written and
+// the embedding cache. The collection is marked complete only at the end.
+func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, error) {
+	start := time.Now()
+	if len(o.Embedders) == 0 {
+		return Summary{}, errors.New("no embedder")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.WriteBatch <= 0 {
+		o.WriteBatch = 256
+	}
+	info := o.Embedders[0].Info()
+	sum := Summary{Collection: o.Collection, Distro: o.Pipeline.Distro.ID, Model: info.Model, Variant: info.Variant, Backend: info.Backend}
+	meta := Meta{
+		Model: info.Model, Dims: info.Dims, ModelSHA256: info.SHA256, ModelVariant: info.Variant,
+		ToolVersion: o.ToolVersion, SchemaVersion: SchemaVersion, Distro: o.Pipeline.Distro.ID,
+		OS: o.Pipeline.Distro.OS, BuiltAt: o.Now(),
+	}
+
+	// What is there already decides what can be kept.
+	existing := map[string]string{} // id -> content_hash + fingerprint
+	coll, err := store.OpenCollection(ctx, o.Collection)
+	switch {
+	case errors.Is(err, chroma.ErrNoCollection):
+	case err != nil:
+		return sum, err
+	case o.Force:
+		if err := store.DeleteCollection(ctx, o.Collection); err != nil {
+			return sum, err
+		}
+	default:
+		old := ParseMeta(coll.Metadata())
+		if old.ModelSHA256 != info.SHA256 || old.SchemaVersion != SchemaVersion {
+			return sum, fmt.Errorf("collection %s was built with %s %s, schema %d; this build uses %s %s, schema %d: run `cmdai index init --force` to rebuild it",
+				o.Collection, old.Model, old.ModelVariant, old.SchemaVersion, info.Model, info.Variant, SchemaVersion)
+		}
+		recs, err := coll.All(ctx, chroma.Include{})
+		if err != nil {
+			return sum, err
+		}
+		for _, r := range recs {
+			existing[r.ID] = keyOf(r.Metadata)
+		}
+	}
+	// Marked incomplete until the end, so that status can tell an
+	// interrupted build.
+	if coll, err = store.CreateCollection(ctx, o.Collection, meta.Map()); err != nil {
+		return sum, err
+	}
+	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
+		return sum, err
+	}
+
+	type batch []chroma.Record
+	toEmbed := make(chan batch, 2*len(o.Embedders))
+	toWrite := make(chan batch, 4)
+	seen := map[string]bool{}
+	var embedBusy, writeBusy atomic.Int64
+	var embedded, cached, written atomic.Int64
+	var mu sync.Mutex // guards sum counters touched by the producer and Progress
+	var prog Progress
+
+	g, gctx := errgroup.WithContext(ctx)
+	// Stage 1 (producer): the pipeline, in order; records whose text and
+	// fingerprint are already stored are skipped, cached vectors go
+	// straight to the writer.
+	g.Go(func() error {
+		defer close(toEmbed)
+		popts := o.Pipeline
+		popts.Progress = func(done, total int) {
+			mu.Lock()
+			prog.Pages, prog.TotalPages = done, total
+			p := prog
+			mu.Unlock()
+			p.Embedded, p.Written = int(embedded.Load()), int(written.Load())
+			if o.Progress != nil {
+				o.Progress(p)
+			}
+		}
+		st, err := pipeline.Run(gctx, popts, func(r pipeline.Result) error {
+			switch r.Status {
+			case pipeline.StatusAlias:
+				sum.Aliases++
+				return nil
+			case pipeline.StatusFailed:
+				sum.Failed++
+			}
+			if len(r.Chunks) == 0 {
+				return nil
+			}
+			sum.Commands++
+			var need, ready batch
+			for _, c := range r.Chunks {
+				sum.Chunks++
+				seen[c.ID] = true
+				rec := chroma.Record{ID: c.ID, Document: c.Text, Metadata: c.Metadata}
+				if k, ok := existing[c.ID]; ok && k == keyOf(c.Metadata) {
+					sum.Unchanged++
+					continue
+				}
+				if o.Cache != nil {
+					if v, ok := o.Cache.Get(c.Text); ok {
+						rec.Embedding = v
+						ready = append(ready, rec)
+						cached.Add(1)
+						continue
+					}
+				}
+				need = append(need, rec)
+			}
+			mu.Lock()
+			prog.Chunks, prog.Reused = sum.Chunks, sum.Unchanged+int(cached.Load())
+			mu.Unlock()
+			if len(ready) > 0 {
+				select {
+				case toWrite <- ready:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			if len(need) > 0 {
+				select {
+				case toEmbed <- need:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+		sum.Stats = st
+		return err
+	})
+	// Stage 2: one goroutine per embedder.
+	var embedders sync.WaitGroup
+	for _, e := range o.Embedders {
+		embedders.Add(1)
+		g.Go(func() error {
+			defer embedders.Done()
+			for b := range toEmbed {
+				texts := make([]string, len(b))
+				for i, r := range b {
+					texts[i] = r.Document
+				}
+				t0 := time.Now()
+				vecs, err := e.Embed(gctx, texts)
+				embedBusy.Add(int64(time.Since(t0)))
+				if err != nil {
+					return fmt.Errorf("embed %s: %w", b[0].ID, err)
+				}
+				for i := range b {
+					b[i].Embedding = vecs[i]
+				}
+				if o.Cache != nil {
+					if err := o.Cache.Put(texts, vecs); err != nil {
+						return err
+					}
+				}
+				embedded.Add(int64(len(b)))
+				select {
+				case toWrite <- b:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		embedders.Wait()
+		close(toWrite)
+		return nil
+	})
+	// Stage 3: the writer, in batches.
+	g.Go(func() error {
+		var pending batch
+		flush := func() error {
+			if len(pending) == 0 {
+				return nil
+			}
+			t0 := time.Now()
+			err := coll.Upsert(gctx, pending)
+			writeBusy.Add(int64(time.Since(t0)))
+			written.Add(int64(len(pending)))
+			pending = pending[:0]
+			return err
+		}
+		for b := range toWrite {
+			pending = append(pending, b...)
+			if len(pending) >= o.WriteBatch {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return flush()
+	})
+	if err := g.Wait(); err != nil {
+		return sum, err
+	}
+	sum.Embedded, sum.Cached, sum.Written = int(embedded.Load()), int(cached.Load()), int(written.Load())
+
+	// Commands uninstalled since the last build leave records behind;
+	// remove them when the whole machine was scanned.
+	if len(o.Pipeline.Commands) == 0 {
+		var gone []string
+		for id := range existing {
+			if !seen[id] {
+				gone = append(gone, id)
+			}
+		}
+		if err := coll.Delete(ctx, gone); err != nil {
+			return sum, err
+		}
+		sum.Deleted = len(gone)
+	}
+	n, err := coll.Count(ctx)
+	if err != nil {
+		return sum, err
+	}
+	sum.Records = n
+	meta.Complete, meta.Commands, meta.Chunks = true, sum.Commands, n
+	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
+		return sum, err
+	}
+	sum.ScanTime, sum.ParseTime = sum.Stats.ScanTime, sum.Stats.ParseTime
+	sum.EmbedTime, sum.WriteTime = pipeline.Duration(embedBusy.Load()), pipeline.Duration(writeBusy.Load())
+	sum.Total = pipeline.Duration(time.Since(start))
+	return sum, nil
+}
+
+// keyOf is what decides that a stored record needs no rewrite.
+func keyOf(md map[string]any) string {
+	h, _ := md["content_hash"].(string)
+	f, _ := md["fingerprint"].(string)
+	return h + "/" + f
+}

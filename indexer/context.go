@@ -1,0 +1,159 @@
+package indexer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultContextTokens is the default budget of RenderContext.
+const DefaultContextTokens = 800
+
+// RenderContext writes the hits as the prompt block an assistant puts in
+// front of its model (the format of the design document 001):
+//
+//	COMMAND DOCUMENTATION (from vector database):
+//	- Command: grep
+//	  Version: GNU grep 3.8
+//	  Description: print lines that match patterns
+//
+//	  Relevant Options:
+//	  -i, --ignore-case    Ignore case distinctions
+//
+//	  Example Usage:
+//	  grep -r "TODO" .
+//
+// It stays within maxTokens (estimated as words x 4/3): commands are added
+// best first, each with as many of its options and examples as fit, and
+// a command that does not fit at all ends the block.
+func RenderContext(hits []CommandHit, maxTokens int) string {
+	if maxTokens <= 0 {
+		maxTokens = DefaultContextTokens
+	}
+	var b strings.Builder
+	head := "COMMAND DOCUMENTATION (from vector database):\n"
+	b.WriteString(head)
+	used := estimateTokens(head)
+	for _, h := range hits {
+		block := []string{"- Command: " + h.Command}
+		if h.Version != "" {
+			block = append(block, "  Version: "+h.Version)
+		}
+		if h.Description != "" {
+			block = append(block, "  Description: "+h.Description)
+		}
+		cost := estimateTokens(strings.Join(block, "\n"))
+		if used+cost > maxTokens {
+			break
+		}
+		used += cost
+		var opts, examples []string
+		seen := map[string]bool{}
+		for _, m := range h.Matches {
+			var line string
+			switch {
+			case m.Kind == "option" && len(opts) < maxOptions && !seen[m.Option]:
+				seen[m.Option] = true
+				line = "  " + optionLine(m)
+			case m.Kind == "example" && len(examples) < maxExamples:
+				ex := exampleLine(h.Command, m)
+				if ex == "" {
+					continue
+				}
+				line = "  " + ex
+			default:
+				continue
+			}
+			c := estimateTokens(line)
+			if used+c > maxTokens {
+				continue
+			}
+			used += c
+			if m.Kind == "option" {
+				opts = append(opts, line)
+			} else {
+				examples = append(examples, line)
+			}
+		}
+		if len(opts) > 0 {
+			block = append(block, "", "  Relevant Options:")
+			block = append(block, opts...)
+		}
+		if len(examples) > 0 {
+			block = append(block, "", "  Example Usage:")
+			block = append(block, examples...)
+		}
+		b.WriteString(strings.Join(block, "\n"))
+		b.WriteString("\n\n")
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// optionLine renders an option chunk ("grep(1) option -r, --recursive\n
+// Read all files ...") as "-r, --recursive    Read all files ..." with
+// the first sentence of its description.
+func optionLine(m Match) string {
+	first, rest, _ := strings.Cut(m.Text, "\n")
+	flags := first
+	if i := strings.Index(first, " option "); i >= 0 {
+		flags = first[i+len(" option "):]
+	}
+	return fmt.Sprintf("%-24s %s", flags, firstSentence(rest, 160))
+}
+
+// Per command, at most this many options and examples go in the block,
+// so that one command's long page does not take the whole budget.
+const (
+	maxOptions  = 6
+	maxExamples = 2
+)
+
+// exampleLine renders an example chunk as its command line with the
+// first sentence of its explanation as a comment, or "" when the chunk
+// holds no command line.
+func exampleLine(command string, m Match) string {
+	_, rest, ok := strings.Cut(m.Text, "\n")
+	if !ok {
+		rest = m.Text
+	}
+	var cmdLine string
+	var prose []string
+	for _, l := range strings.Split(rest, "\n") {
+		t := strings.TrimSpace(l)
+		t = strings.TrimPrefix(t, "$ ")
+		if cmdLine == "" && (strings.HasPrefix(t, command+" ") || t == command) {
+			cmdLine = t
+			continue
+		}
+		prose = append(prose, t)
+	}
+	if cmdLine == "" {
+		return ""
+	}
+	if len(cmdLine) > 160 {
+		return ""
+	}
+	if c := firstSentence(strings.Join(prose, " "), 120); c != "" {
+		return cmdLine + "    # " + c
+	}
+	return cmdLine
+}
+
+func firstSentence(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(s, ". "); i >= 0 && i < max {
+		return s[:i+1]
+	}
+	if len(s) > max {
+		cut := strings.LastIndex(s[:max], " ")
+		if cut <= 0 {
+			cut = max
+		}
+		return s[:cut] + " ..."
+	}
+	return s
+}
+
+// estimateTokens approximates word pieces: about 4/3 per word.
+func estimateTokens(s string) int {
+	return (len(strings.Fields(s))*4 + 2) / 3
+}

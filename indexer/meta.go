@@ -1,0 +1,97 @@
+package indexer
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/cmdai/cmdai/embed"
+)
+
+// SchemaVersion numbers the layout of records and collection metadata;
+// an index of another schema is rebuilt, not reused.
+const SchemaVersion = 1
+
+// Collection metadata keys.
+const (
+	MetaModel         = "model"
+	MetaDims          = "dims"
+	MetaModelSHA      = "model_sha256"
+	MetaModelVariant  = "model_variant"
+	MetaToolVersion   = "tool_version"
+	MetaSchemaVersion = "schema_version"
+	MetaDistro        = "distro"
+	MetaOS            = "os"
+	MetaBuiltAt       = "built_at"
+	MetaComplete      = "complete"
+	MetaCommands      = "commands"
+	MetaChunks        = "chunks"
+)
+
+// Meta is an index's collection metadata.
+type Meta struct {
+	Model         string    `json:"model"`
+	Dims          int       `json:"dims"`
+	ModelSHA256   string    `json:"model_sha256"`
+	ModelVariant  string    `json:"model_variant"`
+	ToolVersion   string    `json:"tool_version"`
+	SchemaVersion int       `json:"schema_version"`
+	Distro        string    `json:"distro"`
+	OS            string    `json:"os"`
+	BuiltAt       time.Time `json:"built_at"`
+	// Complete is false while a build runs or after one was interrupted.
+	Complete bool `json:"complete"`
+	Commands int  `json:"commands"`
+	Chunks   int  `json:"chunks"`
+}
+
+// Map is the form Chroma stores.
+func (m Meta) Map() map[string]any {
+	return map[string]any{
+		MetaModel: m.Model, MetaDims: m.Dims, MetaModelSHA: m.ModelSHA256, MetaModelVariant: m.ModelVariant,
+		MetaToolVersion: m.ToolVersion, MetaSchemaVersion: m.SchemaVersion, MetaDistro: m.Distro, MetaOS: m.OS,
+		MetaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), MetaComplete: m.Complete,
+		MetaCommands: m.Commands, MetaChunks: m.Chunks,
+	}
+}
+
+// ParseMeta reads collection metadata back; missing keys stay zero.
+func ParseMeta(md map[string]any) Meta {
+	var m Meta
+	m.Model, _ = md[MetaModel].(string)
+	m.Dims = intOf(md[MetaDims])
+	m.ModelSHA256, _ = md[MetaModelSHA].(string)
+	m.ModelVariant, _ = md[MetaModelVariant].(string)
+	m.ToolVersion, _ = md[MetaToolVersion].(string)
+	m.SchemaVersion = intOf(md[MetaSchemaVersion])
+	m.Distro, _ = md[MetaDistro].(string)
+	m.OS, _ = md[MetaOS].(string)
+	if s, ok := md[MetaBuiltAt].(string); ok {
+		m.BuiltAt, _ = time.Parse(time.RFC3339, s)
+	}
+	m.Complete, _ = md[MetaComplete].(bool)
+	m.Commands = intOf(md[MetaCommands])
+	m.Chunks = intOf(md[MetaChunks])
+	return m
+}
+
+func intOf(v any) int {
+	switch x := v.(type) {
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case float64:
+		return int(x)
+	}
+	return 0
+}
+
+// CheckModel says whether vectors from info can be compared with this
+// index's, and what to do when not.
+func (m Meta) CheckModel(info embed.Info) error {
+	if m.ModelSHA256 == info.SHA256 {
+		return nil
+	}
+	return fmt.Errorf("the index was built with %s %s (sha256 %.12s) but the embedder is %s %s (sha256 %.12s): use --model-variant %s, or rebuild with `cmdai index init --force`",
+		m.Model, m.ModelVariant, m.ModelSHA256, info.Model, info.Variant, info.SHA256, m.ModelVariant)
+}

@@ -1,0 +1,101 @@
+package indexer
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/pipeline"
+)
+
+// CollectionStatus describes one cmdai collection.
+type CollectionStatus struct {
+	Name    string `json:"name"`
+	Records int    `json:"records"`
+	Meta    Meta   `json:"metadata"`
+	// Current is true for this machine's distribution.
+	Current bool       `json:"current"`
+	Stale   *Staleness `json:"staleness,omitempty"`
+}
+
+// Staleness compares an index with the commands installed now.
+type Staleness struct {
+	Indexed int `json:"indexed_commands"`
+	// Changed: executable or man page differs (path, size or time).
+	Changed int `json:"changed"`
+	// Added: installed with a man page, not in the index.
+	Added int `json:"added"`
+	// Removed: in the index, no longer installed.
+	Removed int      `json:"removed"`
+	Stale   int      `json:"stale"`
+	Names   []string `json:"stale_commands,omitempty"`
+}
+
+// Collections lists the cmdai collections on the server.
+func Collections(ctx context.Context, store *chroma.Store, current string) ([]CollectionStatus, error) {
+	infos, err := store.ListCollections(ctx, "cmdai_")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CollectionStatus, len(infos))
+	for i, c := range infos {
+		out[i] = CollectionStatus{Name: c.Name, Records: c.Count, Meta: ParseMeta(c.Metadata), Current: c.Name == current}
+	}
+	return out, nil
+}
+
+// Stale compares the commands the index holds (their summary records'
+// fingerprints) with what a quick scan of this machine finds.
+func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options, names bool) (*Staleness, error) {
+	recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"kind": "summary"}})
+	if err != nil {
+		return nil, err
+	}
+	installed, err := pipeline.ScanInstalled(ctx, popts)
+	if err != nil {
+		return nil, err
+	}
+	now := make(map[string]string, len(installed))
+	for _, c := range installed {
+		now[c.Command] = c.Fingerprint
+	}
+	st := &Staleness{}
+	known := map[string]bool{}
+	var list []string
+	for _, r := range recs {
+		cmd, _ := r.Metadata["command"].(string)
+		fp, _ := r.Metadata["fingerprint"].(string)
+		if cmd == "" {
+			continue
+		}
+		st.Indexed++
+		known[cmd] = true
+		if a, _ := r.Metadata["aliases"].(string); a != "" {
+			for _, name := range strings.Split(a, ",") {
+				known[name] = true
+			}
+		}
+		cur, ok := now[cmd]
+		switch {
+		case !ok:
+			st.Removed++
+			list = append(list, "-"+cmd)
+		case cur != fp:
+			st.Changed++
+			list = append(list, "~"+cmd)
+		}
+	}
+	for _, c := range installed {
+		if !known[c.Command] {
+			st.Added++
+			list = append(list, "+"+c.Command)
+		}
+	}
+	st.Stale = st.Changed + st.Added + st.Removed
+	if names {
+		sort.Slice(list, func(i, j int) bool { return list[i][1:] < list[j][1:] })
+		st.Names = list
+	}
+	return st, nil
+}
