@@ -94,12 +94,9 @@ func TestBrokenServerBinary(t *testing.T) {
 // test binary, re-executed), kills that child with SIGKILL, and checks
 // that its server goes too and the directory can be used again.
 func TestKilledOwnerLeavesNoServer(t *testing.T) {
-	if os.Getenv("CMDAI_TEST_OWNER_DIR") != "" {
-		return // the helper below does the work
-	}
 	bin := chromaBin(t)
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestOwnerHelper$", "-test.v")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "CMDAI_TEST_OWNER_DIR="+dir, "CMDAI_CHROMA_BIN="+bin)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -144,17 +141,21 @@ func TestKilledOwnerLeavesNoServer(t *testing.T) {
 	}
 }
 
-func TestOwnerHelper(t *testing.T) {
-	dir := os.Getenv("CMDAI_TEST_OWNER_DIR")
-	if dir == "" {
-		t.Skip("helper process for TestKilledOwnerLeavesNoServer")
+// TestMain doubles as the helper process of TestKilledOwnerLeavesNoServer:
+// re-executed with CMDAI_TEST_OWNER_DIR set, it starts a server over that
+// directory, reports the server's pid and waits to be killed.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("CMDAI_TEST_OWNER_DIR"); dir != "" {
+		s, err := StartServer(context.Background(), ServerOptions{Bin: os.Getenv("CMDAI_CHROMA_BIN"), DataDir: dir})
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("SERVER_PID=" + strconv.Itoa(s.PID()) + "\n")
+		time.Sleep(5 * time.Minute) // until killed
+		os.Exit(1)
 	}
-	s, err := StartServer(context.Background(), ServerOptions{Bin: os.Getenv("CMDAI_CHROMA_BIN"), DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Stdout.WriteString("SERVER_PID=" + strconv.Itoa(s.PID()) + "\n")
-	time.Sleep(5 * time.Minute) // until killed
+	os.Exit(m.Run())
 }
 
 func TestConnectUnreachable(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/paths"
 )
@@ -88,6 +89,18 @@ func connectChroma(ctx context.Context, getenv func(string) string, o ChromaOpti
 		return nil, withCode(ExitUnreachable, err)
 	}
 	return &connection{Store: st, server: srv, Mode: "embedded"}, nil
+}
+
+// openDistroIndex resolves the distribution (--distro, else detected)
+// and connects to Chroma: the start of every command that reads or
+// changes an index. The caller closes the connection.
+func openDistroIndex(ctx context.Context, getenv func(string) string, distroID string, o ChromaOptions) (distro.Info, *connection, error) {
+	info, err := resolveDistro(ctx, distroID, nil)
+	if err != nil {
+		return info, nil, err
+	}
+	conn, err := connectChroma(ctx, getenv, o)
+	return info, conn, err
 }
 
 // ModelOptions choose the embedding model and runtime.

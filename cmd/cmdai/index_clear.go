@@ -50,11 +50,7 @@ EXAMPLES:
 }
 
 func runClear(ctx context.Context, opts *ClearOptions) error {
-	info, err := resolveDistro(ctx, opts.Distro, nil)
-	if err != nil {
-		return err
-	}
-	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}

@@ -88,11 +88,7 @@ func openIndex(ctx context.Context, conn *connection, name string) (*chroma.Coll
 }
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {
-	info, err := resolveDistro(ctx, opts.Distro, nil)
-	if err != nil {
-		return err
-	}
-	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}

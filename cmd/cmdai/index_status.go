@@ -64,11 +64,7 @@ EXAMPLES:
 }
 
 func runStatus(ctx context.Context, opts *StatusOptions) error {
-	info, err := resolveDistro(ctx, opts.Distro, nil)
-	if err != nil {
-		return err
-	}
-	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
