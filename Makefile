@@ -57,9 +57,10 @@ vet: tools
 	@out="$$(find . -name '*.go' -not -path './tmpdbg/*' | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-bench: test-deps tools model ## run the benchmarks (see BENCHMARKS.md)
+bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
 	./scripts/bench-embed.sh
+	./scripts/bench-index.sh
 
 fuzz: ## run the parser's fuzz targets for FUZZTIME each
 	$(GO) test ./manparse -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)

@@ -29,7 +29,9 @@ const ManifestFile = "manifest.json"
 // Model variants: the ONNX file each uses.
 const (
 	VariantFP32 = "fp32"
-	VariantInt8 = "int8"
+	// DefaultVariant is what ONNX Runtime runs unless told otherwise.
+	DefaultVariant = VariantInt8
+	VariantInt8    = "int8"
 )
 
 var variantFiles = map[string]string{VariantFP32: "model.onnx", VariantInt8: "model_int8.onnx"}

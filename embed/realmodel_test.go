@@ -283,8 +283,8 @@ func TestFallbackToGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if e.Info().Backend != BackendGo {
-		t.Errorf("backend %q, want go", e.Info().Backend)
+	if e.Info().Backend != BackendGo || e.Info().Variant != VariantFP32 {
+		t.Errorf("backend %q variant %q, want go fp32 (the only variant it runs)", e.Info().Backend, e.Info().Variant)
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "pure-Go") || strings.Contains(notices[0], "\n") {
 		t.Errorf("notices %q, want one line naming the pure-Go backend", notices)
@@ -301,6 +301,32 @@ func TestFallbackToGo(t *testing.T) {
 	_, err = Open(context.Background(), Options{Dir: dir, Backend: BackendORT, ORTLibDir: empty})
 	if !errors.Is(err, ErrNoORT) || !strings.Contains(err.Error(), "make tools") && !strings.Contains(err.Error(), "CMDAI_ORT_LIB_DIR") {
 		t.Errorf("forced ORT without a library: %v", err)
+	}
+	// int8 asked for: no silent switch to fp32, whose vectors an int8
+	// index cannot compare with
+	_, err = Open(context.Background(), Options{Dir: dir, Variant: VariantInt8, ORTLibDir: empty})
+	if !errors.Is(err, ErrNoORT) || !strings.Contains(err.Error(), "--model-variant fp32") {
+		t.Errorf("int8 without a library: %v", err)
+	}
+}
+
+// TestVariantDefaults: ONNX Runtime runs int8 unless told otherwise; the
+// pure-Go backend cannot run int8 (its graph code fails on the quantized
+// operators) and says so instead of crashing.
+func TestVariantDefaults(t *testing.T) {
+	dir := realModelDir(t)
+	requireORT(t)
+	e, err := Open(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if i := e.Info(); i.Backend != BackendORT || i.Variant != VariantInt8 {
+		t.Errorf("default: %s %s, want ort int8", i.Backend, i.Variant)
+	}
+	_, err = Open(context.Background(), Options{Dir: dir, Backend: BackendGo, Variant: VariantInt8})
+	if err == nil || !strings.Contains(err.Error(), "--model-variant fp32") {
+		t.Errorf("go + int8: %v", err)
 	}
 }
 

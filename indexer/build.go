@@ -15,6 +15,12 @@ import (
 	"github.com/cmdai/cmdai/pipeline"
 )
 
+// DefaultProseBudget is the word pieces of prose embedded per man page
+// besides its summary, options and examples (manparse.Budget): most pages
+// have less and are kept whole, while the longest ones stop weighing on
+// the build time. BENCHMARKS.md measures both sides of it.
+const DefaultProseBudget = 512
+
 // BuildOptions configure Build.
 type BuildOptions struct {
 	Pipeline pipeline.Options
@@ -91,7 +97,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	meta := Meta{
 		Model: info.Model, Dims: info.Dims, ModelSHA256: info.SHA256, ModelVariant: info.Variant,
 		ToolVersion: o.ToolVersion, SchemaVersion: SchemaVersion, Distro: o.Pipeline.Distro.ID,
-		OS: o.Pipeline.Distro.OS, BuiltAt: o.Now(),
+		OS: o.Pipeline.Distro.OS, BuiltAt: o.Now(), ProseBudget: o.Pipeline.ProseBudget,
 	}
 
 	// What is there already decides what can be kept.

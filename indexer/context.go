@@ -32,7 +32,10 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 	var b strings.Builder
 	head := "COMMAND DOCUMENTATION (from vector database):\n"
 	b.WriteString(head)
-	used := estimateTokens(head)
+	// Count words, not per-piece estimates, so that the block as a whole
+	// is what stays within the budget.
+	words := wordCount(head)
+	fits := func(extra int) bool { return tokensOfWords(words+extra) <= maxTokens }
 	for _, h := range hits {
 		block := []string{"- Command: " + h.Command}
 		if h.Version != "" {
@@ -41,45 +44,51 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 		if h.Description != "" {
 			block = append(block, "  Description: "+h.Description)
 		}
-		cost := estimateTokens(strings.Join(block, "\n"))
-		if used+cost > maxTokens {
+		cost := wordCount(strings.Join(block, "\n"))
+		if !fits(cost) {
 			break
 		}
-		used += cost
+		words += cost
 		var opts, examples []string
 		seen := map[string]bool{}
 		for _, m := range h.Matches {
-			var line string
+			var line, title string
 			switch {
 			case m.Kind == "option" && len(opts) < maxOptions && !seen[m.Option]:
-				seen[m.Option] = true
-				line = "  " + optionLine(m)
+				line, title = "  "+optionLine(m), optionsTitle
+				if len(opts) > 0 {
+					title = ""
+				}
 			case m.Kind == "example" && len(examples) < maxExamples:
 				ex := exampleLine(h.Command, m)
 				if ex == "" {
 					continue
 				}
-				line = "  " + ex
+				line, title = "  "+ex, examplesTitle
+				if len(examples) > 0 {
+					title = ""
+				}
 			default:
 				continue
 			}
-			c := estimateTokens(line)
-			if used+c > maxTokens {
+			c := wordCount(line) + wordCount(title)
+			if !fits(c) {
 				continue
 			}
-			used += c
+			words += c
 			if m.Kind == "option" {
+				seen[m.Option] = true
 				opts = append(opts, line)
 			} else {
 				examples = append(examples, line)
 			}
 		}
 		if len(opts) > 0 {
-			block = append(block, "", "  Relevant Options:")
+			block = append(block, "", optionsTitle)
 			block = append(block, opts...)
 		}
 		if len(examples) > 0 {
-			block = append(block, "", "  Example Usage:")
+			block = append(block, "", examplesTitle)
 			block = append(block, examples...)
 		}
 		b.WriteString(strings.Join(block, "\n"))
@@ -153,7 +162,14 @@ func firstSentence(s string, max int) string {
 	return s
 }
 
+const (
+	optionsTitle  = "  Relevant Options:"
+	examplesTitle = "  Example Usage:"
+)
+
 // estimateTokens approximates word pieces: about 4/3 per word.
-func estimateTokens(s string) int {
-	return (len(strings.Fields(s))*4 + 2) / 3
-}
+func estimateTokens(s string) int { return tokensOfWords(wordCount(s)) }
+
+func tokensOfWords(n int) int { return (n*4 + 2) / 3 }
+
+func wordCount(s string) int { return len(strings.Fields(s)) }

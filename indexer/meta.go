@@ -25,6 +25,7 @@ const (
 	MetaComplete      = "complete"
 	MetaCommands      = "commands"
 	MetaChunks        = "chunks"
+	MetaProseBudget   = "prose_budget"
 )
 
 // Meta is an index's collection metadata.
@@ -42,6 +43,8 @@ type Meta struct {
 	Complete bool `json:"complete"`
 	Commands int  `json:"commands"`
 	Chunks   int  `json:"chunks"`
+	// ProseBudget is the build's word pieces of prose per page (0: all).
+	ProseBudget int `json:"prose_budget"`
 }
 
 // Map is the form Chroma stores.
@@ -50,7 +53,7 @@ func (m Meta) Map() map[string]any {
 		MetaModel: m.Model, MetaDims: m.Dims, MetaModelSHA: m.ModelSHA256, MetaModelVariant: m.ModelVariant,
 		MetaToolVersion: m.ToolVersion, MetaSchemaVersion: m.SchemaVersion, MetaDistro: m.Distro, MetaOS: m.OS,
 		MetaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), MetaComplete: m.Complete,
-		MetaCommands: m.Commands, MetaChunks: m.Chunks,
+		MetaCommands: m.Commands, MetaChunks: m.Chunks, MetaProseBudget: m.ProseBudget,
 	}
 }
 
@@ -71,6 +74,7 @@ func ParseMeta(md map[string]any) Meta {
 	m.Complete, _ = md[MetaComplete].(bool)
 	m.Commands = intOf(md[MetaCommands])
 	m.Chunks = intOf(md[MetaChunks])
+	m.ProseBudget = intOf(md[MetaProseBudget])
 	return m
 }
 

@@ -40,6 +40,10 @@ type Chunk struct {
 	// Tokens is the chunk's length in word pieces as counted by
 	// ChunkOptions.CountTokens.
 	Tokens int `json:"tokens"`
+
+	// part numbers the pieces of one section, option or example from 0:
+	// Budget keeps first pieces before continuations.
+	part int
 }
 
 // ChunkOptions tune chunking.
@@ -209,7 +213,7 @@ func (c *chunker) prose(s *Section, start int) {
 		if i > 0 {
 			id += "#" + strconv.Itoa(i+1)
 		}
-		c.emit(Chunk{ID: id, Kind: KindSection, Section: title, Text: prefix + text})
+		c.emit(Chunk{ID: id, Kind: KindSection, Section: title, Text: prefix + text, part: i})
 	}
 }
 
@@ -229,7 +233,7 @@ func (c *chunker) option(o Option) {
 		if i > 0 {
 			id += "#" + strconv.Itoa(i+1)
 		}
-		c.emit(Chunk{ID: id, Kind: KindOption, Section: o.Section, Option: main, Text: strings.TrimRight(head+text, "\n")})
+		c.emit(Chunk{ID: id, Kind: KindOption, Section: o.Section, Option: main, Text: strings.TrimRight(head+text, "\n"), part: i})
 	}
 }
 
@@ -247,7 +251,7 @@ func (c *chunker) example(n int, e Example) {
 		if i > 0 {
 			id += "." + strconv.Itoa(i+1)
 		}
-		c.emit(Chunk{ID: id, Kind: KindExample, Section: "EXAMPLES", Text: head + text})
+		c.emit(Chunk{ID: id, Kind: KindExample, Section: "EXAMPLES", Text: head + text, part: i})
 	}
 }
 

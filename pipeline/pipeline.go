@@ -61,6 +61,9 @@ type Options struct {
 	Distro   distro.Info
 	// Chunk sizes chunks; Command is set per command by the pipeline.
 	Chunk manparse.ChunkOptions
+	// ProseBudget bounds the word pieces of prose kept per page besides
+	// its summary, options and examples (manparse.Budget). 0 keeps all.
+	ProseBudget int
 	// Now stamps records (indexed_at); nil means time.Now.
 	Now func() time.Time
 	// Progress, if set, is called after each command is processed, from
@@ -84,7 +87,9 @@ type Result struct {
 	Options     int      `json:"options"`
 	Examples    int      `json:"examples"`
 	Chunks      []Record `json:"chunks,omitempty"`
-	Error       string   `json:"error,omitempty"`
+	// Trimmed counts chunks left out by Options.ProseBudget.
+	Trimmed int    `json:"trimmed_chunks,omitempty"`
+	Error   string `json:"error,omitempty"`
 	// Fingerprint changes when the executable or its man page does (path,
 	// size, modification time): what `index status` compares for staleness.
 	Fingerprint string `json:"fingerprint,omitempty"`
@@ -111,6 +116,7 @@ type Stats struct {
 	Denied       int               `json:"denied"`
 	Failures     map[string]int    `json:"failures,omitempty"`
 	Chunks       int               `json:"chunks"`
+	Trimmed      int               `json:"trimmed_chunks"`
 	Problems     []scanner.Problem `json:"problems,omitempty"`
 	ManPages     int               `json:"man_pages_indexed"`
 	ScanTime     Duration          `json:"scan_seconds"`
@@ -287,6 +293,7 @@ func (st *Stats) count(r Result) {
 		st.Failures[failureReason(r.Error)]++
 	}
 	st.Chunks += len(r.Chunks)
+	st.Trimmed += r.Trimmed
 }
 
 // failureReason shortens an error to its kind for the totals ("read",
@@ -535,7 +542,7 @@ func process(ctx context.Context, opts Options, j job) []Result {
 		for _, a := range j.aliases {
 			r.Aliases = append(r.Aliases, a.Name)
 		}
-		r.Chunks = records(opts, r, page)
+		r.Chunks, r.Trimmed = records(opts, r, page)
 	}
 	out := []Result{r}
 	for _, a := range j.aliases {
@@ -550,10 +557,10 @@ func process(ctx context.Context, opts Options, j job) []Result {
 }
 
 // records turns a page's chunks into vector-store records.
-func records(opts Options, r Result, page *manparse.Page) []Record {
+func records(opts Options, r Result, page *manparse.Page) ([]Record, int) {
 	co := opts.Chunk
 	co.Command = r.Command
-	chunks := page.Chunks(co)
+	chunks, trimmed := manparse.Budget(page.Chunks(co), opts.ProseBudget)
 	now := opts.Now().UTC().Format(time.RFC3339)
 	out := make([]Record, len(chunks))
 	for i, c := range chunks {
@@ -594,7 +601,7 @@ func records(opts Options, r Result, page *manparse.Page) []Record {
 		}
 		out[i] = Record{ID: c.ID, Text: c.Text, Tokens: c.Tokens, Metadata: md}
 	}
-	return out
+	return out, trimmed
 }
 
 // Fingerprint identifies the installed state of a command from its

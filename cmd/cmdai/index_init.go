@@ -31,6 +31,7 @@ type InitOptions struct {
 	Parallel     int
 	Workers      int
 	NoCache      bool
+	ProseBudget  int
 	Chroma       ChromaOptions
 	Model        ModelOptions
 	// Seams for tests.
@@ -51,6 +52,7 @@ func newInitCommand(f *Factory) *cli.Command {
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
+		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
 	flags = append(flags, chromaFlags(&opts.Chroma)...)
@@ -71,7 +73,7 @@ EXAMPLES:
    $ cmdai index init
    $ cmdai index init --batch-mode > summary.json     # CI
    $ cmdai index init --chroma-url http://chroma.internal:8000 --chroma-token "$TOKEN"
-   $ cmdai index init --force --model-variant int8`,
+   $ cmdai index init --force --model-variant fp32 --prose-budget 0   # slower, all of it`,
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -147,6 +149,7 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 		Pipeline: pipeline.Options{
 			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
 			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
+			ProseBudget: opts.ProseBudget,
 		},
 		Embedders:   embedders,
 		Cache:       cache,
@@ -194,6 +197,9 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	fmt.Fprintf(out, "indexed %d commands (+%d aliases) into %s on %s (%s)\n", sum.Commands, sum.Aliases, sum.Collection, conn.URL, conn.Mode)
 	fmt.Fprintf(out, "  chunks:   %d (%d embedded, %d from cache, %d unchanged), %d records written, %d removed, %d in the collection\n",
 		sum.Chunks, sum.Embedded, sum.Cached, sum.Unchanged, sum.Written, sum.Deleted, sum.Records)
+	if sum.Stats.Trimmed > 0 {
+		fmt.Fprintf(out, "  budget:   %d chunks of long pages' prose left out (--prose-budget %d; 0 keeps all)\n", sum.Stats.Trimmed, opts.ProseBudget)
+	}
 	fmt.Fprintf(out, "  model:    %s %s (%s backend, %d embedders)\n", sum.Model, sum.Variant, sum.Backend, len(embedders))
 	fmt.Fprintf(out, "  time:     scan %s, parse %s, embed %s busy, write %s busy; total %s\n", sum.ScanTime, sum.ParseTime, sum.EmbedTime, sum.WriteTime, sum.Total)
 	if sum.Failed > 0 {

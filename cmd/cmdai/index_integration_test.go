@@ -61,7 +61,7 @@ type request struct {
 	Top     int    `json:"top"`
 }
 
-func readRequests(t *testing.T) []request {
+func readRequests(t testing.TB) []request {
 	f, err := os.Open(filepath.Join("testdata", "requests.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +91,10 @@ func TestIndexEndToEnd(t *testing.T) {
 	var sum struct {
 		Commands, Chunks, Embedded, Records int
 		Mode                                string `json:"chroma_mode"`
+		Variant                             string `json:"model_variant"`
+		Pipeline                            struct {
+			Trimmed int `json:"trimmed_chunks"`
+		}
 	}
 	if err := json.Unmarshal([]byte(lastLine(out)), &sum); err != nil {
 		t.Fatalf("summary: %v\n%s", err, out)
@@ -98,6 +102,11 @@ func TestIndexEndToEnd(t *testing.T) {
 	t.Logf("init: %s", lastLine(out))
 	if sum.Commands < 100 || sum.Records != sum.Chunks || sum.Embedded != sum.Chunks || sum.Mode != "embedded" {
 		t.Fatalf("summary %+v", sum)
+	}
+	// the defaults: int8, and a prose budget that long pages (bash's is
+	// the longest on any Linux) exceed
+	if sum.Variant != "int8" || sum.Pipeline.Trimmed == 0 {
+		t.Errorf("defaults: variant %q, %d prose chunks left out; want int8 and some", sum.Variant, sum.Pipeline.Trimmed)
 	}
 
 	misses := 0

@@ -146,6 +146,11 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 		}
 		if opts.Detailed {
 			fmt.Fprintf(out, "  model sha256 %s, %d dims, schema %d, tool %s, distro %s/%s\n", c.Meta.ModelSHA256, c.Meta.Dims, c.Meta.SchemaVersion, c.Meta.ToolVersion, c.Meta.OS, c.Meta.Distro)
+			budget := "all prose"
+			if c.Meta.ProseBudget > 0 {
+				budget = fmt.Sprintf("%d word pieces of prose per page", c.Meta.ProseBudget)
+			}
+			fmt.Fprintf(out, "  embedded: summaries, options and examples of every page; %s\n", budget)
 		}
 	}
 }

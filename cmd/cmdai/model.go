@@ -18,7 +18,7 @@ import (
 func modelFlags(dir, variant, backend *string) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` (default: ~/.cache/cmdai/embeddings/all-MiniLM-L6-v2)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: dir},
-		&cli.StringFlag{Name: "model-variant", Usage: "model weights: fp32 or int8", Value: embed.VariantFP32, EnvVars: []string{"CMDAI_MODEL_VARIANT"}, Destination: variant},
+		&cli.StringFlag{Name: "model-variant", Usage: "model weights: int8 or fp32 (default: int8 with ONNX Runtime; the pure-Go backend runs fp32 only)", EnvVars: []string{"CMDAI_MODEL_VARIANT"}, Destination: variant},
 		&cli.StringFlag{Name: "embed-backend", Usage: "ort (ONNX Runtime) or go (pure Go, slow); default: ort when available", EnvVars: []string{"CMDAI_EMBED_BACKEND"}, Destination: backend},
 	}
 }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/indexer"
+)
+
+// BenchmarkQueryWarm measures `index query` with the server up and the
+// model loaded, as an assistant that keeps cmdai running sees it: the
+// requests of testdata/requests.jsonl, in turn, against the index in
+// CMDAI_HOME (scripts/bench-index.sh builds one). It reports the p50 and
+// p95 of the whole query and of its two parts, embedding the request and
+// Chroma's nearest-neighbour search.
+func BenchmarkQueryWarm(b *testing.B) {
+	if os.Getenv("CMDAI_HOME") == "" {
+		b.Skip("set CMDAI_HOME to a cmdai home with an index (scripts/bench-index.sh does)")
+	}
+	ctx := context.Background()
+	info, conn, err := openDistroIndex(ctx, os.Getenv, "", ChromaOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	coll, err := openIndex(ctx, conn, info.CollectionName())
+	if err != nil {
+		b.Fatal(err)
+	}
+	meta := indexer.ParseMeta(coll.Metadata())
+	e, err := openEmbedder(ctx, SystemIO(), os.Getenv, ModelOptions{Variant: meta.ModelVariant}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	requests := readRequests(b)
+	var total, embedT, search []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := requests[i%len(requests)].Request
+		t0 := time.Now()
+		vecs, err := e.Embed(ctx, []string{r})
+		t1 := time.Now()
+		if err != nil {
+			b.Fatal(err)
+		}
+		hits, err := coll.Query(ctx, vecs[0], 100)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(indexer.Group(hits, 5)) == 0 {
+			b.Fatalf("no result for %q", r)
+		}
+		t2 := time.Now()
+		embedT, search, total = append(embedT, t1.Sub(t0)), append(search, t2.Sub(t1)), append(total, t2.Sub(t0))
+	}
+	b.StopTimer()
+	for _, m := range []struct {
+		name string
+		d    []time.Duration
+	}{{"total", total}, {"embed", embedT}, {"search", search}} {
+		b.ReportMetric(percentile(m.d, 50), m.name+"-p50-ms")
+		b.ReportMetric(percentile(m.d, 95), m.name+"-p95-ms")
+	}
+	b.ReportMetric(0, "ns/op") // the percentiles say it better
+}
+
+func percentile(d []time.Duration, p int) float64 {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := (len(s)*p + 99) / 100
+	i = min(max(i-1, 0), len(s)-1)
+	return float64(s[i].Microseconds()) / 1000
+}

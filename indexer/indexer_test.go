@@ -1,0 +1,145 @@
+package indexer
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
+)
+
+func hit(id, cmd, kind string, dist float64, text string, md map[string]any) chroma.Hit {
+	m := map[string]any{"command": cmd, "kind": kind}
+	for k, v := range md {
+		m[k] = v
+	}
+	return chroma.Hit{Record: chroma.Record{ID: id, Document: text, Metadata: m}, Distance: dist}
+}
+
+func TestGroupRanksCommandsByBestChunk(t *testing.T) {
+	hits := []chroma.Hit{
+		hit("ls.1#NAME", "ls", "summary", 0.30, "ls(1) - list directory contents", map[string]any{"description": "list directory contents", "version": "GNU coreutils 9.1"}),
+		hit("find.1#TESTS#-mtime", "find", "option", 0.10, "find(1) option -mtime n\nFile's data was last modified n*24 hours ago.", map[string]any{"option": "-mtime", "section": "TESTS"}),
+		hit("find.1#NAME", "find", "summary", 0.20, "find(1) - search for files", nil),
+		hit("stat.1#NAME", "stat", "summary", 0.35, "stat(1) - display file status", nil),
+		hit("x", "", "summary", 0.01, "no command: ignored", nil),
+	}
+	got := Group(hits, 2)
+	if len(got) != 2 {
+		t.Fatalf("want 2 commands, got %d: %+v", len(got), got)
+	}
+	if got[0].Command != "find" || got[1].Command != "ls" {
+		t.Fatalf("order: %s, %s; want find, ls", got[0].Command, got[1].Command)
+	}
+	// best chunk 0.90, plus support from the summary (0.80 + bonus)
+	if want := 0.90 + supportWeight*(0.80+summaryBonus); math.Abs(got[0].Score-want) > 1e-9 {
+		t.Errorf("find scores %v, want %v", got[0].Score, want)
+	}
+	if math.Abs(got[0].Matches[0].Score-0.90) > 1e-9 {
+		t.Errorf("a match's score is its cosine similarity: %v", got[0].Matches[0].Score)
+	}
+	if len(got[0].Matches) != 2 || got[0].Matches[0].Option != "-mtime" || got[0].Matches[0].Section != "TESTS" {
+		t.Errorf("find's matches, best first: %+v", got[0].Matches)
+	}
+	if got[1].Version != "GNU coreutils 9.1" || got[1].Description != "list directory contents" {
+		t.Errorf("ls keeps its metadata: %+v", got[1])
+	}
+}
+
+func TestGroupPrefersWhatACommandIsFor(t *testing.T) {
+	// grep's --count option is nearer to "count lines" than wc's summary,
+	// but only by less than the summary bonus
+	hits := []chroma.Hit{
+		hit("grep.1#OPTIONS#--count", "grep", "option", 0.30, "", nil),
+		hit("wc.1#NAME", "wc", "summary", 0.30+summaryBonus/2, "", nil),
+	}
+	if got := Group(hits, 2); got[0].Command != "wc" {
+		t.Errorf("want wc first, got %s (%v) then %s (%v)", got[0].Command, got[0].Score, got[1].Command, got[1].Score)
+	}
+	// several good chunks beat one slightly better chunk
+	hits = []chroma.Hit{
+		hit("a#1", "a", "option", 0.20, "", nil),
+		hit("b#1", "b", "option", 0.21, "", nil), hit("b#2", "b", "option", 0.22, "", nil), hit("b#3", "b", "option", 0.23, "", nil),
+	}
+	if got := Group(hits, 2); got[0].Command != "b" {
+		t.Errorf("want b first, got %+v", got)
+	}
+}
+
+func TestRenderContextStaysInBudget(t *testing.T) {
+	var hits []CommandHit
+	for _, name := range []string{"find", "locate", "fd", "stat", "ls", "du"} {
+		h := CommandHit{Command: name, Version: name + " 1.0", Description: "does things with files in a directory tree"}
+		for i, opt := range []string{"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h"} {
+			h.Matches = append(h.Matches, Match{Kind: "option", Option: opt,
+				Text: name + "(1) option " + opt + "\nDoes the " + strings.Repeat("very ", i) + "useful thing. And more after the first sentence."})
+		}
+		h.Matches = append(h.Matches,
+			Match{Kind: "example", Text: name + "(1) example\nSearch the tree.\n$ " + name + " -a /tmp"},
+			Match{Kind: "example", Text: name + "(1) example\nNo command line here."},
+			Match{Kind: "section", Text: "prose is never rendered"})
+		hits = append(hits, h)
+	}
+	full := RenderContext(hits, 100000)
+	if !strings.HasPrefix(full, "COMMAND DOCUMENTATION (from vector database):\n- Command: find\n  Version: find 1.0\n") {
+		t.Errorf("header and first command:\n%s", full)
+	}
+	if n := strings.Count(full, "- Command: "); n != 6 {
+		t.Errorf("unbounded budget renders all 6 commands, got %d", n)
+	}
+	first := full[:strings.Index(full, "- Command: locate")]
+	if n := strings.Count(first, "\n  -"); n != maxOptions {
+		t.Errorf("find renders %d options, want %d:\n%s", n, maxOptions, first)
+	}
+	if !strings.Contains(first, "  find -a /tmp    # Search the tree.") || strings.Contains(first, "No command line") {
+		t.Errorf("example lines:\n%s", first)
+	}
+	if strings.Contains(full, "prose is never rendered") || strings.Contains(full, "And more after") {
+		t.Errorf("prose or second sentences leaked:\n%s", full)
+	}
+	for _, budget := range []int{40, 120, 300} {
+		out := RenderContext(hits, budget)
+		if got := estimateTokens(out); got > budget {
+			t.Errorf("budget %d: rendered %d tokens:\n%s", budget, got, out)
+		}
+		if !strings.Contains(out, "- Command: find") {
+			t.Errorf("budget %d: the best command is missing:\n%s", budget, out)
+		}
+		if n := strings.Count(out, "- Command: "); budget < 300 && n == 6 {
+			t.Errorf("budget %d still renders every command", budget)
+		}
+	}
+}
+
+func TestMetaRoundTrip(t *testing.T) {
+	m := Meta{Model: "all-MiniLM-L6-v2", Dims: 384, ModelSHA256: "abc", ModelVariant: "int8", ToolVersion: "v1",
+		SchemaVersion: SchemaVersion, Distro: "debian-12", OS: "linux", BuiltAt: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
+		Complete: true, Commands: 900, Chunks: 12000, ProseBudget: 2048}
+	md := m.Map()
+	// Chroma hands numbers back as float64 or int64 after JSON
+	md[MetaDims] = float64(384)
+	md[MetaCommands] = int64(900)
+	if got := ParseMeta(md); !reflect.DeepEqual(got, m) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
+	}
+	if err := m.CheckModel(embed.Info{SHA256: "abc"}); err != nil {
+		t.Errorf("same model: %v", err)
+	}
+	err := m.CheckModel(embed.Info{Model: "all-MiniLM-L6-v2", Variant: "fp32", SHA256: "def"})
+	if err == nil || !strings.Contains(err.Error(), "--model-variant int8") {
+		t.Errorf("other model: %v", err)
+	}
+}
+
+func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
+	a := keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1"})
+	if a == keyOf(map[string]any{"content_hash": "h2", "fingerprint": "f1"}) || a == keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f2"}) {
+		t.Error("keyOf ignores a change")
+	}
+	if a != keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1", "indexed_at": "later"}) {
+		t.Error("keyOf depends on more than text and fingerprint")
+	}
+}
