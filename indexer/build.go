@@ -50,24 +50,33 @@ type Progress struct {
 	Written                  int
 }
 
+// Failure is one page that could not be indexed.
+type Failure struct {
+	Command string `json:"command"`
+	Page    string `json:"man_page,omitempty"`
+	Error   string `json:"error"`
+}
+
 // Summary is what a build did.
 type Summary struct {
-	Collection string         `json:"collection"`
-	Distro     string         `json:"distro"`
-	Model      string         `json:"model"`
-	Variant    string         `json:"model_variant"`
-	Backend    string         `json:"backend"`
-	Commands   int            `json:"commands"`
-	Aliases    int            `json:"aliases"`
-	Chunks     int            `json:"chunks"`
-	Embedded   int            `json:"embedded"`
-	Cached     int            `json:"from_cache"`
-	Unchanged  int            `json:"unchanged"`
-	Written    int            `json:"written"`
-	Deleted    int            `json:"deleted"`
-	Failed     int            `json:"failed_pages"`
-	Records    int            `json:"records"`
-	Stats      pipeline.Stats `json:"pipeline"`
+	Collection string `json:"collection"`
+	Distro     string `json:"distro"`
+	Model      string `json:"model"`
+	Variant    string `json:"model_variant"`
+	Backend    string `json:"backend"`
+	Commands   int    `json:"commands"`
+	Aliases    int    `json:"aliases"`
+	Chunks     int    `json:"chunks"`
+	Embedded   int    `json:"embedded"`
+	Cached     int    `json:"from_cache"`
+	Unchanged  int    `json:"unchanged"`
+	Written    int    `json:"written"`
+	Deleted    int    `json:"deleted"`
+	Failed     int    `json:"failed_pages"`
+	// Failures lists the pages that failed, with why.
+	Failures []Failure      `json:"failures,omitempty"`
+	Records  int            `json:"records"`
+	Stats    pipeline.Stats `json:"pipeline"`
 	// Stage times: scan+parse are the pipeline's; embed and write are
 	// the time their workers were busy (they overlap with parsing).
 	ScanTime  pipeline.Duration `json:"scan_seconds"`
@@ -138,6 +147,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	toEmbed := make(chan batch, 2*len(o.Embedders))
 	toWrite := make(chan batch, 4)
 	seen := map[string]bool{}
+	skipped := map[string]string{}
 	var embedBusy, writeBusy atomic.Int64
 	var embedded, cached, written atomic.Int64
 	var mu sync.Mutex // guards sum counters touched by the producer and Progress
@@ -167,8 +177,12 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 				return nil
 			case pipeline.StatusFailed:
 				sum.Failed++
+				sum.Failures = append(sum.Failures, Failure{Command: r.Command, Page: r.ManPage, Error: r.Error})
 			}
 			if len(r.Chunks) == 0 {
+				if r.Fingerprint != "" {
+					skipped[r.Command] = r.Fingerprint
+				}
 				return nil
 			}
 			sum.Commands++
@@ -301,7 +315,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks = true, sum.Commands, n
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands, n, skipped
 	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
 		return sum, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/pipeline"
 )
 
 func hit(id, cmd, kind string, dist float64, text string, md map[string]any) chroma.Hit {
@@ -117,7 +118,8 @@ func TestRenderContextStaysInBudget(t *testing.T) {
 func TestMetaRoundTrip(t *testing.T) {
 	m := Meta{Model: "all-MiniLM-L6-v2", Dims: 384, ModelSHA256: "abc", ModelVariant: "int8", ToolVersion: "v1",
 		SchemaVersion: SchemaVersion, Distro: "debian-12", OS: "linux", BuiltAt: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
-		Complete: true, Commands: 900, Chunks: 12000, ProseBudget: 2048}
+		Complete: true, Commands: 900, Chunks: 12000, ProseBudget: 512,
+		Skipped: map[string]string{"broken": "0123abcd", "empty": "4567ef01"}}
 	md := m.Map()
 	// Chroma hands numbers back as float64 or int64 after JSON
 	md[MetaDims] = float64(384)
@@ -141,5 +143,29 @@ func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
 	}
 	if a != keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1", "indexed_at": "later"}) {
 		t.Error("keyOf depends on more than text and fingerprint")
+	}
+}
+
+func TestStaleness(t *testing.T) {
+	summary := func(cmd, fp, aliases string) chroma.Record {
+		md := map[string]any{"command": cmd, "fingerprint": fp, "kind": "summary"}
+		if aliases != "" {
+			md["aliases"] = aliases
+		}
+		return chroma.Record{ID: cmd + ".1#NAME", Metadata: md}
+	}
+	recs := []chroma.Record{summary("grep", "g1", "egrep,fgrep"), summary("ls", "l1", ""), summary("gone", "x1", "")}
+	installed := []pipeline.Installed{
+		{Command: "grep", Fingerprint: "g1"}, {Command: "egrep", Fingerprint: "g1"},
+		{Command: "ls", Fingerprint: "l2"},     // upgraded
+		{Command: "broken", Fingerprint: "b1"}, // its page failed to parse at build time, unchanged
+		{Command: "empty", Fingerprint: "e2"},  // gave no chunk then, changed since
+		{Command: "new", Fingerprint: "n1"},    // installed after the build
+	}
+	skipped := map[string]string{"broken": "b1", "empty": "e1"}
+	st := staleness(recs, installed, skipped, true)
+	want := &Staleness{Indexed: 3, Changed: 2, Added: 1, Removed: 1, Stale: 4, Names: []string{"~empty", "-gone", "~ls", "+new"}}
+	if !reflect.DeepEqual(st, want) {
+		t.Errorf("got  %+v\nwant %+v", st, want)
 	}
 }

@@ -2,6 +2,8 @@ package indexer
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/cmdai/cmdai/embed"
@@ -26,6 +28,7 @@ const (
 	MetaCommands      = "commands"
 	MetaChunks        = "chunks"
 	MetaProseBudget   = "prose_budget"
+	MetaSkipped       = "skipped"
 )
 
 // Meta is an index's collection metadata.
@@ -45,6 +48,10 @@ type Meta struct {
 	Chunks   int  `json:"chunks"`
 	// ProseBudget is the build's word pieces of prose per page (0: all).
 	ProseBudget int `json:"prose_budget"`
+	// Skipped holds the commands whose page gave no chunk (it failed to
+	// parse, or was empty), with their fingerprints, so that staleness
+	// does not count them as new on every check.
+	Skipped map[string]string `json:"skipped,omitempty"`
 }
 
 // Map is the form Chroma stores.
@@ -54,6 +61,7 @@ func (m Meta) Map() map[string]any {
 		MetaToolVersion: m.ToolVersion, MetaSchemaVersion: m.SchemaVersion, MetaDistro: m.Distro, MetaOS: m.OS,
 		MetaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), MetaComplete: m.Complete,
 		MetaCommands: m.Commands, MetaChunks: m.Chunks, MetaProseBudget: m.ProseBudget,
+		MetaSkipped: encodeSkipped(m.Skipped),
 	}
 }
 
@@ -75,6 +83,32 @@ func ParseMeta(md map[string]any) Meta {
 	m.Commands = intOf(md[MetaCommands])
 	m.Chunks = intOf(md[MetaChunks])
 	m.ProseBudget = intOf(md[MetaProseBudget])
+	if s, ok := md[MetaSkipped].(string); ok {
+		m.Skipped = decodeSkipped(s)
+	}
+	return m
+}
+
+// encodeSkipped writes "name=fingerprint" pairs, sorted, comma-separated:
+// Chroma metadata values are scalars. Command names hold neither.
+func encodeSkipped(m map[string]string) string {
+	parts := make([]string, 0, len(m))
+	for k, v := range m {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func decodeSkipped(s string) map[string]string {
+	if s == "" {
+		return nil
+	}
+	m := map[string]string{}
+	for _, p := range strings.Split(s, ",") {
+		k, v, _ := strings.Cut(p, "=")
+		m[k] = v
+	}
 	return m
 }
 

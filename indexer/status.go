@@ -48,6 +48,7 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 // Stale compares the commands the index holds (their summary records'
 // fingerprints) with what a quick scan of this machine finds.
 func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options, names bool) (*Staleness, error) {
+	skipped := ParseMeta(coll.Metadata()).Skipped
 	recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"kind": "summary"}})
 	if err != nil {
 		return nil, err
@@ -56,6 +57,12 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options,
 	if err != nil {
 		return nil, err
 	}
+	return staleness(recs, installed, skipped, names), nil
+}
+
+// staleness compares the summary records and skipped commands of an index
+// with the installed commands.
+func staleness(recs []chroma.Record, installed []pipeline.Installed, skipped map[string]string, names bool) *Staleness {
 	now := make(map[string]string, len(installed))
 	for _, c := range installed {
 		now[c.Command] = c.Fingerprint
@@ -87,7 +94,15 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options,
 		}
 	}
 	for _, c := range installed {
-		if !known[c.Command] {
+		fp, wasSkipped := skipped[c.Command]
+		switch {
+		case known[c.Command]:
+		case wasSkipped && fp == c.Fingerprint:
+			// its page gave nothing last time and has not changed
+		case wasSkipped:
+			st.Changed++
+			list = append(list, "~"+c.Command)
+		default:
 			st.Added++
 			list = append(list, "+"+c.Command)
 		}
@@ -97,5 +112,5 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options,
 		sort.Slice(list, func(i, j int) bool { return list[i][1:] < list[j][1:] })
 		st.Names = list
 	}
-	return st, nil
+	return st
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"time"
 
@@ -202,9 +203,33 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	}
 	fmt.Fprintf(out, "  model:    %s %s (%s backend, %d embedders)\n", sum.Model, sum.Variant, sum.Backend, len(embedders))
 	fmt.Fprintf(out, "  time:     scan %s, parse %s, embed %s busy, write %s busy; total %s\n", sum.ScanTime, sum.ParseTime, sum.EmbedTime, sum.WriteTime, sum.Total)
-	if sum.Failed > 0 {
-		fmt.Fprintf(out, "  failed:   %d pages (see `cmdai index scan --json | jq 'select(.status==\"failed\")'`)\n", sum.Failed)
+	if opts.Verbose {
+		printVerbose(out, sum)
+	} else if sum.Failed > 0 {
+		fmt.Fprintf(out, "  failed:   %d pages (--verbose lists them)\n", sum.Failed)
 	}
 	fmt.Fprintf(out, "next: cmdai index query \"find files modified today\"\n")
 	return nil
+}
+
+// printVerbose adds what --verbose promises: the scan's totals, each
+// stage's rate, and every page that failed with its reason.
+func printVerbose(out io.Writer, sum indexer.Summary) {
+	st := sum.Stats
+	fmt.Fprintf(out, "  scan:     %d commands on PATH: %d with a man page, %d parsed, %d aliases, %d without a page, %d failed\n",
+		st.CommandsSeen, st.WithManPage, st.Parsed, st.Aliases, st.NoManPage, st.Failed)
+	rate := func(n int, d pipeline.Duration) string {
+		if s := time.Duration(d).Seconds(); s > 0 {
+			return fmt.Sprintf("%.0f/s", float64(n)/s)
+		}
+		return "-"
+	}
+	fmt.Fprintf(out, "  rates:    parse %s pages, embed %s chunks per busy worker, write %s records\n",
+		rate(st.Parsed, sum.ParseTime), rate(sum.Embedded, sum.EmbedTime), rate(sum.Written, sum.WriteTime))
+	for _, p := range st.Problems {
+		fmt.Fprintf(out, "  problem:  %s: %s\n", p.Path, p.Err)
+	}
+	for _, f := range sum.Failures {
+		fmt.Fprintf(out, "  failed:   %s (%s): %s\n", f.Command, f.Page, f.Error)
+	}
 }

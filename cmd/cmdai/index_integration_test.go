@@ -252,3 +252,44 @@ func TestNoServerNoIndex(t *testing.T) {
 		t.Errorf("no chroma binary: exit %d %s", code, errOut)
 	}
 }
+
+// TestInitVerboseAndFailedPages: on a made-up machine with one good page
+// and one that is not a man page, init lists the failure under --verbose
+// and status does not count the failed command as new afterwards.
+func TestInitVerboseAndFailedPages(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	if err := os.WriteFile(filepath.Join(bin, "broken"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(man, "man1", "broken.1"), []byte("just some text, no roff at all\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io, out, errOut := testIO()
+	opts := &InitOptions{IO: io, Getenv: os.Getenv, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := runInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v\n%s", err, errOut)
+	}
+	for _, want := range []string{"indexed 1 commands (+1 aliases)", "  scan:     ", "  rates:    parse ", "  failed:   broken (", "not a man page"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("verbose output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// status, on the same made-up machine: nothing is stale, broken included
+	io2, out2, _ := testIO()
+	err := runStatus(context.Background(), &StatusOptions{IO: io2, Getenv: os.Getenv, Distro: "debian-12", JSON: true,
+		PathDirs: []string{bin}, ManPath: []string{man}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st IndexStatus
+	if err := json.Unmarshal(out2.Bytes(), &st); err != nil {
+		t.Fatalf("%v: %s", err, out2)
+	}
+	cur := currentCollection(st)
+	if cur == nil || cur.Stale == nil || cur.Stale.Stale != 0 || cur.Meta.Skipped["broken"] == "" {
+		t.Errorf("status after a failed page: %s", out2)
+	}
+}

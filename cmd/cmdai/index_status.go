@@ -21,6 +21,8 @@ type StatusOptions struct {
 	JSON     bool
 	Distro   string
 	Chroma   ChromaOptions
+	// Seams for tests.
+	PathDirs, ManPath []string
 }
 
 // IndexStatus is what `index status --json` prints.
@@ -87,7 +89,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		if err != nil {
 			return err
 		}
-		if c.Stale, err = indexer.Stale(ctx, coll, pipeline.Options{Distro: info}, opts.Detailed); err != nil {
+		if c.Stale, err = indexer.Stale(ctx, coll, pipeline.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}, opts.Detailed); err != nil {
 			return err
 		}
 	}
