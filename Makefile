@@ -15,7 +15,7 @@ GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
 TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build build-pure tools model chroma install-model index scan test test-deps bench fuzz vet fmt clean
+.PHONY: help build build-pure tools model chroma install-model index scan test test-deps pipeline bench fuzz vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -50,6 +50,10 @@ test-deps: ## install the Debian packages the tests read (man pages, man-db)
 
 test: test-deps tools model chroma vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
+	./scripts/test-pipeline.sh
+
+pipeline: ## run the release workflow's scripts here on a few commands, and actionlint
+	./scripts/test-pipeline.sh
 
 vet: tools
 	$(GO) vet ./...

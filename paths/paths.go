@@ -83,3 +83,13 @@ func ChromaDir(getenv Env) (string, error) {
 	}
 	return filepath.Join(root, "chroma"), nil
 }
+
+// DownloadDir holds index tarballs fetched by `cmdai index download`,
+// partial ones included, so that a cut download resumes.
+func DownloadDir(getenv Env) (string, error) {
+	root, err := CacheRoot(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "downloads"), nil
+}

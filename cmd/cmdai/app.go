@@ -73,6 +73,9 @@ EXAMPLES:
    $ cmdai index query "find files modified in the last day"
    $ cmdai index status
    $ cmdai index clear --confirm
+   $ cmdai index export /media/usb/                    # ship it: tarball + .sha256
+   $ cmdai index import chroma-index-debian-12.tar.gz  # verified, atomic
+   $ cmdai index download ubuntu-24.04                 # a published one
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
 			newScanCommand(f, nil),
@@ -80,6 +83,9 @@ EXAMPLES:
 			newQueryCommand(f),
 			newStatusCommand(f),
 			newClearCommand(f),
+			newExportCommand(f),
+			newImportCommand(f),
+			newDownloadCommand(f),
 		},
 		OnUsageError: onUsageError,
 	}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/paths"
+	"github.com/cmdai/cmdai/release"
+)
+
+// DownloadOptions are the inputs of `cmdai index download`.
+type DownloadOptions struct {
+	Import ImportOptions
+	Distro string
+	Base   string
+	Dir    string
+	List   bool
+	Verify bool
+	JSON   bool
+}
+
+func newDownloadCommand(f *Factory) *cli.Command {
+	opts := &DownloadOptions{Import: ImportOptions{IO: f.IO, Getenv: f.Getenv}}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
+		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
+		&cli.BoolFlag{Name: "verify", Usage: "download and verify only; do not import", Destination: &opts.Verify},
+		&cli.StringFlag{Name: "dir", Usage: "keep downloads in `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
+		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.Import.BatchMode},
+		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.Import.ModelDir},
+	}
+	flags = append(flags, chromaFlags(&opts.Import.Chroma)...)
+	return &cli.Command{
+		Name:      "download",
+		Usage:     "fetch a published index for a distribution, verify it, import it",
+		UsageText: "cmdai index download <distro-id> [--verify] [--base-url URL]\n   cmdai index download --list [--base-url URL]",
+		Description: `Fetches chroma-index-<distro-id>.tar.gz from the release location (default:
+the project's GitHub releases; --base-url for a mirror: http(s)://, file://
+or a directory), resuming a download that was cut, checks it against the
+published sha256 (<file>.sha256 or the release's checksums.txt) before
+anything else reads it, then imports it as ` + "`cmdai index import`" + ` does.
+
+EXAMPLES:
+   $ cmdai index download ubuntu-24.04
+   $ cmdai index download --list
+   $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai/v1.2.0
+   $ cmdai index download debian-12 --base-url /media/usb --verify`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			opts.Import.BatchMode = opts.Import.BatchMode || globalBool(c, "batch-mode")
+			switch {
+			case opts.List && c.NArg() == 0:
+			case opts.List:
+				return usageError("--list takes no distribution")
+			case c.NArg() != 1:
+				return usageError("say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)")
+			default:
+				opts.Distro = c.Args().First()
+			}
+			return runDownload(c.Context, opts)
+		},
+	}
+}
+
+func runDownload(ctx context.Context, opts *DownloadOptions) error {
+	io := opts.Import.IO
+	src := release.Source{Base: opts.Base}
+	if opts.List {
+		entries, err := src.List(ctx)
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return json.NewEncoder(io.Out).Encode(entries)
+		}
+		if len(entries) == 0 {
+			fmt.Fprintf(io.Out, "%s offers no indexes\n", opts.Base)
+			return nil
+		}
+		for _, e := range entries {
+			fmt.Fprintf(io.Out, "%-16s %s\n", e.Distro, e.File)
+		}
+		return nil
+	}
+	info, err := distro.Parse(opts.Distro)
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("%q: %w", opts.Distro, err))
+	}
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = paths.DownloadDir(opts.Import.Getenv); err != nil {
+			return err
+		}
+	}
+	name := release.TarballName(info.ID)
+	// The published sum first: a location that publishes none is refused
+	// before a byte of the tarball is fetched.
+	want, err := src.Checksums(ctx, name)
+	switch {
+	case errors.Is(err, release.ErrNotFound):
+		return fmt.Errorf("no index for %s at %s: %w (`cmdai index download --list --base-url %s` shows what it offers)", info.ID, opts.Base, err, opts.Base)
+	case errors.Is(err, release.ErrNoChecksums):
+		return withCode(ExitVerification, err)
+	case err != nil:
+		return err
+	}
+	var progress release.Progress
+	if !opts.Import.BatchMode && !opts.JSON && io.ErrTTY {
+		var bar *progressbar.ProgressBar
+		progress = func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.DefaultBytes(total, "downloading "+name)
+			}
+			_ = bar.Set64(done)
+		}
+	}
+	path, err := src.Fetch(ctx, name, dir, progress)
+	if errors.Is(err, release.ErrNotFound) {
+		return fmt.Errorf("no index for %s at %s: %w (`cmdai index download --list` shows what there is)", info.ID, opts.Base, err)
+	}
+	if err != nil {
+		return err
+	}
+	// Verify before anything reads it; a bad file is removed so that the
+	// next run fetches it anew instead of resuming a wrong one.
+	sums := path + packaging.ChecksumSuffix
+	if err := os.WriteFile(sums, []byte(want+"  "+name+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := packaging.VerifyFile(path, sums); err != nil {
+		os.Remove(path)
+		os.Remove(sums)
+		return withCode(ExitVerification, err)
+	}
+	if !opts.JSON {
+		fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified\n", path, want)
+	}
+	imp := opts.Import
+	imp.Path = path
+	imp.Validate = opts.Verify
+	imp.JSON = opts.JSON
+	imp.Yes = true // the distribution was named on the command line
+	imp.Distro = ""
+	imp.expect = info.ID
+	return runImport(ctx, &imp)
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/release"
+)
+
+// ExportOptions are the inputs of `cmdai index export`.
+type ExportOptions struct {
+	IO     *IOStreams
+	Getenv func(string) string
+	Output string
+	Distro string
+	JSON   bool
+	Chroma ChromaOptions
+}
+
+func newExportCommand(f *Factory) *cli.Command {
+	opts := &ExportOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "distro", Usage: "export the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+	}
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write this distribution's index to a tarball, with a checksums file",
+		UsageText: "cmdai index export <output.tar.gz | directory>",
+		Description: `Writes the index (manifest.json and records.jsonl: ids, documents,
+metadata, embeddings) as a gzip tarball that any Chroma server can be
+loaded from with ` + "`cmdai index import`" + `, and OUTPUT.sha256 beside it
+(check it with sha256sum -c). Given a directory, the file is
+chroma-index-<distro>.tar.gz in it. Exporting the same index twice gives
+the same bytes.
+
+EXAMPLES:
+   $ cmdai index export /media/usb/
+   $ cmdai index export chroma-index-debian-12.tar.gz --chroma-url http://chroma.internal:8000`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`")
+			}
+			opts.Output = c.Args().First()
+			return runExport(c.Context, opts)
+		},
+	}
+}
+
+// ExportResult is what `index export --json` prints.
+type ExportResult struct {
+	Path      string  `json:"path"`
+	Checksums string  `json:"checksums"`
+	SHA256    string  `json:"sha256"`
+	Bytes     int64   `json:"bytes"`
+	Records   int     `json:"records"`
+	Commands  int     `json:"commands"`
+	Distro    string  `json:"distro"`
+	Seconds   float64 `json:"seconds"`
+}
+
+func runExport(ctx context.Context, opts *ExportOptions) error {
+	start := time.Now()
+	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	coll, err := openIndex(ctx, conn, info.CollectionName())
+	if err != nil {
+		return err
+	}
+	out := opts.Output
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		out = filepath.Join(out, release.TarballName(info.ID))
+	}
+	// Written beside, then renamed: a failed export leaves no half file
+	// under the final name.
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	m, err := indexer.Export(ctx, coll, tmp, conn.Version)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("export %s: %w", coll.Name(), err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return err
+	}
+	sum, err := packaging.WriteChecksumFile(out)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	res := ExportResult{Path: out, Checksums: out + packaging.ChecksumSuffix, SHA256: sum, Bytes: st.Size(),
+		Records: m.Records, Commands: m.Commands, Distro: m.Distro, Seconds: time.Since(start).Seconds()}
+	if opts.JSON {
+		return json.NewEncoder(opts.IO.Out).Encode(res)
+	}
+	fmt.Fprintf(opts.IO.Out, "exported %s (%d records, %d commands) to %s (%.1f MB) in %.1fs\n", coll.Name(), res.Records, res.Commands, out, float64(res.Bytes)/1e6, res.Seconds)
+	fmt.Fprintf(opts.IO.Out, "  sha256 %s in %s\n", sum, res.Checksums)
+	fmt.Fprintf(opts.IO.Out, "next, on the other machine: cmdai index import %s\n", filepath.Base(out))
+	return nil
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/packaging"
+)
+
+// ImportOptions are the inputs of `cmdai index import`.
+type ImportOptions struct {
+	IO        *IOStreams
+	Getenv    func(string) string
+	Path      string
+	Validate  bool
+	Distro    string
+	Yes       bool
+	JSON      bool
+	BatchMode bool
+	Chroma    ChromaOptions
+	ModelDir  string
+	// WriteBatch bounds each upsert (0: the server's maximum).
+	WriteBatch int
+	// expect, when set, is the distribution the tarball must hold
+	// (download asked for it by name).
+	expect string
+	// Detect is this machine's distribution (a seam for tests).
+	Detect func(context.Context) (distro.Info, error)
+}
+
+func newImportCommand(f *Factory) *cli.Command {
+	opts := &ImportOptions{IO: f.IO, Getenv: f.Getenv}
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "validate", Usage: "verify the tarball (checksums, manifest, every record) without loading it", Destination: &opts.Validate},
+		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask when the tarball is for another distribution than this machine's", Destination: &opts.Yes},
+		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
+		&cli.IntFlag{Name: "write-batch", Usage: "write at most `N` records per request (0: as many as the server takes)", Destination: &opts.WriteBatch},
+		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match (default: ~/.cache/cmdai/embeddings/all-MiniLM-L6-v2)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.ModelDir},
+	}
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "load an exported index tarball into Chroma, verified and atomically",
+		UsageText: "cmdai index import <chroma-index-DISTRO.tar.gz> [--validate] [--distro ID]",
+		Description: `Checks the tarball against the checksums file beside it (FILE.sha256, or
+a checksums.txt listing it), then its manifest (format, model, distribution)
+and every record, while loading them into a temporary collection that
+replaces the index only when complete. A failed or interrupted import
+leaves the previous index as it was.
+
+The installed model must be the one the index was built with (same
+sha256); install it with ` + "`cmdai model import`" + `. A tarball built for another
+distribution than this machine's is imported under its own distribution
+after asking (or with --yes); --distro ID places it as ID's index.
+
+EXAMPLES:
+   $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz
+   $ cmdai index import chroma-index-debian-12.tar.gz --validate
+   $ cmdai index import chroma-index-ubuntu-24.04.tar.gz --chroma-url http://chroma.internal:8000 --yes`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`")
+			}
+			opts.Path = c.Args().First()
+			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			return runImport(c.Context, opts)
+		},
+	}
+}
+
+// ImportResult is what `index import --json` prints.
+type ImportResult struct {
+	Path       string  `json:"path"`
+	Collection string  `json:"collection"`
+	Distro     string  `json:"distro"`
+	Records    int     `json:"records"`
+	Commands   int     `json:"commands"`
+	Validated  bool    `json:"validated_only"`
+	Checksums  string  `json:"checksums"`
+	Seconds    float64 `json:"seconds"`
+}
+
+func runImport(ctx context.Context, opts *ImportOptions) error {
+	start := time.Now()
+	sums, err := verifyBeside(opts.Path)
+	if err != nil {
+		return withCode(ExitVerification, err)
+	}
+	if sums == "" && !opts.JSON {
+		fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
+	}
+	here, _ := resolveDistro(ctx, "", opts.Detect)
+	check := func(m packaging.Manifest) (indexer.Target, error) {
+		if opts.expect != "" && m.Distro != opts.expect {
+			return indexer.Target{}, withCode(ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
+		}
+		if err := checkModel(opts, m); err != nil {
+			return indexer.Target{}, err
+		}
+		target := distro.Info{OS: m.OS, ID: m.Distro}
+		if opts.Distro != "" {
+			info, err := distro.Parse(opts.Distro)
+			if err != nil {
+				return indexer.Target{}, withCode(ExitUsage, fmt.Errorf("--distro: %w", err))
+			}
+			target = info
+		} else if here.ID != "" && here.ID != m.Distro && !opts.Yes && !opts.Validate {
+			if err := confirmOtherDistro(opts, m, here); err != nil {
+				return indexer.Target{}, err
+			}
+		}
+		name := target.CollectionName()
+		if err := distro.ValidCollectionName(name); err != nil {
+			return indexer.Target{}, fmt.Errorf("distribution %q gives no valid collection name: %w (pass --distro ID)", target.ID, err)
+		}
+		return indexer.Target{Collection: name, Distro: target.ID, OS: target.OS}, nil
+	}
+	f, err := os.Open(opts.Path)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+
+	iopts := indexer.ImportOptions{Check: check, Validate: opts.Validate, WriteBatch: opts.WriteBatch}
+	var conn *connection
+	if !opts.Validate {
+		if conn, err = connectChroma(ctx, opts.Getenv, opts.Chroma); err != nil {
+			return err
+		}
+		defer conn.Close()
+		if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
+			var bar *progressbar.ProgressBar
+			iopts.Progress = func(done, total int) {
+				if bar == nil {
+					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut), progressbar.OptionShowCount(),
+						progressbar.OptionClearOnFinish(), progressbar.OptionSetDescription("importing"), progressbar.OptionThrottle(100*time.Millisecond))
+				}
+				_ = bar.Set(done)
+			}
+		}
+	}
+	var store *chroma.Store
+	if conn != nil {
+		store = conn.Store
+	}
+	m, target, err := indexer.Import(ctx, store, f, iopts)
+	if err != nil {
+		var code *exitError
+		if errors.As(err, &code) {
+			return err
+		}
+		if errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile) {
+			return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", opts.Path, err))
+		}
+		return fmt.Errorf("import %s: %w; the previous index is unchanged", opts.Path, err)
+	}
+	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
+		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
+	if opts.JSON {
+		return json.NewEncoder(opts.IO.Out).Encode(res)
+	}
+	if opts.Validate {
+		fmt.Fprintf(opts.IO.Out, "valid: %s holds %s's index (%d records, %d commands, %s %s), built %s\n",
+			opts.Path, m.Distro, m.Records, m.Commands, m.Model.Name, m.Model.Variant, m.BuiltAt.Format(time.RFC3339))
+		return nil
+	}
+	fmt.Fprintf(opts.IO.Out, "imported %s into %s on %s (%d records, %d commands) in %.1fs\n", opts.Path, target, conn.URL, m.Records, m.Commands, res.Seconds)
+	return nil
+}
+
+// verifyBeside checks path against FILE.sha256 or a checksums.txt in its
+// directory that lists it (what a release holds), and returns which one
+// it used ("" if there is neither).
+func verifyBeside(path string) (string, error) {
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	for _, sums := range []string{path + packaging.ChecksumSuffix, filepath.Join(filepath.Dir(path), "checksums.txt")} {
+		f, err := os.Open(sums)
+		if err != nil {
+			continue
+		}
+		list, err := packaging.ParseChecksums(f)
+		f.Close()
+		if err != nil {
+			return sums, fmt.Errorf("%s: %w", sums, err)
+		}
+		if _, ok := list[filepath.Base(path)]; !ok {
+			if strings.HasSuffix(sums, packaging.ChecksumSuffix) {
+				return sums, fmt.Errorf("%s lists no checksum for %s", sums, filepath.Base(path))
+			}
+			continue
+		}
+		return sums, packaging.VerifyFile(path, sums)
+	}
+	return "", nil
+}
+
+// checkModel refuses an index whose vectors the installed model cannot be
+// compared with.
+func checkModel(opts *ImportOptions, m packaging.Manifest) error {
+	dir, err := resolveModelDir(opts.Getenv, opts.ModelDir)
+	if err != nil {
+		return err
+	}
+	mm, err := embed.ReadManifest(dir)
+	if err != nil {
+		return withCode(ExitVerification, fmt.Errorf("this index needs the model %s %s to be queried, and none is installed: %w", m.Model.Name, m.Model.Variant, err))
+	}
+	if got := mm.ModelSHA256(m.Model.Variant); got != m.Model.SHA256 || mm.Dims != m.Model.Dims {
+		return withCode(ExitVerification, fmt.Errorf("the index was built with %s %s (sha256 %.12s, %d dims) but the installed model's %s is %.12s (%d dims): install the same model (`cmdai model import` with the model the index came with)",
+			m.Model.Name, m.Model.Variant, m.Model.SHA256, m.Model.Dims, m.Model.Variant, got, mm.Dims))
+	}
+	return nil
+}
+
+// confirmOtherDistro asks before importing another distribution's index;
+// without a terminal it says how to go on.
+func confirmOtherDistro(opts *ImportOptions, m packaging.Manifest, here distro.Info) error {
+	if !opts.IO.ErrTTY || opts.IO.In == nil {
+		return usageError("the tarball holds %s's index and this machine is %s: pass --yes to import it as %s's index (for machines of that distribution, or a shared server), or --distro %s to use it here",
+			m.Distro, here.ID, m.Distro, here.ID)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "The tarball holds %s's index; this machine is %s. Import it as %s's index? [y/N] ", m.Distro, here.ID, m.Distro)
+	line, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return errors.New("nothing imported")
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+)
+
+// TestMain lets a test run the CLI in a child process (to kill it):
+// CMDAI_TEST_CLI holds the arguments, one per line.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
+		os.Exit(run(context.Background(), append([]string{"cmdai"}, strings.Split(args, "\n")...), SystemIO()))
+	}
+	os.Exit(m.Run())
+}
+
+// shipCommands is a small index: enough for several requests to compete.
+var shipCommands = []string{"find", "wc", "grep", "tar", "ls", "cp", "mv", "sort", "uniq", "head", "tail", "gzip", "df", "du"}
+
+var shipRequests = []string{"find files modified in the last day", "count lines in a file", "compress a file with gzip", "show free space on mounted file systems"}
+
+func initSmall(t *testing.T, extra ...string) {
+	t.Helper()
+	args := []string{"index", "init", "--batch-mode"}
+	for _, c := range shipCommands {
+		args = append(args, "--command", c)
+	}
+	if code, out, errOut := runCLI(t, append(args, extra...)...); code != 0 {
+		t.Fatalf("init: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+type answer struct {
+	Command string
+	Score   float64
+}
+
+// answers runs the requests and returns, per request, the commands and
+// scores in order.
+func answers(t *testing.T, extra ...string) [][]answer {
+	t.Helper()
+	var all [][]answer
+	for _, r := range shipRequests {
+		code, out, errOut := runCLI(t, append([]string{"index", "query", r, "--json", "-k", "5"}, extra...)...)
+		if code != 0 {
+			t.Fatalf("query %q: exit %d %s", r, code, errOut)
+		}
+		var res QueryResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		var a []answer
+		for _, c := range res.Commands {
+			a = append(a, answer{c.Command, c.Score})
+		}
+		all = append(all, a)
+	}
+	return all
+}
+
+// sameAnswers compares the top three commands of each request, and the
+// best one's score. Beyond that, Chroma's search is approximate (HNSW),
+// and a rebuilt graph may reach a different fifth-best chunk.
+func sameAnswers(t *testing.T, what string, a, b [][]answer) {
+	t.Helper()
+	for i := range a {
+		if len(a[i]) < 3 || len(b[i]) < 3 {
+			t.Errorf("%s: %q gave %v then %v", what, shipRequests[i], a[i], b[i])
+			continue
+		}
+		for j := 0; j < 3; j++ {
+			if a[i][j].Command != b[i][j].Command || (j == 0 && math.Abs(a[i][j].Score-b[i][j].Score) > 1e-5) {
+				t.Errorf("%s: %q gave %v then %v", what, shipRequests[i], a[i], b[i])
+				break
+			}
+		}
+	}
+}
+
+func records(t *testing.T, extra ...string) int {
+	t.Helper()
+	code, out, errOut := runCLI(t, append([]string{"index", "status", "--json"}, extra...)...)
+	if code == ExitNoIndex {
+		return 0
+	}
+	if code != 0 {
+		t.Fatalf("status: exit %d %s %s", code, out, errOut)
+	}
+	var st IndexStatus
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if c := currentCollection(st); c != nil {
+		return c.Records
+	}
+	return 0
+}
+
+// TestExportImportRoundTrip: init -> export -> clear -> import gives the
+// same counts and the same answers; a second export is byte-identical; the
+// tarball loads into a second, remote Chroma; a damaged copy is refused and
+// leaves the index as it was.
+func TestExportImportRoundTrip(t *testing.T) {
+	realEnv(t)
+	initSmall(t)
+	before := answers(t)
+	n := records(t)
+
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "index", "export", dir, "--json", "--distro", "debian-12")
+	if code != 0 {
+		t.Fatalf("export: exit %d %s %s", code, out, errOut)
+	}
+	var ex ExportResult
+	if err := json.Unmarshal([]byte(out), &ex); err != nil {
+		t.Fatal(err)
+	}
+	if ex.Path != filepath.Join(dir, "chroma-index-debian-12.tar.gz") || ex.Records != n || ex.Commands != len(shipCommands) {
+		t.Errorf("export result %+v (records in the index %d)", ex, n)
+	}
+	sums, err := os.ReadFile(ex.Checksums)
+	if err != nil || !strings.HasSuffix(string(sums), "  chroma-index-debian-12.tar.gz\n") || !strings.HasPrefix(string(sums), ex.SHA256) {
+		t.Errorf("checksums file %q (%v)", sums, err)
+	}
+	again := filepath.Join(t.TempDir(), "again.tar.gz")
+	if code, _, errOut := runCLI(t, "index", "export", again); code != 0 {
+		t.Fatalf("second export: %s", errOut)
+	}
+	a, _ := os.ReadFile(ex.Path)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Error("two exports of the same index differ")
+	}
+
+	if code, _, errOut := runCLI(t, "index", "clear", "--confirm"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := runCLI(t, "index", "import", ex.Path, "--validate"); code != 0 || !strings.Contains(out, "valid:") {
+		t.Fatalf("validate: exit %d %s %s", code, out, errOut)
+	}
+	if records(t) != 0 {
+		t.Error("--validate loaded something")
+	}
+	if code, out, errOut := runCLI(t, "index", "import", ex.Path); code != 0 || !strings.Contains(out, "imported") {
+		t.Fatalf("import: exit %d %s %s", code, out, errOut)
+	}
+	if got := records(t); got != n {
+		t.Errorf("records after import: %d, before export: %d", got, n)
+	}
+	sameAnswers(t, "after import", before, answers(t))
+
+	// A damaged copy (one byte flipped, checksums file beside it) is
+	// refused before anything is loaded; the index stays as it was.
+	bad := filepath.Join(t.TempDir(), filepath.Base(ex.Path))
+	a[len(a)/2] ^= 0xff
+	os.WriteFile(bad, a, 0o644)
+	os.WriteFile(bad+".sha256", sums, 0o644)
+	code, _, errOut = runCLI(t, "index", "import", bad)
+	if code != ExitVerification || !strings.Contains(errOut, "checksum") {
+		t.Errorf("damaged tarball: exit %d %s", code, errOut)
+	}
+	// Without the checksums file, the inner checks catch it.
+	os.Remove(bad + ".sha256")
+	code, _, errOut = runCLI(t, "index", "import", bad)
+	if code != ExitVerification || !strings.Contains(errOut, "previous index is unchanged") {
+		t.Errorf("damaged tarball, no checksums file: exit %d %s", code, errOut)
+	}
+	if got := records(t); got != n {
+		t.Errorf("records after refused imports: %d, want %d", got, n)
+	}
+
+	// --distro places a tarball as another distribution's index.
+	code, _, errOut = runCLI(t, "index", "import", again, "--distro", "ubuntu-24.04")
+	if code != 0 {
+		t.Errorf("import as ubuntu-24.04: exit %d %s", code, errOut)
+	}
+	if got := records(t, "--distro", "ubuntu-24.04"); got != n {
+		t.Errorf("ubuntu-24.04 index: %d records, want %d", got, n)
+	}
+	// Another distribution's tarball: refused without --yes (no terminal
+	// to ask on), with what to do; taken with --yes.
+	ubuntu := filepath.Join(t.TempDir(), "chroma-index-ubuntu-24.04.tar.gz")
+	if code, _, errOut := runCLI(t, "index", "export", ubuntu, "--distro", "ubuntu-24.04"); code != 0 {
+		t.Fatal(errOut)
+	}
+	runCLI(t, "index", "clear", "--confirm", "--distro", "ubuntu-24.04")
+	code, _, errOut = runCLI(t, "index", "import", ubuntu)
+	if code != ExitUsage || !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "ubuntu-24.04") {
+		t.Errorf("another distribution's tarball: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "index", "import", ubuntu, "--yes"); code != 0 || records(t, "--distro", "ubuntu-24.04") != n {
+		t.Errorf("with --yes: exit %d %s", code, errOut)
+	}
+
+	// A second, remote Chroma.
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	url := "--chroma-url=" + srv.URL
+	if code, _, errOut := runCLI(t, "index", "import", ex.Path, url); code != 0 {
+		t.Fatalf("import into a remote Chroma: %s", errOut)
+	}
+	sameAnswers(t, "remote", before, answers(t, url))
+}
+
+// TestKilledImportLeavesOldIndex: an import killed (SIGKILL) while it loads
+// leaves the previous index answering as before; the next import repairs
+// what it left and succeeds.
+func TestKilledImportLeavesOldIndex(t *testing.T) {
+	realEnv(t)
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	url := "--chroma-url=" + srv.URL
+	initSmall(t, url)
+	before := answers(t, url)
+	n := records(t, url)
+	dir := t.TempDir()
+	if code, _, errOut := runCLI(t, "index", "export", dir, url, "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	tarball := filepath.Join(dir, "chroma-index-debian-12.tar.gz")
+
+	// Import in a child process and kill it once the temporary
+	// collection has records.
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	// small batches: the load takes many upserts, time enough to kill it
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI="+strings.Join([]string{"index", "import", tarball, url, "--batch-mode", "--write-batch", "8"}, "\n"))
+	var childErr bytes.Buffer
+	cmd.Stderr = &childErr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := chroma.Connect(ctx, chroma.Config{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	killed := false
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err := st.OpenCollection(ctx, "cmdai_linux_debian-12__import"); err == nil {
+			if k, _ := c.Count(ctx); k > 0 {
+				cmd.Process.Signal(syscall.SIGKILL)
+				killed = true
+				break
+			}
+		}
+	}
+	cmd.Wait()
+	if !killed {
+		t.Fatalf("the child import never started loading (or finished before it could be killed): %s", childErr.String())
+	}
+	if got := records(t, url); got != n {
+		t.Errorf("after the killed import: %d records, want %d", got, n)
+	}
+	sameAnswers(t, "after a killed import", before, answers(t, url))
+
+	// The kill left a half-loaded temporary collection; the next import
+	// removes it and succeeds.
+	if code, _, errOut := runCLI(t, "index", "import", tarball, url); code != 0 {
+		t.Fatalf("import after a kill: %s", errOut)
+	}
+	names, _ := st.ListCollections(ctx, "cmdai_")
+	if len(names) != 1 || names[0].Name != "cmdai_linux_debian-12" || names[0].Count != n {
+		t.Errorf("collections after the repairing import: %+v", names)
+	}
+
+	// A kill between the swap's two renames: the index is set aside as
+	// __old and the new one not yet in place. The next import puts the
+	// old one back first, then replaces it.
+	if err := st.RenameCollection(ctx, "cmdai_linux_debian-12", "cmdai_linux_debian-12__old"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "index", "import", tarball, url); code != 0 {
+		t.Fatalf("import after a kill mid-swap: %s", errOut)
+	}
+	names, _ = st.ListCollections(ctx, "cmdai_")
+	if len(names) != 1 || names[0].Name != "cmdai_linux_debian-12" || names[0].Count != n {
+		t.Errorf("collections after the repairing import: %+v", names)
+	}
+	sameAnswers(t, "after repair", before, answers(t, url))
+}

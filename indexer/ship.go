@@ -1,0 +1,229 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/packaging"
+)
+
+// Export writes the collection as a tarball (packaging) to w. Only a
+// complete index is exported: an interrupted build would ship holes.
+func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVersion string) (packaging.Manifest, error) {
+	md := coll.Metadata()
+	meta := ParseMeta(md)
+	if !meta.Complete {
+		return packaging.Manifest{}, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init` before exporting", coll.Name())
+	}
+	recs, err := coll.All(ctx, chroma.Include{Documents: true, Embeddings: true})
+	if err != nil {
+		return packaging.Manifest{}, err
+	}
+	out := make([]packaging.Record, len(recs))
+	cmds := map[string]bool{}
+	for i, r := range recs {
+		out[i] = packaging.Record{ID: r.ID, Document: r.Document, Metadata: r.Metadata, Embedding: r.Embedding}
+		if c, _ := r.Metadata["command"].(string); c != "" {
+			cmds[c] = true
+		}
+	}
+	names := make([]string, 0, len(cmds))
+	for c := range cmds {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	m := packaging.Manifest{
+		Distro: meta.Distro, OS: meta.OS, Collection: coll.Name(),
+		Model:       packaging.Model{Name: meta.Model, Dims: meta.Dims, SHA256: meta.ModelSHA256, Variant: meta.ModelVariant},
+		ToolVersion: meta.ToolVersion, ChromaVersion: chromaVersion,
+		Commands: len(names), BuiltAt: meta.BuiltAt, SourceCommands: names, CollectionMetadata: md,
+	}
+	if err := packaging.Write(ctx, w, m, out); err != nil {
+		return m, err
+	}
+	m.Records = len(out)
+	return m, nil
+}
+
+// Target is where an import goes: the collection, and the distribution
+// its collection and record metadata then name.
+type Target struct {
+	Collection, Distro, OS string
+}
+
+// ImportOptions configure Import.
+type ImportOptions struct {
+	// Check decides, from the manifest, whether to go on and where to;
+	// it runs before anything is written.
+	Check func(packaging.Manifest) (Target, error)
+	// Validate reads and verifies everything but writes nothing.
+	Validate bool
+	// WriteBatch bounds each upsert; 0 means the server's maximum.
+	WriteBatch int
+	// Progress is called after each batch written.
+	Progress func(done, total int)
+	Limits   packaging.Limits
+}
+
+// Suffixes of the collections an import works with next to its target.
+const (
+	importSuffix = "__import"
+	oldSuffix    = "__old"
+)
+
+// Import loads a tarball into a collection atomically: the records go into
+// a temporary collection, which replaces the target only once all of them
+// are in and verified; a failure (or a kill) before that leaves the
+// previous index as it was, and a kill during the swap itself is repaired
+// by the next import (RecoverImport).
+func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptions) (packaging.Manifest, string, error) {
+	var (
+		to              Target
+		target, tmpName string
+		tmp             *chroma.Collection
+		batch           []chroma.Record
+		done, total     int
+	)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := tmp.Upsert(ctx, batch); err != nil {
+			return err
+		}
+		done += len(batch)
+		batch = batch[:0]
+		if o.Progress != nil {
+			o.Progress(done, total)
+		}
+		return nil
+	}
+	h := packaging.Handler{
+		Manifest: func(m packaging.Manifest) error {
+			var err error
+			if to, err = o.Check(m); err != nil {
+				return err
+			}
+			target, total = to.Collection, m.Records
+			if o.Validate {
+				return nil
+			}
+			if err := RecoverImport(ctx, store, target); err != nil {
+				return err
+			}
+			tmpName = target + importSuffix
+			md := placed(m.CollectionMetadata, to)
+			md[MetaComplete] = false // until every record is in
+			tmp, err = store.CreateCollection(ctx, tmpName, md)
+			return err
+		},
+	}
+	if !o.Validate {
+		h.Record = func(rec packaging.Record) error {
+			if _, ok := rec.Metadata["distro"]; ok {
+				rec.Metadata["distro"], rec.Metadata["os"] = to.Distro, to.OS
+			}
+			batch = append(batch, chroma.Record{ID: rec.ID, Document: rec.Document, Metadata: rec.Metadata, Embedding: rec.Embedding})
+			limit := store.MaxBatchSize()
+			if o.WriteBatch > 0 {
+				limit = min(limit, o.WriteBatch)
+			}
+			if len(batch) >= limit {
+				return flush()
+			}
+			return nil
+		}
+	}
+	m, err := packaging.Read(ctx, r, o.Limits, h)
+	if err == nil && !o.Validate {
+		err = flush()
+	}
+	if err == nil && !o.Validate {
+		var n int
+		if n, err = tmp.Count(ctx); err == nil && n != m.Records {
+			err = fmt.Errorf("the server holds %d of the %d records written: import again", n, m.Records)
+		}
+	}
+	if err == nil && !o.Validate {
+		err = tmp.SetMetadata(ctx, placed(m.CollectionMetadata, to))
+	}
+	if err != nil {
+		if tmp != nil {
+			// a fresh context: the import's own may be what was cancelled
+			_ = store.DeleteCollection(context.WithoutCancel(ctx), tmpName)
+		}
+		return m, target, err
+	}
+	if o.Validate {
+		return m, target, nil
+	}
+	return m, target, swap(ctx, store, tmpName, target)
+}
+
+// placed is the collection metadata of an index imported to t: another
+// distribution's tarball placed with --distro becomes that one's index.
+func placed(md map[string]any, t Target) map[string]any {
+	out := make(map[string]any, len(md))
+	for k, v := range md {
+		out[k] = v
+	}
+	out[MetaDistro], out[MetaOS] = t.Distro, t.OS
+	return out
+}
+
+// swap puts the collection tmp in target's place.
+func swap(ctx context.Context, store *chroma.Store, tmp, target string) error {
+	old := target + oldSuffix
+	hadOld := true
+	if err := store.RenameCollection(ctx, target, old); errors.Is(err, chroma.ErrNoCollection) {
+		hadOld = false
+	} else if err != nil {
+		return fmt.Errorf("set the previous index aside: %w", err)
+	}
+	if err := store.RenameCollection(ctx, tmp, target); err != nil {
+		if hadOld {
+			if err2 := store.RenameCollection(context.WithoutCancel(ctx), old, target); err2 != nil {
+				return fmt.Errorf("put the new index in place: %w; and restoring the previous one failed: %v (run the import again: it repairs this)", err, err2)
+			}
+		}
+		return fmt.Errorf("put the new index in place: %w (the previous index is unchanged)", err)
+	}
+	if hadOld {
+		if err := store.DeleteCollection(ctx, old); err != nil {
+			return fmt.Errorf("imported, but removing the previous index %s failed: %w", old, err)
+		}
+	}
+	return nil
+}
+
+// RecoverImport repairs what a killed import leaves behind: a half-loaded
+// temporary collection is dropped, and if the kill fell between the two
+// renames of the swap, the previous index goes back in place.
+func RecoverImport(ctx context.Context, store *chroma.Store, target string) error {
+	names, err := store.ListCollections(ctx, target)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, c := range names {
+		have[c.Name] = true
+	}
+	if have[target+importSuffix] {
+		if err := store.DeleteCollection(ctx, target+importSuffix); err != nil {
+			return fmt.Errorf("remove the leftover of an interrupted import: %w", err)
+		}
+	}
+	if have[target+oldSuffix] {
+		if have[target] {
+			return store.DeleteCollection(ctx, target+oldSuffix)
+		}
+		if err := store.RenameCollection(ctx, target+oldSuffix, target); err != nil {
+			return fmt.Errorf("restore the index an interrupted import set aside: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,308 @@
+// Package release finds and fetches published index tarballs from a
+// release location (an HTTP(S) base URL, a file:// URL or a directory),
+// resuming cut downloads and verifying them against the published
+// checksums before anything uses them.
+package release
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cmdai/cmdai/packaging"
+)
+
+// DefaultBase is where the project's CI publishes indexes.
+const DefaultBase = "https://github.com/cmdai/cmdai/releases/latest/download"
+
+// ChecksumsName is the merged checksums file of a release.
+const ChecksumsName = "checksums.txt"
+
+// TarballName is the file a distribution's index ships as.
+func TarballName(distroID string) string { return "chroma-index-" + distroID + ".tar.gz" }
+
+// ErrNotFound means the location has no such file.
+var ErrNotFound = errors.New("not found")
+
+// Source is a release location.
+type Source struct {
+	// Base is an http(s):// or file:// URL, or a directory.
+	Base   string
+	Client *http.Client
+}
+
+func (s Source) client() *http.Client {
+	if s.Client != nil {
+		return s.Client
+	}
+	// No overall timeout: a large index on a slow link takes what it
+	// takes; a stalled connection is cut by the transport's timeouts.
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		ResponseHeaderTimeout: 30 * time.Second,
+		IdleConnTimeout:       30 * time.Second,
+		TLSHandshakeTimeout:   15 * time.Second,
+	}}
+}
+
+// local returns the directory of a file:// or plain-path base.
+func (s Source) local() (string, bool) {
+	if strings.HasPrefix(s.Base, "file://") {
+		u, err := url.Parse(s.Base)
+		if err == nil {
+			return u.Path, true
+		}
+	}
+	if !strings.Contains(s.Base, "://") {
+		return s.Base, true
+	}
+	return "", false
+}
+
+func (s Source) urlOf(name string) string { return strings.TrimRight(s.Base, "/") + "/" + name }
+
+// Entry is one index a location offers.
+type Entry struct {
+	Distro string `json:"distro"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+}
+
+// List reads the location's checksums.txt (and, for a directory without
+// one, the tarballs in it).
+func (s Source) List(ctx context.Context) ([]Entry, error) {
+	data, err := s.small(ctx, ChecksumsName)
+	var sums map[string]string
+	switch {
+	case err == nil:
+		if sums, err = packaging.ParseChecksums(strings.NewReader(string(data))); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.urlOf(ChecksumsName), err)
+		}
+	case errors.Is(err, ErrNotFound):
+		dir, ok := s.local()
+		if !ok {
+			return nil, fmt.Errorf("%s has no %s: it is not a cmdai release location", s.Base, ChecksumsName)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, "chroma-index-*.tar.gz"))
+		sums = map[string]string{}
+		for _, m := range matches {
+			sums[filepath.Base(m)] = ""
+		}
+	default:
+		return nil, err
+	}
+	var out []Entry
+	for name, sum := range sums {
+		if d, ok := strings.CutPrefix(name, "chroma-index-"); ok && strings.HasSuffix(d, ".tar.gz") {
+			out = append(out, Entry{Distro: strings.TrimSuffix(d, ".tar.gz"), File: name, SHA256: sum})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Distro < out[j].Distro })
+	return out, nil
+}
+
+// small fetches a small file (a checksums file) whole.
+func (s Source) small(ctx context.Context, name string) ([]byte, error) {
+	if dir, ok := s.local(); ok {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(dir, name))
+		}
+		return data, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.client().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", s.urlOf(name), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, s.urlOf(name))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+}
+
+// Checksums returns the published sha256 of name: from name.sha256, else
+// from the release's checksums.txt.
+func (s Source) Checksums(ctx context.Context, name string) (string, error) {
+	listed := false // a checksums.txt exists and does not list name
+	for _, f := range []string{name + packaging.ChecksumSuffix, ChecksumsName} {
+		data, err := s.small(ctx, f)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		listed = f == ChecksumsName
+		if err != nil {
+			return "", err
+		}
+		sums, err := packaging.ParseChecksums(strings.NewReader(string(data)))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", s.urlOf(f), err)
+		}
+		if sum, ok := sums[name]; ok {
+			return sum, nil
+		}
+	}
+	if listed {
+		return "", fmt.Errorf("%w: %s lists no %s", ErrNotFound, s.urlOf(ChecksumsName), name)
+	}
+	return "", fmt.Errorf("%w: %s publishes no checksum for %s (neither %s nor %s): refusing an unverifiable download", ErrNoChecksums, s.Base, name, name+packaging.ChecksumSuffix, ChecksumsName)
+}
+
+// ErrNoChecksums means a location publishes no checksum for a file.
+var ErrNoChecksums = errors.New("no checksums")
+
+// Progress reports bytes fetched so far of total (-1 if unknown).
+type Progress func(done, total int64)
+
+// Fetch downloads name into dir and returns its path. A partial download
+// left in dir (name + ".part") is resumed with an HTTP range request; a
+// server that ignores ranges sends the whole file again. The file is
+// renamed to name only once complete.
+func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	final := filepath.Join(dir, name)
+	part := final + ".part"
+	if src, ok := s.local(); ok {
+		if err := copyFile(filepath.Join(src, name), part); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return "", fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(src, name))
+			}
+			return "", err
+		}
+		return final, os.Rename(part, final)
+	}
+	f, err := os.OpenFile(part, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	have, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
+	if err != nil {
+		return "", err
+	}
+	if have > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
+	}
+	resp, err := s.client().Do(req)
+	if err != nil {
+		return "", fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err)
+	}
+	defer resp.Body.Close()
+	total := int64(-1)
+	switch resp.StatusCode {
+	case http.StatusPartialContent:
+		if start, size, ok := contentRange(resp.Header.Get("Content-Range")); !ok || start != have {
+			return "", fmt.Errorf("fetch %s: the server resumed at %q, not at byte %d", s.urlOf(name), resp.Header.Get("Content-Range"), have)
+		} else {
+			total = size
+		}
+	case http.StatusOK:
+		// whole file: start over
+		if err := f.Truncate(0); err != nil {
+			return "", err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return "", err
+		}
+		have = 0
+		total = resp.ContentLength
+	case http.StatusRequestedRangeNotSatisfiable:
+		// the part is as long as the file, or longer: fetch it anew
+		f.Close()
+		os.Remove(part)
+		return s.Fetch(ctx, name, dir, progress)
+	case http.StatusNotFound:
+		os.Remove(part)
+		return "", fmt.Errorf("%w: %s", ErrNotFound, s.urlOf(name))
+	default:
+		return "", fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
+	}
+	w := io.Writer(f)
+	if progress != nil {
+		w = &progressWriter{w: f, done: have, total: total, fn: progress}
+	}
+	if _, err := io.Copy(w, resp.Body); err != nil {
+		return "", fmt.Errorf("fetch %s: %w after %s (run the same command again to resume)", s.urlOf(name), err, filepath.Base(part))
+	}
+	if err := f.Sync(); err != nil {
+		return "", err
+	}
+	if total >= 0 {
+		if st, err := f.Stat(); err == nil && st.Size() != total {
+			return "", fmt.Errorf("fetch %s: got %d of %d bytes (run the same command again to resume)", s.urlOf(name), st.Size(), total)
+		}
+	}
+	f.Close()
+	return final, os.Rename(part, final)
+}
+
+// contentRange parses "bytes START-END/SIZE".
+func contentRange(v string) (start, size int64, ok bool) {
+	v, ok = strings.CutPrefix(v, "bytes ")
+	if !ok {
+		return 0, 0, false
+	}
+	rng, sz, ok := strings.Cut(v, "/")
+	if !ok {
+		return 0, 0, false
+	}
+	s, _, ok := strings.Cut(rng, "-")
+	if !ok {
+		return 0, 0, false
+	}
+	start, err1 := strconv.ParseInt(s, 10, 64)
+	size, err2 := strconv.ParseInt(sz, 10, 64)
+	return start, size, err1 == nil && err2 == nil
+}
+
+type progressWriter struct {
+	w           io.Writer
+	done, total int64
+	fn          Progress
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.done += int64(n)
+	p.fn(p.done, p.total)
+	return n, err
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
