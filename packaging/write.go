@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"sort"
 	"time"
 
@@ -64,17 +65,28 @@ func Write(ctx context.Context, w io.Writer, m Manifest, recs []Record) error {
 	}
 	manifest = append(manifest, '\n')
 
-	mtime := m.BuiltAt.UTC().Truncate(time.Second)
-	files := []archiver.File{
-		memFile(ManifestName, manifest, mtime),
-		{
-			FileInfo:      fileInfo{name: RecordsName, size: size, mtime: mtime},
-			NameInArchive: RecordsName,
-			Open: func() (io.ReadCloser, error) {
-				f, err := os.Open(tmp.Name())
-				return f, err
-			},
-		},
+	return WriteTarGz(ctx, w, m.BuiltAt, []Entry{
+		{Name: ManifestName, Size: int64(len(manifest)), Open: func() (io.ReadCloser, error) { return io.NopCloser(bytesReader(manifest)), nil }},
+		{Name: RecordsName, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(tmp.Name()) }},
+	})
+}
+
+// Entry is one regular file of a tarball WriteTarGz makes.
+type Entry struct {
+	Name string
+	Size int64
+	Open func() (io.ReadCloser, error)
+}
+
+// WriteTarGz writes entries, in the order given, as a gzip tarball that
+// depends on nothing but its content: every entry has mtime (to the
+// second), mode 0644 and no owner, and the gzip header has no time or
+// name. The model export uses it too.
+func WriteTarGz(ctx context.Context, w io.Writer, mtime time.Time, entries []Entry) error {
+	mtime = mtime.UTC().Truncate(time.Second)
+	files := make([]archiver.File, len(entries))
+	for i, e := range entries {
+		files[i] = archiver.File{FileInfo: fileInfo{name: path.Base(e.Name), size: e.Size, mtime: mtime}, NameInArchive: e.Name, Open: e.Open}
 	}
 	// gzip by hand: archiver's Gz writes a time into the header.
 	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
@@ -85,16 +97,6 @@ func Write(ctx context.Context, w io.Writer, m Manifest, recs []Record) error {
 		return err
 	}
 	return zw.Close()
-}
-
-func memFile(name string, data []byte, mtime time.Time) archiver.File {
-	return archiver.File{
-		FileInfo:      fileInfo{name: name, size: int64(len(data)), mtime: mtime},
-		NameInArchive: name,
-		Open: func() (io.ReadCloser, error) {
-			return io.NopCloser(bytesReader(data)), nil
-		},
-	}
 }
 
 // fileInfo is a regular file with nothing from the local disk in it: no

@@ -7,7 +7,8 @@
 # each from an empty home (no embedding cache, a fresh Chroma), with wall
 # time, time per stage and peak RSS (the largest of cmdai and its Chroma
 # server); then, on the default index, query latency p50/p95 warm
-# (BenchmarkQueryWarm: server up, model loaded) and as one-shot CLI runs.
+# (BenchmarkQueryWarm: server up, model loaded) and as one-shot CLI runs,
+# and `index export` / `index import` of it (time, tarball size).
 # Needs `make build model chroma` (`make bench` does that).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -85,4 +86,25 @@ for r in reqs:
 ts.sort()
 pct = lambda p: ts[min(len(ts) - 1, max(0, (len(ts) * p + 99) // 100 - 1))]
 print(f"one-shot CLI (`cmdai index query`, {len(ts)} requests, starts its own Chroma): p50 {pct(50):.0f} ms, p95 {pct(95):.0f} ms")
+PY
+
+echo
+echo "Export and import of the default index:"
+python3 - "$BIN" "$work" <<'PY'
+import json, os, subprocess, sys, time
+bin, work = sys.argv[1], sys.argv[2]
+out = os.path.join(work, "export")
+os.makedirs(out)
+t = time.monotonic()
+ex = json.loads(subprocess.run([bin, "index", "export", out, "--json"], check=True, capture_output=True).stdout)
+te = time.monotonic() - t
+t = time.monotonic()
+subprocess.run([bin, "index", "import", ex["path"], "--validate"], check=True, capture_output=True)
+tv = time.monotonic() - t
+t = time.monotonic()
+subprocess.run([bin, "index", "import", ex["path"], "--batch-mode"], check=True, capture_output=True)
+ti = time.monotonic() - t
+print(f"| records | tarball | export | import --validate | import (atomic replace) |")
+print(f"|---|---|---|---|---|")
+print(f"| {ex['records']} | {ex['bytes']/1e6:.1f} MB | {te:.1f} s | {tv:.1f} s | {ti:.1f} s |")
 PY

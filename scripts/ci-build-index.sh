@@ -27,7 +27,11 @@ export CMDAI_HOME="$home" CMDAI_BATCH_MODE=1
 
 # The tarball must verify, validate and answer.
 tarball="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["path"])' "$OUT/export.json")"
-(cd "$OUT" && sha256sum -c "$(basename "$tarball").sha256")
+if command -v sha256sum >/dev/null 2>&1; then
+	(cd "$OUT" && sha256sum -c "$(basename "$tarball").sha256")
+else # macOS
+	(cd "$OUT" && shasum -a 256 -c "$(basename "$tarball").sha256")
+fi
 "$BIN" index import "$tarball" --validate
 "$BIN" index query "list directory contents" -k 1 --json > /dev/null
 echo "built $(basename "$tarball") in $OUT"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Puts the ONNX Runtime shared library (linux/x64, CPU) into $CMDAI_TOOLS/lib:
+# Puts the ONNX Runtime shared library (CPU) into $CMDAI_TOOLS/lib. On
+# linux/x86_64:
 #   libonnxruntime.so.1.23.2   the library (SONAME libonnxruntime.so.1)
 #   libonnxruntime.so.1        -> libonnxruntime.so.1.23.2
 #   libonnxruntime.so          -> libonnxruntime.so.1.23.2  (what hugot is pointed at)
+# On macOS (arm64, x86_64; for the release workflow's macOS jobs, not
+# exercised on the Linux machine the tests run on):
+#   libonnxruntime.1.23.2.dylib, and libonnxruntime.dylib -> it
 #
 # Source: the npm package onnxruntime-node, which bundles the official
 # libonnxruntime build under bin/napi-v6/linux/x64/. The tarball is fetched
@@ -20,26 +24,44 @@ ORT_VERSION=1.23.2
 # Observed for onnxruntime-node-1.23.2.tgz (97,134,627 bytes):
 TGZ_SHA256=fe70e8de46560c57c2dfb7170770da32dbb21684504a5c904346c44a56e154f2
 TGZ_INTEGRITY=sha512-OBTsG0W8ddBVOeVVVychpVBS87A9YV5sa2hJ6lc025T97Le+J4v++PwSC4XFs1C62SWyNdof0Mh4KvnZgtt4aw==
-# package/bin/napi-v6/linux/x64/libonnxruntime.so.1 inside it:
-SO_SHA256=733854c3d7ce45256cc1c22cd4a30373247e1f7b7de8f40beab24211ef8e2a76
+# The library inside it, per platform (member, sha256):
+case "$(uname -s)/$(uname -m)" in
+Linux/x86_64)
+	MEMBER=package/bin/napi-v6/linux/x64/libonnxruntime.so.1
+	SO_SHA256=733854c3d7ce45256cc1c22cd4a30373247e1f7b7de8f40beab24211ef8e2a76
+	so="libonnxruntime.so.$ORT_VERSION"
+	links=(libonnxruntime.so.1 libonnxruntime.so)
+	;;
+Darwin/arm64)
+	MEMBER=package/bin/napi-v6/darwin/arm64/libonnxruntime.$ORT_VERSION.dylib
+	SO_SHA256=7d5ac8528f16a5d157c53eadb4c766bc23f0dbf02c994fb900303e27806e372c
+	so="libonnxruntime.$ORT_VERSION.dylib"
+	links=(libonnxruntime.dylib)
+	;;
+Darwin/x86_64)
+	MEMBER=package/bin/napi-v6/darwin/x64/libonnxruntime.$ORT_VERSION.dylib
+	SO_SHA256=0576e3f8dd16833c291fddd037444672ae20cdc6797db00928cc7527541c5a4a
+	so="libonnxruntime.$ORT_VERSION.dylib"
+	links=(libonnxruntime.dylib)
+	;;
+*)
+	echo "fetch-onnxruntime.sh: no ONNX Runtime build wired up for $(uname -s)/$(uname -m); cmdai falls back to its pure-Go backend (slow)" >&2
+	exit 1
+	;;
+esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 tools="${CMDAI_TOOLS:-$repo/.tools}"
 lib="$tools/lib"
 dl="$tools/build/npm"
-so="libonnxruntime.so.$ORT_VERSION"
 
-case "$(uname -s)/$(uname -m)" in
-Linux/x86_64) ;;
-*) echo "fetch-onnxruntime.sh: only linux/x86_64 is wired up (got $(uname -s)/$(uname -m))" >&2; exit 1 ;;
-esac
-
-sha256() { sha256sum "$1" | cut -d' ' -f1; }
+sha256() {
+	if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi
+}
 
 link() {
-	ln -sfn "$so" "$lib/libonnxruntime.so.1"
-	ln -sfn "$so" "$lib/libonnxruntime.so"
+	for l in "${links[@]}"; do ln -sfn "$so" "$lib/$l"; done
 }
 
 if [ -f "$lib/$so" ] && [ "$(sha256 "$lib/$so")" = "$SO_SHA256" ]; then
@@ -67,7 +89,7 @@ if [ "$got" != "$TGZ_SHA256" ]; then
 	rm -f "$tgz"
 	exit 1
 fi
-got="sha512-$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)"
+got="sha512-$(openssl dgst -sha512 -binary "$tgz" | openssl base64 -A)"
 if [ "$got" != "$TGZ_INTEGRITY" ]; then
 	echo "sha512 integrity mismatch for $tgz: got $got, want $TGZ_INTEGRITY" >&2
 	exit 1
@@ -83,13 +105,13 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-tar -xzf "$tgz" -C "$tmp" package/bin/napi-v6/linux/x64/libonnxruntime.so.1
-got="$(sha256 "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1")"
+tar -xzf "$tgz" -C "$tmp" "$MEMBER"
+got="$(sha256 "$tmp/$MEMBER")"
 if [ "$got" != "$SO_SHA256" ]; then
-	echo "sha256 mismatch for libonnxruntime.so.1 in the tarball: got $got" >&2
+	echo "sha256 mismatch for $MEMBER in the tarball: got $got" >&2
 	exit 1
 fi
-install -m 0755 "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$lib/$so.tmp"
+install -m 0755 "$tmp/$MEMBER" "$lib/$so.tmp"
 mv "$lib/$so.tmp" "$lib/$so"
 link
-echo "installed $lib/$so (+ libonnxruntime.so.1, libonnxruntime.so symlinks)"
+echo "installed $lib/$so (+ ${links[*]} symlinks)"

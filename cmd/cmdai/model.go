@@ -41,12 +41,14 @@ move it) with a manifest of sha256s that is checked every time it loads.
 
 EXAMPLES:
    $ cmdai model status
+   $ cmdai model export /media/usb/                # carry it across an air gap
    $ cmdai model import ./all-MiniLM-L6-v2.tar.gz   # air-gapped machines
    $ cmdai model pull                              # online machines`,
 		Subcommands: []*cli.Command{
 			newModelStatusCommand(f, nil),
 			newModelImportCommand(f, nil),
 			newModelPullCommand(f, nil),
+			newModelExportCommand(f),
 		},
 		OnUsageError: onUsageError,
 	}

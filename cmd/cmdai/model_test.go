@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,5 +66,48 @@ func TestModelImportAndStatus(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "model", "import"); code != ExitUsage {
 		t.Errorf("import without an argument: exit %d", code)
+	}
+}
+
+// TestModelExportImport: export, then import on "another machine" (another
+// home) from the tarball; two exports are byte-identical; sha256sum -c
+// accepts the checksums file.
+func TestModelExportImport(t *testing.T) {
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	if code, _, stderr := runCLI(t, "model", "import", stubModel(t)); code != 0 {
+		t.Fatal(stderr)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "model", "export", out)
+	tarball := filepath.Join(out, embed.ModelName+".tar.gz")
+	if code != 0 || !strings.Contains(stdout, tarball) {
+		t.Fatalf("export: exit %d %s %s", code, stdout, stderr)
+	}
+	first, _ := os.ReadFile(tarball)
+	if code, _, stderr := runCLI(t, "model", "export", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	second, _ := os.ReadFile(tarball)
+	if string(first) != string(second) {
+		t.Error("two exports of the same model differ")
+	}
+	cmd := exec.Command("sha256sum", "-c", embed.ModelName+".tar.gz.sha256")
+	cmd.Dir = out
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("sha256sum -c: %v %s", err, b)
+	}
+
+	other := t.TempDir()
+	t.Setenv("CMDAI_HOME", other)
+	if code, stdout, stderr := runCLI(t, "model", "import", tarball); code != 0 || !strings.Contains(stdout, "installed") {
+		t.Fatalf("import of the export: exit %d %s %s", code, stdout, stderr)
+	}
+	if _, err := embed.Verify(filepath.Join(other, "embeddings", embed.ModelName), ""); err != nil {
+		t.Errorf("imported model does not verify: %v", err)
+	}
+	// a damaged installed model is not exported
+	os.WriteFile(filepath.Join(other, "embeddings", embed.ModelName, "model.onnx"), []byte("changed"), 0o644)
+	if code, _, stderr := runCLI(t, "model", "export", t.TempDir()); code != ExitVerification {
+		t.Errorf("export of a damaged model: exit %d %s", code, stderr)
 	}
 }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/packaging"
+)
+
+// ModelExportOptions are the inputs of `cmdai model export`.
+type ModelExportOptions struct {
+	IO       *IOStreams
+	Getenv   func(string) string
+	Output   string
+	ModelDir string
+}
+
+// modelEpoch stamps model tarball entries: a model has no build time of
+// its own, and a fixed one keeps exports byte-identical.
+var modelEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newModelExportCommand(f *Factory) *cli.Command {
+	opts := &ModelExportOptions{IO: f.IO, Getenv: f.Getenv}
+	var variant, backend string
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write the installed model to a tarball, with a checksums file, for `model import` elsewhere",
+		UsageText: "cmdai model export <output.tar.gz | directory>",
+		Description: `Verifies the installed model, then writes all-MiniLM-L6-v2.tar.gz (every file
+of its manifest under all-MiniLM-L6-v2/) and OUTPUT.sha256. With an index
+tarball, it is all an air-gapped machine needs.
+
+EXAMPLES:
+   $ cmdai model export /media/usb/
+   $ cmdai model import /media/usb/all-MiniLM-L6-v2.tar.gz      # on the other machine`,
+		Flags:        modelFlags(&opts.ModelDir, &variant, &backend)[:1],
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("say where to write the model tarball, e.g. `cmdai model export /media/usb/`")
+			}
+			opts.Output = c.Args().First()
+			return runModelExport(c.Context, opts)
+		},
+	}
+}
+
+func runModelExport(ctx context.Context, opts *ModelExportOptions) error {
+	dir, err := resolveModelDir(opts.Getenv, opts.ModelDir)
+	if err != nil {
+		return err
+	}
+	m, err := embed.Verify(dir, "")
+	if err != nil {
+		return withCode(ExitVerification, err)
+	}
+	out := opts.Output
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		out = filepath.Join(out, m.Name+".tar.gz")
+	}
+	names := []string{embed.ManifestFile}
+	for n := range m.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var entries []packaging.Entry
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, packaging.Entry{Name: m.Name + "/" + n, Size: st.Size(), Open: func() (io.ReadCloser, error) { return os.Open(p) }})
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return fmt.Errorf("model export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	err = packaging.WriteTarGz(ctx, tmp, modelEpoch, entries)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("model export: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return err
+	}
+	sum, err := packaging.WriteChecksumFile(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "exported %s (%d files) to %s\n  sha256 %s in %s\nnext, on the other machine: cmdai model import %s\n",
+		m.Name, len(names), out, sum, out+packaging.ChecksumSuffix, filepath.Base(out))
+	return nil
+}
