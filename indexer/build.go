@@ -111,6 +111,8 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 
 	// What is there already decides what can be kept.
 	existing := map[string]string{} // id -> content_hash + fingerprint
+	existingCmd := map[string]string{}
+	var old Meta
 	coll, err := store.OpenCollection(ctx, o.Collection)
 	switch {
 	case errors.Is(err, chroma.ErrNoCollection):
@@ -121,7 +123,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 			return sum, err
 		}
 	default:
-		old := ParseMeta(coll.Metadata())
+		old = ParseMeta(coll.Metadata())
 		if old.ModelSHA256 != info.SHA256 || old.SchemaVersion != SchemaVersion {
 			return sum, fmt.Errorf("collection %s was built with %s %s, schema %d; this build uses %s %s, schema %d: run `cmdai index init --force` to rebuild it",
 				o.Collection, old.Model, old.ModelVariant, old.SchemaVersion, info.Model, info.Variant, SchemaVersion)
@@ -132,6 +134,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		}
 		for _, r := range recs {
 			existing[r.ID] = keyOf(r.Metadata)
+			existingCmd[r.ID], _ = r.Metadata["command"].(string)
 		}
 	}
 	// Marked incomplete until the end, so that status can tell an
@@ -296,26 +299,44 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	}
 	sum.Embedded, sum.Cached, sum.Written = int(embedded.Load()), int(cached.Load()), int(written.Load())
 
-	// Commands uninstalled since the last build leave records behind;
-	// remove them when the whole machine was scanned.
-	if len(o.Pipeline.Commands) == 0 {
-		var gone []string
-		for id := range existing {
-			if !seen[id] {
-				gone = append(gone, id)
-			}
-		}
-		if err := coll.Delete(ctx, gone); err != nil {
-			return sum, err
-		}
-		sum.Deleted = len(gone)
+	// Records no page gave this time go: on a whole-machine scan, those of
+	// every command not seen (uninstalled); on a scan of some commands,
+	// those of these commands only (an option that was removed).
+	only := map[string]bool{}
+	for _, c := range o.Pipeline.Commands {
+		only[c] = true
 	}
+	var gone []string
+	for id := range existing {
+		if !seen[id] && (len(only) == 0 || only[existingCmd[id]]) {
+			gone = append(gone, id)
+		}
+	}
+	if err := coll.Delete(ctx, gone); err != nil {
+		return sum, err
+	}
+	sum.Deleted = len(gone)
 	n, err := coll.Count(ctx)
 	if err != nil {
 		return sum, err
 	}
 	sum.Records = n
 	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands, n, skipped
+	if len(only) > 0 && len(existing) > 0 {
+		// a partial build: the other commands are still there
+		if meta.Commands, err = countCommands(ctx, coll); err != nil {
+			return sum, err
+		}
+		meta.Skipped = map[string]string{}
+		for c, fp := range old.Skipped {
+			if !only[c] {
+				meta.Skipped[c] = fp
+			}
+		}
+		for c, fp := range skipped {
+			meta.Skipped[c] = fp
+		}
+	}
 	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
 		return sum, err
 	}
@@ -330,4 +351,11 @@ func keyOf(md map[string]any) string {
 	h, _ := md["content_hash"].(string)
 	f, _ := md["fingerprint"].(string)
 	return h + "/" + f
+}
+
+// countCommands counts the commands a collection holds (one summary record
+// each).
+func countCommands(ctx context.Context, coll *chroma.Collection) (int, error) {
+	recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"kind": "summary"}})
+	return len(recs), err
 }

@@ -8,7 +8,8 @@
 # time, time per stage and peak RSS (the largest of cmdai and its Chroma
 # server); then, on the default index, query latency p50/p95 warm
 # (BenchmarkQueryWarm: server up, model loaded) and as one-shot CLI runs,
-# and `index export` / `index import` of it (time, tarball size).
+# `index export` / `index import` of it (time, tarball size), and a
+# refresh with nothing changed.
 # Needs `make build model chroma` (`make bench` does that).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -107,4 +108,18 @@ ti = time.monotonic() - t
 print(f"| records | tarball | export | import --validate | import (atomic replace) |")
 print(f"|---|---|---|---|---|")
 print(f"| {ex['records']} | {ex['bytes']/1e6:.1f} MB | {te:.1f} s | {tv:.1f} s | {ti:.1f} s |")
+PY
+
+echo
+echo "Refresh with nothing changed (whole command, private Chroma started and stopped):"
+python3 - "$BIN" <<'PY'
+import json, subprocess, sys, time
+ts, inner = [], []
+for _ in range(5):
+    t = time.monotonic()
+    out = subprocess.run([sys.argv[1], "index", "refresh", "--json"], check=True, capture_output=True).stdout
+    ts.append(time.monotonic() - t)
+    inner.append(json.loads(out)["total_seconds"])
+ts.sort(); inner.sort()
+print(f"wall p50 {ts[2]:.2f} s (min {ts[0]:.2f}, max {ts[-1]:.2f}); of which the refresh itself (scan, compare) p50 {inner[2]:.2f} s")
 PY

@@ -80,6 +80,7 @@ EXAMPLES:
 		Subcommands: []*cli.Command{
 			newScanCommand(f, nil),
 			newInitCommand(f),
+			newRefreshCommand(f),
 			newQueryCommand(f),
 			newStatusCommand(f),
 			newClearCommand(f),

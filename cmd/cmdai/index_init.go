@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/paths"
@@ -103,61 +104,39 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		// Measured: two one-thread embedders beat one two-thread one by
-		// 1.3x on int8 and tie on fp32 (BENCHMARKS.md).
-		workers = runtime.NumCPU()
-	}
-	if opts.Model.Backend == embed.BackendGo {
-		workers = 1
-	}
-	var embedders []embed.Embedder
-	defer func() {
-		for _, e := range embedders {
-			e.Close()
-		}
-	}()
-	for i := 0; i < workers; i++ {
-		e, err := openEmbedder(ctx, opts.IO, opts.Getenv, opts.Model, 1)
-		if err != nil {
-			return err
-		}
-		embedders = append(embedders, e)
-		if e.Info().Backend == embed.BackendGo {
-			break // one session uses all cores already
-		}
-	}
-	var cache *embed.Cache
-	if !opts.NoCache {
-		dir, err := paths.EmbeddingCacheDir(opts.Getenv)
-		if err != nil {
-			return err
-		}
-		ei := embedders[0].Info()
-		if cache, err = embed.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
-			return err
-		}
-		defer cache.Close()
+	emb := &embedders{opts: opts}
+	defer emb.Close()
+	if _, err := emb.Open(ctx); err != nil {
+		return err
 	}
 	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-
-	bo := indexer.BuildOptions{
-		Pipeline: pipeline.Options{
-			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
-			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
-			ProseBudget: opts.ProseBudget,
-		},
-		Embedders:   embedders,
-		Cache:       cache,
-		Collection:  info.CollectionName(),
-		ToolVersion: version,
-		Force:       opts.Force,
+	bo, err := buildOptions(opts, info, emb)
+	if err != nil {
+		return err
 	}
+	if bo.Cache != nil {
+		defer bo.Cache.Close()
+	}
+	bo.Embedders = emb.list
+	setProgress(opts, &bo)
+	sum, err := indexer.Build(ctx, conn.Store, bo)
+	if err != nil {
+		if opts.BatchMode || opts.JSON {
+			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
+			fmt.Fprintln(opts.IO.Out, string(line))
+		}
+		return err
+	}
+	return printInit(opts, conn, sum, len(emb.list))
+}
+
+// setProgress shows a build's progress: a bar on a terminal, a JSON line
+// every 100 pages in batch mode.
+func setProgress(opts *InitOptions, bo *indexer.BuildOptions) {
 	if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
 		var bar *progressbar.ProgressBar
 		bo.Progress = func(p indexer.Progress) {
@@ -178,14 +157,9 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 			}
 		}
 	}
-	sum, err := indexer.Build(ctx, conn.Store, bo)
-	if err != nil {
-		if opts.BatchMode || opts.JSON {
-			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
-			fmt.Fprintln(opts.IO.Out, string(line))
-		}
-		return err
-	}
+}
+
+func printInit(opts *InitOptions, conn *connection, sum indexer.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		return enc.Encode(struct {
@@ -201,7 +175,7 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	if sum.Stats.Trimmed > 0 {
 		fmt.Fprintf(out, "  budget:   %d chunks of long pages' prose left out (--prose-budget %d; 0 keeps all)\n", sum.Stats.Trimmed, opts.ProseBudget)
 	}
-	fmt.Fprintf(out, "  model:    %s %s (%s backend, %d embedders)\n", sum.Model, sum.Variant, sum.Backend, len(embedders))
+	fmt.Fprintf(out, "  model:    %s %s (%s backend, %d embedders)\n", sum.Model, sum.Variant, sum.Backend, workers)
 	fmt.Fprintf(out, "  time:     scan %s, parse %s, embed %s busy, write %s busy; total %s\n", sum.ScanTime, sum.ParseTime, sum.EmbedTime, sum.WriteTime, sum.Total)
 	if opts.Verbose {
 		printVerbose(out, sum)
@@ -232,4 +206,72 @@ func printVerbose(out io.Writer, sum indexer.Summary) {
 	for _, f := range sum.Failures {
 		fmt.Fprintf(out, "  failed:   %s (%s): %s\n", f.Command, f.Page, f.Error)
 	}
+}
+
+// embedders opens the build's embedders once, when first needed: a
+// refresh with nothing to embed loads no model.
+type embedders struct {
+	opts *InitOptions
+	list []embed.Embedder
+}
+
+func (e *embedders) Open(ctx context.Context) ([]embed.Embedder, error) {
+	if e.list != nil {
+		return e.list, nil
+	}
+	workers := e.opts.Workers
+	if workers <= 0 {
+		// Measured: two one-thread embedders beat one two-thread one by
+		// 1.3x on int8 and tie on fp32 (BENCHMARKS.md).
+		workers = runtime.NumCPU()
+	}
+	if e.opts.Model.Backend == embed.BackendGo {
+		workers = 1
+	}
+	for i := 0; i < workers; i++ {
+		em, err := openEmbedder(ctx, e.opts.IO, e.opts.Getenv, e.opts.Model, 1)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.list = append(e.list, em)
+		if em.Info().Backend == embed.BackendGo {
+			break // one session uses all cores already
+		}
+	}
+	return e.list, nil
+}
+
+func (e *embedders) Close() {
+	for _, em := range e.list {
+		em.Close()
+	}
+	e.list = nil
+}
+
+// buildOptions turns the command's options into the indexer's; the
+// embedding cache is opened for the model the embedders run (opening
+// them if need be).
+func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.BuildOptions, error) {
+	bo := indexer.BuildOptions{
+		Pipeline: pipeline.Options{
+			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
+			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
+			ProseBudget: opts.ProseBudget,
+		},
+		Collection:  info.CollectionName(),
+		ToolVersion: version,
+		Force:       opts.Force,
+	}
+	if !opts.NoCache && len(emb.list) > 0 {
+		dir, err := paths.EmbeddingCacheDir(opts.Getenv)
+		if err != nil {
+			return bo, err
+		}
+		ei := emb.list[0].Info()
+		if bo.Cache, err = embed.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
+			return bo, err
+		}
+	}
+	return bo, nil
 }

@@ -6,12 +6,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
@@ -291,5 +294,77 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 	cur := currentCollection(st)
 	if cur == nil || cur.Stale == nil || cur.Stale.Stale != 0 || cur.Meta.Skipped["broken"] == "" {
 		t.Errorf("status after a failed page: %s", out2)
+	}
+}
+
+// TestRefresh: on a made-up machine, a refresh with nothing changed does
+// nothing and loads no model; installing a command (with its page),
+// changing a page and removing a command touch those commands only.
+func TestRefresh(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	newOpts := func(io *IOStreams) *InitOptions {
+		return &InitOptions{IO: io, Getenv: os.Getenv, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+			ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	}
+	io, _, errOut := testIO()
+	if err := runInit(context.Background(), newOpts(io)); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
+	}
+	refresh := func() indexer.RefreshSummary {
+		t.Helper()
+		io, out, errOut := testIO()
+		if err := runRefresh(context.Background(), newOpts(io)); err != nil {
+			t.Fatalf("refresh: %v %s", err, errOut)
+		}
+		var sum indexer.RefreshSummary
+		if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return sum
+	}
+	if sum := refresh(); !sum.Plan.Empty() || sum.Build != nil {
+		t.Errorf("nothing changed, yet: %+v", sum)
+	}
+
+	// install "wobble" (an executable and its page)
+	os.WriteFile(filepath.Join(bin, "wobble"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	src, err := os.ReadFile("../../manparse/testdata/wobble.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(man, "man1", "wobble.1"), src, 0o644)
+	sum := refresh()
+	if strings.Join(sum.Plan.Added, " ") != "wobble" || len(sum.Plan.Changed)+len(sum.Plan.Removed) != 0 || sum.Build == nil || sum.Build.Commands != 1 || sum.Build.Embedded == 0 {
+		t.Errorf("after installing wobble: %+v %+v", sum.Plan, sum.Build)
+	}
+
+	// upgrade frob: one option's text changes; only that chunk is embedded
+	page := filepath.Join(man, "man1", "frob.1.gz")
+	frob, _ := os.ReadFile("../../manparse/testdata/frob.1")
+	changed := strings.Replace(string(frob), "Descend into directories", "Descend into every directory", 1)
+	if changed == string(frob) {
+		t.Fatal("fixture text not found")
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(changed))
+	zw.Close()
+	os.WriteFile(page, gz.Bytes(), 0o644)
+	future := time.Now().Add(time.Minute)
+	os.Chtimes(page, future, future)
+	sum = refresh()
+	if strings.Join(sum.Plan.Changed, " ") != "frob" || len(sum.Plan.Added)+len(sum.Plan.Removed) != 0 || sum.Build == nil || sum.Build.Embedded != 1 {
+		t.Errorf("after changing frob's --recursive: %+v %+v", sum.Plan, sum.Build)
+	}
+
+	// uninstall wobble
+	os.Remove(filepath.Join(bin, "wobble"))
+	sum = refresh()
+	if strings.Join(sum.Plan.Removed, " ") != "wobble" || sum.Deleted == 0 || sum.Build != nil {
+		t.Errorf("after removing wobble: %+v deleted %d", sum.Plan, sum.Deleted)
+	}
+	if sum := refresh(); !sum.Plan.Empty() {
+		t.Errorf("a second refresh found more to do: %+v", sum.Plan)
 	}
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/indexer"
+)
+
+func newRefreshCommand(f *Factory) *cli.Command {
+	opts := &InitOptions{IO: f.IO, Getenv: f.Getenv}
+	var incremental bool
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &incremental},
+		&cli.BoolFlag{Name: "batch-mode", Usage: "CI: no progress bar, a JSON summary", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
+		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
+		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
+		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+	}
+	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
+	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "refresh",
+		Usage:     "bring the index up to date: re-index only what changed since it was built",
+		UsageText: "cmdai index refresh [--incremental] [--json]",
+		Description: `Compares each command's executable and man page (path, size, modification
+time) with what the index holds, then re-parses only the commands that
+changed (re-embedding only the chunks whose text changed), indexes new
+commands and removes uninstalled ones. With nothing changed it reads no
+page and loads no model. Run it after installing or upgrading packages.
+
+EXAMPLES:
+   $ cmdai index refresh
+   $ cmdai index refresh --json   # {"plan":{"changed":[...],"added":[...],"removed":[...]}, ...}`,
+		Flags:        flags,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("unexpected argument %q", c.Args().First())
+			}
+			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			if !incremental {
+				return runInit(c.Context, opts) // keeps what is unchanged, reads every page
+			}
+			return runRefresh(c.Context, opts)
+		},
+	}
+}
+
+func runRefresh(ctx context.Context, opts *InitOptions) error {
+	info, err := resolveDistro(ctx, opts.Distro, nil)
+	if err != nil {
+		return err
+	}
+	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	emb := &embedders{opts: opts}
+	defer emb.Close()
+	bo, err := buildOptions(opts, info, emb)
+	if err != nil {
+		return err
+	}
+	setProgress(opts, &bo)
+	var cache *embed.Cache
+	open := func(o *indexer.BuildOptions) error {
+		list, err := emb.Open(ctx)
+		if err != nil {
+			return err
+		}
+		o.Embedders = list
+		withCache, err := buildOptions(opts, info, emb)
+		o.Cache, cache = withCache.Cache, withCache.Cache
+		return err
+	}
+	sum, err := indexer.Refresh(ctx, conn.Store, bo, open)
+	if cache != nil {
+		cache.Close()
+	}
+	if errors.Is(err, chroma.ErrNoCollection) {
+		return withCode(ExitNoIndex, fmt.Errorf("no index %s on %s to refresh: build it with `cmdai index init`", info.CollectionName(), conn.URL))
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON || opts.BatchMode {
+		return json.NewEncoder(opts.IO.Out).Encode(sum)
+	}
+	out := opts.IO.Out
+	if sum.Plan.Empty() {
+		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", info.CollectionName(), sum.Total)
+		return nil
+	}
+	list := func(names []string) string {
+		if len(names) > 8 {
+			return strings.Join(names[:8], " ") + fmt.Sprintf(" (+%d)", len(names)-8)
+		}
+		return strings.Join(names, " ")
+	}
+	fmt.Fprintf(out, "refreshed %s in %s: %d changed, %d new, %d removed\n", info.CollectionName(), sum.Total, len(sum.Plan.Changed), len(sum.Plan.Added), len(sum.Plan.Removed))
+	for _, l := range []struct {
+		what  string
+		names []string
+	}{{"changed", sum.Plan.Changed}, {"new", sum.Plan.Added}, {"removed", sum.Plan.Removed}} {
+		if len(l.names) > 0 {
+			fmt.Fprintf(out, "  %-8s %s\n", l.what+":", list(l.names))
+		}
+	}
+	if b := sum.Build; b != nil {
+		fmt.Fprintf(out, "  chunks:   %d embedded, %d from cache, %d unchanged; %d records removed\n", b.Embedded, b.Cached, b.Unchanged, sum.Deleted)
+	}
+	return nil
+}
