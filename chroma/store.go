@@ -468,6 +468,23 @@ func (c *Collection) GetPage(ctx context.Context, offset, limit int, inc Include
 			opts = append(opts, v2.WithWhere(v2.And(clauses...)))
 		}
 	}
+	return c.get(ctx, opts)
+}
+
+// Get returns the records with these ids (those that exist), with their
+// documents and metadata.
+func (c *Collection) Get(ctx context.Context, ids []string) ([]Record, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	docIDs := make([]v2.DocumentID, len(ids))
+	for i, id := range ids {
+		docIDs[i] = v2.DocumentID(id)
+	}
+	return c.get(ctx, []v2.CollectionGetOption{v2.WithIDs(docIDs...), v2.WithInclude(v2.IncludeMetadatas, v2.IncludeDocuments)})
+}
+
+func (c *Collection) get(ctx context.Context, opts []v2.CollectionGetOption) ([]Record, error) {
 	res, err := c.c.Get(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Name(), err)

@@ -169,3 +169,39 @@ func TestStaleness(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", st, want)
 	}
 }
+
+func TestFuseByReciprocalRank(t *testing.T) {
+	ch := func(cmds ...string) []CommandHit {
+		var out []CommandHit
+		for _, c := range cmds {
+			out = append(out, CommandHit{Command: c, Description: c + " does things", Matches: []Match{{ID: c + "#NAME"}}})
+		}
+		return out
+	}
+	sem := ch("grep", "wc", "uniq")
+	kw := ch("wc", "nl", "grep")
+	got := fuse(5, ranking{sem, 1}, ranking{kw, 1})
+	var names []string
+	for _, h := range got {
+		names = append(names, h.Command)
+	}
+	// grep 1/61+1/63, wc 1/62+1/61: wc first; then grep; uniq (1/63) and nl (1/62): nl before uniq
+	if strings.Join(names, " ") != "wc grep nl uniq" {
+		t.Errorf("fused order %v", names)
+	}
+	if len(got[0].Matches) != 1 || got[0].Description == "" {
+		t.Errorf("wc's details and matches (deduplicated): %+v", got[0])
+	}
+	// a lighter ranking moves less: keyword at 0.3 cannot lift nl over uniq
+	got = fuse(5, ranking{sem, 1}, ranking{kw, 0.3})
+	if got[0].Command != "grep" || got[len(got)-1].Command != "nl" {
+		t.Errorf("weighted: %v", got)
+	}
+	// a command only named, with no chunk to show, is left out
+	got = fuse(5, ranking{sem, 1}, ranking{namedHits([]string{"rsync"}), 1})
+	for _, h := range got {
+		if h.Command == "rsync" {
+			t.Error("named-only command listed without matches")
+		}
+	}
+}

@@ -17,7 +17,9 @@ type Match struct {
 	Section string  `json:"section"`
 	Option  string  `json:"option,omitempty"`
 	Score   float64 `json:"score"`
-	Text    string  `json:"text"`
+	// BM25 is the keyword score of a chunk the keyword ranking found.
+	BM25 float64 `json:"bm25,omitempty"`
+	Text string  `json:"text"`
 }
 
 // CommandHit is one command with the chunks of it that matched.
@@ -90,19 +92,11 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 		}
 		c := byCmd[cmd]
 		if c == nil {
-			c = &CommandHit{Command: cmd}
-			c.Description, _ = h.Metadata["description"].(string)
-			c.Version, _ = h.Metadata["version"].(string)
-			c.ManSection, _ = h.Metadata["man_section"].(string)
-			c.InstalledPath, _ = h.Metadata["installed_path"].(string)
-			c.Aliases, _ = h.Metadata["aliases"].(string)
+			c = commandOf(cmd, h.Metadata)
 			byCmd[cmd] = c
 			order = append(order, c)
 		}
-		m := Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document}
-		m.Kind, _ = h.Metadata["kind"].(string)
-		m.Section, _ = h.Metadata["section"].(string)
-		m.Option, _ = h.Metadata["option"].(string)
+		m := matchOf(h)
 		c.Matches = append(c.Matches, m)
 	}
 	for _, c := range order {
@@ -134,4 +128,22 @@ func rankScore(ms []Match) float64 {
 		score += supportWeight * s
 	}
 	return score
+}
+
+func commandOf(cmd string, md map[string]any) *CommandHit {
+	c := &CommandHit{Command: cmd}
+	c.Description, _ = md["description"].(string)
+	c.Version, _ = md["version"].(string)
+	c.ManSection, _ = md["man_section"].(string)
+	c.InstalledPath, _ = md["installed_path"].(string)
+	c.Aliases, _ = md["aliases"].(string)
+	return c
+}
+
+func matchOf(h chroma.Hit) Match {
+	m := Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document}
+	m.Kind, _ = h.Metadata["kind"].(string)
+	m.Section, _ = h.Metadata["section"].(string)
+	m.Option, _ = h.Metadata["option"].(string)
+	return m
 }

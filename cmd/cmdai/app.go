@@ -87,6 +87,7 @@ EXAMPLES:
 			newExportCommand(f),
 			newImportCommand(f),
 			newDownloadCommand(f),
+			newEvalCommand(f),
 		},
 		OnUsageError: onUsageError,
 	}

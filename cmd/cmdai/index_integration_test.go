@@ -149,6 +149,34 @@ func TestIndexEndToEnd(t *testing.T) {
 		t.Errorf("%d of %d requests found their command in the expected ranks; want at least 90 %%", hits, len(requests))
 	}
 
+	// index eval over the same requests, every mode and the baseline
+	// (BM25 over whole man pages): hybrid must beat the baseline's hit@5
+	// by 15 points (issue #6's goal), and every mode must find most.
+	code, out, errOut = runCLI(t, "index", "eval", "--queries", "testdata/requests.jsonl", "--json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d %s %s", code, out, errOut)
+	}
+	modes := map[string]indexer.EvalResult{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r indexer.EvalResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("eval output %q: %v", line, err)
+		}
+		modes[r.Mode] = r
+		t.Logf("eval %-10s hit@1 %.3f hit@5 %.3f hit@10 %.3f MRR@10 %.3f p50 %.1f ms", r.Mode, r.Hit1, r.Hit5, r.Hit10, r.MRR10, r.P50Millis)
+	}
+	sem, hyb, kw, base := modes["semantic"], modes["hybrid"], modes["keyword"], modes["bm25-pages"]
+	if sem.Queries != len(requests) || hyb.Queries != len(requests) || base.Queries != len(requests) {
+		t.Errorf("eval ran %d/%d/%d queries, want %d", sem.Queries, hyb.Queries, base.Queries, len(requests))
+	}
+	if hyb.Hit5 < base.Hit5+0.15 || sem.Hit5 < 0.9 || kw.Hit5 < 0.5 {
+		t.Errorf("eval: hybrid hit@5 %.3f (baseline %.3f + 0.15 wanted), semantic %.3f, keyword %.3f", hyb.Hit5, base.Hit5, sem.Hit5, kw.Hit5)
+	}
+	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--mode", "hybrid", "-k", "3")
+	if code != 0 || !strings.Contains(out, "find") {
+		t.Errorf("hybrid query:\n%s", out)
+	}
+
 	// Context block for an assistant.
 	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--context")
 	if code != 0 || !strings.HasPrefix(out, "COMMAND DOCUMENTATION (from vector database):\n- Command: find") || !strings.Contains(out, "-mtime") {

@@ -24,6 +24,7 @@ type QueryOptions struct {
 	Context       bool
 	ContextTokens int
 	Distro        string
+	Mode          string
 	Chroma        ChromaOptions
 	Model         ModelOptions
 }
@@ -36,6 +37,7 @@ func newQueryCommand(f *Factory) *cli.Command {
 		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
 		&cli.IntFlag{Name: "max-tokens", Value: indexer.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.StringFlag{Name: "mode", Value: string(indexer.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
 	flags = append(flags, chromaFlags(&opts.Chroma)...)
@@ -93,25 +95,19 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer conn.Close()
-	coll, err := openIndex(ctx, conn, info.CollectionName())
+	mode, err := indexer.ParseMode(opts.Mode)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	s, closeS, err := openSearcher(ctx, opts.IO, opts.Getenv, conn, info, opts.Model, mode != indexer.ModeSemantic)
 	if err != nil {
 		return err
 	}
+	defer closeS()
+	coll := s.Coll
 	meta := indexer.ParseMeta(coll.Metadata())
-	mo := opts.Model
-	if mo.Variant == "" {
-		mo.Variant = meta.ModelVariant
-	}
-	e, err := openEmbedder(ctx, opts.IO, opts.Getenv, mo, 0)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	if err := meta.CheckModel(e.Info()); err != nil {
-		return withCode(ExitVerification, err)
-	}
 	start := time.Now()
-	hits, err := indexer.Query(ctx, coll, e, opts.Request, opts.K)
+	hits, err := s.Search(ctx, opts.Request, opts.K, mode)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,197 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/keyword"
+)
+
+// Mode chooses how Search ranks.
+type Mode string
+
+// Retrieval modes.
+const (
+	ModeSemantic Mode = "semantic" // nearest chunks by embedding
+	ModeKeyword  Mode = "keyword"  // BM25 over the chunks, and commands named in the request
+	ModeHybrid   Mode = "hybrid"   // both, fused by reciprocal rank
+)
+
+// ParseMode reads a --mode value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeSemantic, ModeKeyword, ModeHybrid:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown mode %q: use semantic, keyword or hybrid", s)
+}
+
+// Searcher answers requests against one index.
+type Searcher struct {
+	Coll     *chroma.Collection
+	Embedder embed.Embedder // for semantic and hybrid
+	Keywords *keyword.Index // for keyword and hybrid
+}
+
+// Reciprocal rank fusion: a command's fused score is the sum over the
+// rankings that hold it of weight / (rrfK + rank). The semantic ranking
+// weighs 1; the keyword ranking and the commands the request names
+// outright ("with rsync": names are also words, "find", "head") weigh
+// 0.3 each, the best of five settings on the NL2Bash queries
+// (BENCHMARKS.md).
+const (
+	rrfK          = 60
+	keywordWeight = 0.3
+	nameWeight    = 0.3
+)
+
+// Search returns the k best commands for the request in the given mode.
+func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) ([]CommandHit, error) {
+	request = strings.TrimSpace(request)
+	if request == "" {
+		return nil, fmt.Errorf("empty request: say what you want to do, e.g. \"find files modified today\"")
+	}
+	if k <= 0 {
+		k = 5
+	}
+	pool := max(minChunks, k*chunksPerCommand)
+	var sem, kw []CommandHit
+	if mode == ModeSemantic || mode == ModeHybrid {
+		vecs, err := s.Embedder.Embed(ctx, []string{request})
+		if err != nil {
+			return nil, err
+		}
+		hits, err := s.Coll.Query(ctx, vecs[0], pool)
+		if err != nil {
+			return nil, err
+		}
+		sem = Group(hits, pool)
+		if mode == ModeSemantic {
+			return sem[:min(k, len(sem))], nil
+		}
+	}
+	if s.Keywords == nil {
+		return nil, fmt.Errorf("no keyword index for mode %s", mode)
+	}
+	var err error
+	if kw, err = s.keywordRanking(ctx, request, pool); err != nil {
+		return nil, err
+	}
+	named := s.Keywords.Named(request)
+	if mode == ModeKeyword {
+		return fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), nil
+	}
+	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
+}
+
+// keywordRanking ranks commands by their BM25 chunks: the best chunk's
+// score, plus supportWeight x the next supportChunks, as Group does.
+func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) ([]CommandHit, error) {
+	hits := s.Keywords.Search(request, pool)
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	recs, err := s.Coll.Get(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]chroma.Record{}
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
+	byCmd := map[string]*CommandHit{}
+	var order []*CommandHit
+	for _, h := range hits {
+		r, ok := byID[h.ID]
+		if !ok {
+			continue // the keyword index is older than the collection
+		}
+		c := byCmd[h.Command]
+		if c == nil {
+			c = commandOf(h.Command, r.Metadata)
+			byCmd[h.Command] = c
+			order = append(order, c)
+		}
+		m := matchOf(chroma.Hit{Record: r})
+		m.Score, m.BM25 = 0, h.Score
+		c.Matches = append(c.Matches, m)
+	}
+	for _, c := range order {
+		w := make([]float64, len(c.Matches))
+		for i, m := range c.Matches {
+			w[i] = m.BM25
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(w)))
+		c.Score = w[0]
+		for _, x := range w[1:min(len(w), 1+supportChunks)] {
+			c.Score += 2 * supportWeight * x
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
+	out := make([]CommandHit, len(order))
+	for i, c := range order {
+		out[i] = *c
+	}
+	return out, nil
+}
+
+func namedHits(names []string) []CommandHit {
+	out := make([]CommandHit, len(names))
+	for i, n := range names {
+		out[i] = CommandHit{Command: n}
+	}
+	return out
+}
+
+type ranking struct {
+	hits   []CommandHit
+	weight float64
+}
+
+// fuse merges rankings of commands by reciprocal rank. A command keeps the
+// details (description, matches) of the first ranking that holds it,
+// with the matches of the others added.
+func fuse(k int, rankings ...ranking) []CommandHit {
+	byCmd := map[string]*CommandHit{}
+	var order []*CommandHit
+	seenMatch := map[string]bool{}
+	for _, r := range rankings {
+		for rank, h := range r.hits {
+			c := byCmd[h.Command]
+			if c == nil {
+				cp := h
+				cp.Matches = nil
+				cp.Score = 0
+				c = &cp
+				byCmd[h.Command] = c
+				order = append(order, c)
+			} else if c.Description == "" {
+				c.Description, c.Version, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.ManSection, h.InstalledPath, h.Aliases
+			}
+			c.Score += r.weight / float64(rrfK+rank+1)
+			for _, m := range h.Matches {
+				if !seenMatch[m.ID] {
+					seenMatch[m.ID] = true
+					c.Matches = append(c.Matches, m)
+				}
+			}
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
+	out := make([]CommandHit, 0, k)
+	for _, c := range order {
+		if len(out) == k {
+			break
+		}
+		if len(c.Matches) == 0 {
+			continue // named only, with no chunk that answers: nothing to show
+		}
+		out = append(out, *c)
+	}
+	return out
+}

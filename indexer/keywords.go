@@ -1,0 +1,94 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/keyword"
+)
+
+// KeywordIndex returns the BM25 index of the collection's chunks, kept in
+// dir under a name that changes with the collection (its build time and
+// record count): a missing or outdated one is rebuilt from the records
+// and saved. It is derived from the records alone, so it travels with
+// them: an imported index gets its own on first use (or at import).
+func KeywordIndex(ctx context.Context, coll *chroma.Collection, dir string) (*keyword.Index, error) {
+	meta := ParseMeta(coll.Metadata())
+	n, err := coll.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d|%s", coll.Name(), meta.BuiltAt.UTC().Format(time.RFC3339Nano), n, meta.Chunks, meta.ModelSHA256)))
+	path := filepath.Join(dir, coll.Name()+"-"+hex.EncodeToString(key[:6])+".bm25")
+	if f, err := os.Open(path); err == nil {
+		ix, err := keyword.Load(f)
+		f.Close()
+		if err == nil && ix.Len() == n {
+			return ix, nil
+		}
+	}
+	ix, err := BuildKeywordIndex(ctx, coll)
+	if err != nil {
+		return nil, err
+	}
+	if err := saveKeywordIndex(ix, dir, coll.Name(), path); err != nil {
+		// a cache: the query goes on without it
+		return ix, nil
+	}
+	return ix, nil
+}
+
+// BuildKeywordIndex reads every chunk of the collection and indexes it.
+func BuildKeywordIndex(ctx context.Context, coll *chroma.Collection) (*keyword.Index, error) {
+	recs, err := coll.All(ctx, chroma.Include{Documents: true})
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]keyword.Doc, len(recs))
+	for i, r := range recs {
+		cmd, _ := r.Metadata["command"].(string)
+		var aliases []string
+		if a, _ := r.Metadata["aliases"].(string); a != "" {
+			aliases = strings.Split(a, ",")
+		}
+		docs[i] = keyword.Doc{ID: r.ID, Command: cmd, Aliases: aliases, Text: r.Document}
+	}
+	return keyword.Build(docs), nil
+}
+
+// saveKeywordIndex writes atomically and removes the collection's older
+// indexes.
+func saveKeywordIndex(ix *keyword.Index, dir, collection, path string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
+	tmp, err := os.CreateTemp(dir, ".bm25-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := ix.Save(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	for _, o := range old {
+		if o != path {
+			os.Remove(o)
+		}
+	}
+	return nil
+}

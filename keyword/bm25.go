@@ -1,0 +1,210 @@
+// Package keyword ranks an index's chunks by BM25 over their words, the
+// keyword half of hybrid retrieval.
+package keyword
+
+import (
+	"encoding/gob"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// BM25 parameters (the usual ones).
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// Doc is one chunk to index.
+type Doc struct {
+	ID      string
+	Command string
+	Aliases []string
+	Text    string
+}
+
+// Index is a BM25 index over chunks. It is built once from the records
+// of a collection and kept beside it (Save, Load).
+type Index struct {
+	IDs      []string
+	Commands []string
+	Lens     []int32
+	AvgLen   float64
+	// Postings maps a term to the docs holding it and how often.
+	Postings map[string][]Posting
+	// Names maps every command name and alias to its command.
+	Names map[string]string
+}
+
+// Posting is one doc holding a term.
+type Posting struct {
+	Doc  int32
+	Freq int32
+}
+
+// Build indexes docs.
+func Build(docs []Doc) *Index {
+	ix := &Index{Postings: map[string][]Posting{}, Names: map[string]string{}}
+	var total int64
+	for i, d := range docs {
+		terms := Terms(d.Text)
+		if d.Command != "" {
+			ix.Names[d.Command] = d.Command
+			for _, a := range d.Aliases {
+				ix.Names[a] = d.Command
+			}
+		}
+		ix.IDs = append(ix.IDs, d.ID)
+		ix.Commands = append(ix.Commands, d.Command)
+		ix.Lens = append(ix.Lens, int32(len(terms)))
+		total += int64(len(terms))
+		freq := map[string]int32{}
+		for _, t := range terms {
+			freq[t]++
+		}
+		for t, f := range freq {
+			ix.Postings[t] = append(ix.Postings[t], Posting{Doc: int32(i), Freq: f})
+		}
+	}
+	if len(docs) > 0 {
+		ix.AvgLen = float64(total) / float64(len(docs))
+	}
+	return ix
+}
+
+// Hit is one scored chunk.
+type Hit struct {
+	ID      string
+	Command string
+	Score   float64
+}
+
+// Search returns the n best chunks for the query, best first.
+func (ix *Index) Search(query string, n int) []Hit {
+	scores := map[int32]float64{}
+	N := float64(len(ix.IDs))
+	seen := map[string]bool{}
+	for _, t := range Terms(query) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		ps := ix.Postings[t]
+		if len(ps) == 0 {
+			continue
+		}
+		idf := math.Log(1 + (N-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		for _, p := range ps {
+			tf := float64(p.Freq)
+			norm := tf * (k1 + 1) / (tf + k1*(1-b+b*float64(ix.Lens[p.Doc])/ix.AvgLen))
+			scores[p.Doc] += idf * norm
+		}
+	}
+	hits := make([]Hit, 0, len(scores))
+	for d, s := range scores {
+		hits = append(hits, Hit{ID: ix.IDs[d], Command: ix.Commands[d], Score: s})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	if len(hits) > n {
+		hits = hits[:n]
+	}
+	return hits
+}
+
+// Named returns the commands the request names, in the order it names
+// them: "use rsync to copy" names rsync. Words that are also common
+// English ("file", "time", "which") count only when written as a command
+// would be, never capitalised at the start of the request.
+func (ix *Index) Named(request string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i, w := range strings.FieldsFunc(request, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`,;:!?()"'`+"`", r)
+	}) {
+		w = strings.TrimRight(w, ".")
+		if i == 0 && w != strings.ToLower(w) {
+			continue
+		}
+		cmd, ok := ix.Names[w]
+		if !ok || seen[cmd] || (stop[w] && !strings.ContainsRune(w, '-')) {
+			continue
+		}
+		seen[cmd] = true
+		out = append(out, cmd)
+	}
+	return out
+}
+
+// Len is the number of chunks indexed.
+func (ix *Index) Len() int { return len(ix.IDs) }
+
+// Save writes the index.
+func (ix *Index) Save(w io.Writer) error { return gob.NewEncoder(w).Encode(ix) }
+
+// Load reads an index written by Save.
+func Load(r io.Reader) (*Index, error) {
+	var ix Index
+	if err := gob.NewDecoder(r).Decode(&ix); err != nil {
+		return nil, fmt.Errorf("keyword index: %w", err)
+	}
+	return &ix, nil
+}
+
+// stop words carry no signal about which command is meant.
+var stop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the of to in on for and or is are be by with from at as it its this that
+		these those all any each my me i you your we our can how do does what which when where who will would should
+		into out over under than then there their them they if not no but so such via per use using used file files`) {
+		stop[w] = true
+	}
+}
+
+// Terms splits text into lower-case words and flags: "--ignore-case" is
+// kept whole (and also as its words), since requests and pages name flags.
+func Terms(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.')
+	}) {
+		f = strings.Trim(f, ".")
+		if strings.HasPrefix(f, "-") && len(f) > 1 {
+			out = append(out, f)
+		}
+		for _, w := range strings.FieldsFunc(f, func(r rune) bool { return r == '-' || r == '.' || r == '_' }) {
+			if len(w) > 1 && !stop[w] {
+				out = append(out, stem(w))
+			}
+		}
+	}
+	return out
+}
+
+// stem strips the commonest English endings, the same way for requests
+// and pages: "files"/"file", "matches"/"match", "compressed"/"compress",
+// "sorting"/"sort".
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "es") && (strings.HasSuffix(w[:len(w)-2], "s") || strings.HasSuffix(w[:len(w)-2], "x") ||
+		strings.HasSuffix(w[:len(w)-2], "z") || strings.HasSuffix(w[:len(w)-2], "ch") || strings.HasSuffix(w[:len(w)-2], "sh")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		return w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		return w[:len(w)-2]
+	}
+	return w
+}
