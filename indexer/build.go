@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/pipeline"
 )
@@ -38,6 +39,9 @@ type BuildOptions struct {
 	// WriteBatch bounds each upsert (and the server's limit bounds it too);
 	// 0 means 256.
 	WriteBatch int
+	// Docs are users' command docs and hints, indexed with the pages by a
+	// whole-machine build (not by one restricted to Pipeline.Commands).
+	Docs []customdocs.Doc
 	// Progress is called after each man page is through the pipeline.
 	Progress func(Progress)
 	Now      func() time.Time
@@ -73,6 +77,9 @@ type Summary struct {
 	Written    int    `json:"written"`
 	Deleted    int    `json:"deleted"`
 	Failed     int    `json:"failed_pages"`
+	// DocsWritten and DocsDeleted count custom-doc and hint records.
+	DocsWritten int `json:"docs_written"`
+	DocsDeleted int `json:"docs_deleted"`
 	// Failures lists the pages that failed, with why.
 	Failures []Failure      `json:"failures,omitempty"`
 	Records  int            `json:"records"`
@@ -112,6 +119,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	// What is there already decides what can be kept.
 	existing := map[string]string{} // id -> content_hash + fingerprint
 	existingCmd := map[string]string{}
+	existingDoc := map[string]bool{}
 	var old Meta
 	coll, err := store.OpenCollection(ctx, o.Collection)
 	switch {
@@ -135,6 +143,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		for _, r := range recs {
 			existing[r.ID] = keyOf(r.Metadata)
 			existingCmd[r.ID], _ = r.Metadata["command"].(string)
+			existingDoc[r.ID] = isDocSource(r.Metadata)
 		}
 	}
 	// Marked incomplete until the end, so that status can tell an
@@ -306,8 +315,22 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	for _, c := range o.Pipeline.Commands {
 		only[c] = true
 	}
+	if len(only) == 0 {
+		docs := DocRecords(o.Docs, o.Pipeline.Distro, o.Now())
+		w, d, err := SyncDocs(ctx, coll, docs, o.Cache, func() (embed.Embedder, error) { return o.Embedders[0], nil })
+		if err != nil {
+			return sum, err
+		}
+		sum.DocsWritten, sum.DocsDeleted = w, d
+		for _, r := range docs {
+			seen[r.ID] = true
+		}
+	}
 	var gone []string
 	for id := range existing {
+		if existingDoc[id] {
+			continue // SyncDocs keeps these
+		}
 		if !seen[id] && (len(only) == 0 || only[existingCmd[id]]) {
 			gone = append(gone, id)
 		}
@@ -321,7 +344,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands, n, skipped
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands+len(o.Docs), n, skipped
 	if len(only) > 0 && len(existing) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {

@@ -131,6 +131,7 @@ func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) 
 		for _, x := range w[1:min(len(w), 1+supportChunks)] {
 			c.Score += 2 * supportWeight * x
 		}
+		c.Score *= 1 + 4*priorityBonus[c.Priority] // high x1.2, low x0.8
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
 	out := make([]CommandHit, len(order))

@@ -31,7 +31,11 @@ type CommandHit struct {
 	ManSection    string  `json:"man_section,omitempty"`
 	InstalledPath string  `json:"installed_path,omitempty"`
 	Aliases       string  `json:"aliases,omitempty"`
-	Matches       []Match `json:"matches"`
+	// Source is man, help, custom (a user's command doc) or hint.
+	Source string `json:"source,omitempty"`
+	// Priority is a custom doc's: high, medium or low.
+	Priority string  `json:"priority,omitempty"`
+	Matches  []Match `json:"matches"`
 }
 
 // chunksPerCommand is how many chunks are fetched per command asked for
@@ -56,6 +60,10 @@ const (
 	supportWeight = 0.05
 	supportChunks = 3
 )
+
+// priorityBonus is added to a custom doc's command score (on the cosine
+// scale): its author says how strongly to prefer it.
+var priorityBonus = map[string]float64{"high": 0.05, "low": -0.05}
 
 // Query embeds the request and returns the k best commands, best first,
 // each with its matching chunks (best first). See Group for the score.
@@ -100,7 +108,7 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 		c.Matches = append(c.Matches, m)
 	}
 	for _, c := range order {
-		c.Score = rankScore(c.Matches)
+		c.Score = rankScore(c.Matches) + priorityBonus[c.Priority]
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
 	if len(order) > k {
@@ -137,6 +145,8 @@ func commandOf(cmd string, md map[string]any) *CommandHit {
 	c.ManSection, _ = md["man_section"].(string)
 	c.InstalledPath, _ = md["installed_path"].(string)
 	c.Aliases, _ = md["aliases"].(string)
+	c.Source, _ = md["source"].(string)
+	c.Priority, _ = md["priority"].(string)
 	return c
 }
 

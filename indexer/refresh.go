@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/pipeline"
 )
 
@@ -45,9 +46,12 @@ type RefreshSummary struct {
 	Plan RefreshPlan `json:"plan"`
 	// Build is the partial build of the changed and added commands (nil
 	// when there were none).
-	Build   *Summary          `json:"build,omitempty"`
-	Deleted int               `json:"deleted_records"`
-	Total   pipeline.Duration `json:"total_seconds"`
+	Build   *Summary `json:"build,omitempty"`
+	Deleted int      `json:"deleted_records"`
+	// DocsWritten and DocsDeleted count custom-doc and hint records.
+	DocsWritten int               `json:"docs_written"`
+	DocsDeleted int               `json:"docs_deleted"`
+	Total       pipeline.Duration `json:"total_seconds"`
 }
 
 // Refresh brings the index up to date with this machine: it re-parses and
@@ -113,6 +117,20 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 			return sum, err
 		}
 	}
+	// Users' docs: cheap to read, so always compared; embedded only when
+	// one changed.
+	w, d, err := SyncDocs(ctx, coll, DocRecords(o.Docs, o.Pipeline.Distro, time.Now()), o.Cache, func() (embed.Embedder, error) {
+		if len(o.Embedders) == 0 {
+			if err := open(&o); err != nil {
+				return nil, err
+			}
+		}
+		return o.Embedders[0], nil
+	})
+	if err != nil {
+		return sum, err
+	}
+	sum.DocsWritten, sum.DocsDeleted = w, d
 	sum.Total = pipeline.Duration(time.Since(start))
 	return sum, nil
 }

@@ -73,7 +73,7 @@ func staleness(recs []chroma.Record, installed []pipeline.Installed, skipped map
 	for _, r := range recs {
 		cmd, _ := r.Metadata["command"].(string)
 		fp, _ := r.Metadata["fingerprint"].(string)
-		if cmd == "" {
+		if cmd == "" || isDocSource(r.Metadata) {
 			continue
 		}
 		st.Indexed++

@@ -88,6 +88,7 @@ EXAMPLES:
 			newImportCommand(f),
 			newDownloadCommand(f),
 			newEvalCommand(f),
+			newDocsCommand(f),
 		},
 		OnUsageError: onUsageError,
 	}

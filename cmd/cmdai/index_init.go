@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"io"
 	"runtime"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/indexer"
@@ -34,6 +36,7 @@ type InitOptions struct {
 	Workers      int
 	NoCache      bool
 	ProseBudget  int
+	DocsDirs     []string
 	Chroma       ChromaOptions
 	Model        ModelOptions
 	// Seams for tests.
@@ -54,6 +57,7 @@ func newInitCommand(f *Factory) *cli.Command {
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
+		&cli.StringSliceFlag{Name: "docs", Usage: "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)"},
 		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
@@ -83,6 +87,7 @@ EXAMPLES:
 				return usageError("unexpected argument %q", c.Args().First())
 			}
 			opts.Commands = c.StringSlice("command")
+			opts.DocsDirs = c.StringSlice("docs")
 			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
 			return runInit(c.Context, opts)
 		},
@@ -172,6 +177,9 @@ func printInit(opts *InitOptions, conn *connection, sum indexer.Summary, workers
 	fmt.Fprintf(out, "indexed %d commands (+%d aliases) into %s on %s (%s)\n", sum.Commands, sum.Aliases, sum.Collection, conn.URL, conn.Mode)
 	fmt.Fprintf(out, "  chunks:   %d (%d embedded, %d from cache, %d unchanged), %d records written, %d removed, %d in the collection\n",
 		sum.Chunks, sum.Embedded, sum.Cached, sum.Unchanged, sum.Written, sum.Deleted, sum.Records)
+	if sum.DocsWritten+sum.DocsDeleted > 0 {
+		fmt.Fprintf(out, "  docs:     %d records of custom docs and hints written, %d removed\n", sum.DocsWritten, sum.DocsDeleted)
+	}
 	if sum.Stats.Trimmed > 0 {
 		fmt.Fprintf(out, "  budget:   %d chunks of long pages' prose left out (--prose-budget %d; 0 keeps all)\n", sum.Stats.Trimmed, opts.ProseBudget)
 	}
@@ -263,6 +271,14 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.
 		ToolVersion: version,
 		Force:       opts.Force,
 	}
+	docs, problems, err := loadDocs(opts.Getenv, opts.DocsDirs)
+	if err != nil {
+		return bo, err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(opts.IO.ErrOut, "cmdai: skipped %s: %s\n", p.Path, p.Err)
+	}
+	bo.Docs = docs
 	if !opts.NoCache && len(emb.list) > 0 {
 		dir, err := paths.EmbeddingCacheDir(opts.Getenv)
 		if err != nil {
@@ -274,4 +290,17 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.
 		}
 	}
 	return bo, nil
+}
+
+// loadDocs reads users' command docs and hints: the default directories
+// under the config root, then dirs. A broken file is a problem reported by
+// name, never an error.
+func loadDocs(getenv func(string) string, dirs []string) ([]customdocs.Doc, []customdocs.Problem, error) {
+	root, err := paths.ConfigRoot(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := append([]string{filepath.Join(root, "commands"), filepath.Join(root, "hints")}, dirs...)
+	docs, problems := customdocs.Load(all)
+	return docs, problems, nil
 }

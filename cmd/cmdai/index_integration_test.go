@@ -396,3 +396,72 @@ func TestRefresh(t *testing.T) {
 		t.Errorf("a second refresh found more to do: %+v", sum.Plan)
 	}
 }
+
+// TestCustomDocs: users' command docs and hints are indexed with the
+// pages, found by query, not counted as stale, re-indexed when changed and
+// removed when deleted; a broken file is reported by name and skipped.
+func TestCustomDocs(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "deployctl.md"), []byte(`---
+command: deployctl
+keywords: ["deploy", "rollout"]
+priority: high
+---
+
+# deployctl ships our services to the staging cluster
+
+## Examples
+
+**User**: "roll back the last deployment of a service"
+**Command**: `+"`deployctl rollback --service NAME`"+`
+`), 0o644)
+	os.WriteFile(filepath.Join(docs, "go-module.md"), []byte("---\ndescription: How to start a new Go module\nrelevant_for: go mod init, new Go project\n---\nRun go mod init.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
+	newOpts := func(io *IOStreams) *InitOptions {
+		return &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+			ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	}
+	io, out, errOut := testIO()
+	if err := runInit(context.Background(), newOpts(io)); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
+	}
+	if !strings.Contains(errOut.String(), "skipped "+filepath.Join(docs, "broken.md")) || !strings.Contains(out.String(), "custom docs and hints written") {
+		t.Errorf("init output:\n%s\n%s", out, errOut)
+	}
+	code, qout, _ := runCLI(t, "index", "query", "roll back a deployment", "--distro", "debian-12", "--json", "-k", "1")
+	if code != 0 || !strings.Contains(qout, `"command":"deployctl"`) || !strings.Contains(qout, `"source":"custom"`) {
+		t.Errorf("query for the custom command: %s", qout)
+	}
+	code, qout, _ = runCLI(t, "index", "query", "start a new go project", "--distro", "debian-12", "-k", "1")
+	if code != 0 || !strings.Contains(qout, "go-module") {
+		t.Errorf("query for the hint: %s", qout)
+	}
+	refresh := func() indexer.RefreshSummary {
+		io, out, errOut := testIO()
+		o := newOpts(io)
+		o.JSON = true
+		if err := runRefresh(context.Background(), o); err != nil {
+			t.Fatalf("refresh: %v %s", err, errOut)
+		}
+		var sum indexer.RefreshSummary
+		json.Unmarshal(out.Bytes(), &sum)
+		return sum
+	}
+	if sum := refresh(); !sum.Plan.Empty() || sum.DocsWritten != 0 || sum.DocsDeleted != 0 {
+		t.Errorf("nothing changed, yet: %+v", sum)
+	}
+	os.WriteFile(filepath.Join(docs, "go-module.md"), []byte("---\ndescription: How to start a new Go module\n---\nRun go mod init, then go mod tidy.\n"), 0o644)
+	if sum := refresh(); sum.DocsWritten == 0 || !sum.Plan.Empty() {
+		t.Errorf("after editing the hint: %+v", sum)
+	}
+	os.Remove(filepath.Join(docs, "deployctl.md"))
+	if sum := refresh(); sum.DocsDeleted == 0 {
+		t.Errorf("after deleting the doc: %+v", sum)
+	}
+	code, qout, _ = runCLI(t, "index", "query", "roll back a deployment", "--distro", "debian-12", "--json")
+	if code != 0 || strings.Contains(qout, "deployctl") {
+		t.Errorf("a deleted doc still answers: %s", qout)
+	}
+}

@@ -24,6 +24,7 @@ func newRefreshCommand(f *Factory) *cli.Command {
 		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
+		&cli.StringSliceFlag{Name: "docs", Usage: "also the command docs and hints in `DIR` (repeatable), as for init"},
 		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
@@ -48,6 +49,7 @@ EXAMPLES:
 				return usageError("unexpected argument %q", c.Args().First())
 			}
 			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			opts.DocsDirs = c.StringSlice("docs")
 			if !incremental {
 				return runInit(c.Context, opts) // keeps what is unchanged, reads every page
 			}
@@ -98,7 +100,7 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 		return json.NewEncoder(opts.IO.Out).Encode(sum)
 	}
 	out := opts.IO.Out
-	if sum.Plan.Empty() {
+	if sum.Plan.Empty() && sum.DocsWritten+sum.DocsDeleted == 0 {
 		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", info.CollectionName(), sum.Total)
 		return nil
 	}
@@ -116,6 +118,9 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 		if len(l.names) > 0 {
 			fmt.Fprintf(out, "  %-8s %s\n", l.what+":", list(l.names))
 		}
+	}
+	if sum.DocsWritten+sum.DocsDeleted > 0 {
+		fmt.Fprintf(out, "  docs:     %d records of custom docs and hints written, %d removed\n", sum.DocsWritten, sum.DocsDeleted)
 	}
 	if b := sum.Build; b != nil {
 		fmt.Fprintf(out, "  chunks:   %d embedded, %d from cache, %d unchanged; %d records removed\n", b.Embedded, b.Cached, b.Unchanged, sum.Deleted)

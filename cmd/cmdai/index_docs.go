@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/customdocs"
+	"github.com/cmdai/cmdai/paths"
+)
+
+func newDocsCommand(f *Factory) *cli.Command {
+	var dir string
+	var force bool
+	return &cli.Command{
+		Name:  "docs",
+		Usage: "write your own command docs and hints for the index",
+		Description: `Command docs (Markdown with YAML frontmatter: command, aliases, keywords,
+categories, priority, version; **User**: / **Command**: example pairs) teach
+the index about your own tools. They live in ~/.config/cmdai/commands/
+(hints, with description and relevant_for, in ~/.config/cmdai/hints/) and
+are indexed by ` + "`index init`" + ` and ` + "`index refresh`" + ` (--docs DIR adds a directory).
+
+EXAMPLES:
+   $ cmdai index docs new kubectl
+   $ $EDITOR ~/.config/cmdai/commands/kubectl.md && cmdai index refresh`,
+		Subcommands: []*cli.Command{{
+			Name:      "new",
+			Usage:     "write a commented template for command NAME",
+			UsageText: "cmdai index docs new NAME [--dir DIR] [--force]",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "dir", Usage: "write into `DIR` (default: ~/.config/cmdai/commands)", Destination: &dir},
+				&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file", Destination: &force},
+			},
+			OnUsageError: onUsageError,
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return usageError("say which command the doc is for: cmdai index docs new NAME")
+				}
+				name := c.Args().First()
+				if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`).MatchString(name) {
+					return usageError("%q is not a command name", name)
+				}
+				if dir == "" {
+					root, err := paths.ConfigRoot(f.Getenv)
+					if err != nil {
+						return err
+					}
+					dir = filepath.Join(root, "commands")
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				path := filepath.Join(dir, name+".md")
+				flag := os.O_CREATE | os.O_WRONLY | os.O_EXCL
+				if force {
+					flag = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+				}
+				fh, err := os.OpenFile(path, flag, 0o644)
+				if errors.Is(err, os.ErrExist) {
+					return usageError("%s exists: edit it, or pass --force to start over", path)
+				}
+				if err != nil {
+					return err
+				}
+				if _, err := fh.WriteString(customdocs.Template(name)); err != nil {
+					fh.Close()
+					return err
+				}
+				if err := fh.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(f.IO.Out, "wrote %s: edit it, then run `cmdai index refresh`\n", path)
+				return nil
+			},
+		}},
+		OnUsageError: onUsageError,
+	}
+}
