@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"io"
+	"path/filepath"
 	"runtime"
 	"time"
 
