@@ -3,8 +3,8 @@
 //
 // A command doc has YAML frontmatter with `command` (required), `aliases`,
 // `keywords`, `categories`, `priority` (high, medium, low) and `version`,
-// and a Markdown body whose `**User**: "..."` / `**Command**: `...“
-// pairs are examples. A hint file has `description` (required) and
+// and a Markdown body whose **User**: / **Command**: line pairs are
+// examples. A hint file has `description` (required) and
 // `relevant_for`. A file that is neither, or does not parse, is reported
 // by name and skipped.
 package customdocs
