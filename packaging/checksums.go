@@ -96,3 +96,32 @@ func VerifyFile(path, sums string) error {
 	}
 	return nil
 }
+
+// WriteFile writes a tarball to path the safe way: into a temporary file
+// beside it, synced, then renamed, so that a failure never leaves a half
+// file under the final name; then the checksums file beside it. It
+// returns the tarball's sha256.
+func WriteFile(path string, write func(io.Writer) error) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	err = write(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return "", err
+	}
+	return WriteChecksumFile(path)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -85,32 +86,13 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		out = filepath.Join(out, release.TarballName(info.ID))
 	}
-	// Written beside, then renamed: a failed export leaves no half file
-	// under the final name.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	m, err := indexer.Export(ctx, coll, tmp, conn.Version)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	var m packaging.Manifest
+	sum, err := packaging.WriteFile(out, func(w io.Writer) (err error) {
+		m, err = indexer.Export(ctx, coll, w, conn.Version)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("export %s: %w", coll.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return err
-	}
-	sum, err := packaging.WriteChecksumFile(out)
-	if err != nil {
-		return err
 	}
 	st, err := os.Stat(out)
 	if err != nil {

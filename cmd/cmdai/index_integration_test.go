@@ -236,13 +236,7 @@ func lastLine(s string) string {
 // would be) is used through --chroma-url; nothing is started.
 func TestRemoteServer(t *testing.T) {
 	realEnv(t)
-	bin, _ := chroma.FindBin("", os.Getenv)
-	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	url := "--chroma-url=" + srv.URL
+	url := "--chroma-url=" + startRemote(t)
 	code, out, errOut := runCLI(t, "index", "init", url, "--command", "wc", "--command", "tar", "--command", "ls", "--json", "--distro", "ubuntu-24.04")
 	if code != 0 {
 		t.Fatalf("init: exit %d %s %s", code, out, errOut)

@@ -80,27 +80,9 @@ func runModelExport(ctx context.Context, opts *ModelExportOptions) error {
 		}
 		entries = append(entries, packaging.Entry{Name: m.Name + "/" + n, Size: st.Size(), Open: func() (io.ReadCloser, error) { return os.Open(p) }})
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	sum, err := packaging.WriteFile(out, func(w io.Writer) error { return packaging.WriteTarGz(ctx, w, modelEpoch, entries) })
 	if err != nil {
 		return fmt.Errorf("model export: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	err = packaging.WriteTarGz(ctx, tmp, modelEpoch, entries)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("model export: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return err
-	}
-	sum, err := packaging.WriteChecksumFile(out)
-	if err != nil {
-		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "exported %s (%d files) to %s\n  sha256 %s in %s\nnext, on the other machine: cmdai model import %s\n",
 		m.Name, len(names), out, sum, out+packaging.ChecksumSuffix, filepath.Base(out))

@@ -204,17 +204,25 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 
 	// A second, remote Chroma.
+	srvURL := startRemote(t)
+	url := "--chroma-url=" + srvURL
+	if code, _, errOut := runCLI(t, "index", "import", ex.Path, url); code != 0 {
+		t.Fatalf("import into a remote Chroma: %s", errOut)
+	}
+	sameAnswers(t, "remote", before, answers(t, url))
+}
+
+// startRemote starts a Chroma server of its own, as a team's shared one
+// would be, and returns its URL; the test stops it.
+func startRemote(t *testing.T) string {
+	t.Helper()
 	bin, _ := chroma.FindBin("", os.Getenv)
 	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop()
-	url := "--chroma-url=" + srv.URL
-	if code, _, errOut := runCLI(t, "index", "import", ex.Path, url); code != 0 {
-		t.Fatalf("import into a remote Chroma: %s", errOut)
-	}
-	sameAnswers(t, "remote", before, answers(t, url))
+	t.Cleanup(func() { srv.Stop() })
+	return srv.URL
 }
 
 // TestKilledImportLeavesOldIndex: an import killed (SIGKILL) while it loads
@@ -222,13 +230,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 // what it left and succeeds.
 func TestKilledImportLeavesOldIndex(t *testing.T) {
 	realEnv(t)
-	bin, _ := chroma.FindBin("", os.Getenv)
-	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	url := "--chroma-url=" + srv.URL
+	srvURL := startRemote(t)
+	url := "--chroma-url=" + srvURL
 	initSmall(t, url)
 	before := answers(t, url)
 	n := records(t, url)
@@ -250,7 +253,7 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	st, err := chroma.Connect(ctx, chroma.Config{URL: srv.URL})
+	st, err := chroma.Connect(ctx, chroma.Config{URL: srvURL})
 	if err != nil {
 		t.Fatal(err)
 	}
