@@ -205,3 +205,16 @@ func TestFuseByReciprocalRank(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupAppliesPriority(t *testing.T) {
+	hits := []chroma.Hit{
+		hit("deployctl#NAME", "deployctl", "summary", 0.30, "", map[string]any{"priority": "high", "source": "custom"}),
+		hit("kubectl#NAME", "kubectl", "summary", 0.27, "", nil),
+		hit("helm#NAME", "helm", "summary", 0.29, "", map[string]any{"priority": "low", "source": "custom"}),
+	}
+	// by similarity alone: kubectl (0.73), helm (0.71), deployctl (0.70)
+	got := Group(hits, 3)
+	if got[0].Command != "deployctl" || got[1].Command != "kubectl" || got[2].Command != "helm" || got[0].Source != "custom" {
+		t.Errorf("order %s %s %s; want the high-priority doc first, the low one last", got[0].Command, got[1].Command, got[2].Command)
+	}
+}

@@ -115,6 +115,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	realEnv(t)
 	initSmall(t)
 	before := answers(t)
+	beforeKeyword := answers(t, "--mode", "keyword")
 	n := records(t)
 
 	dir := t.TempDir()
@@ -159,6 +160,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("records after import: %d, before export: %d", got, n)
 	}
 	sameAnswers(t, "after import", before, answers(t))
+	// the keyword index is derived from the records: it comes back with them
+	sameAnswers(t, "keyword mode after import", beforeKeyword, answers(t, "--mode", "keyword"))
 
 	// A damaged copy (one byte flipped, checksums file beside it) is
 	// refused before anything is loaded; the index stays as it was.
