@@ -135,6 +135,9 @@ func ParseFile(path string) (Doc, error) {
 
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
+// ValidName reports whether name can be a command's name (and a file's).
+func ValidName(name string) bool { return nameRe.MatchString(name) }
+
 // Parse reads one file's content.
 func Parse(path string, data []byte) (Doc, error) {
 	front, body, err := split(data)

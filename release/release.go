@@ -92,6 +92,9 @@ func (s Source) List(ctx context.Context) ([]Entry, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s has no %s: it is not a cmdai release location", s.Base, ChecksumsName)
 		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%s is not a directory: give --base-url a release URL, a file:// URL or a directory holding the tarballs", s.Base)
+		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "chroma-index-*.tar.gz"))
 		sums = map[string]string{}
 		for _, m := range matches {
@@ -140,6 +143,11 @@ func (s Source) small(ctx context.Context, name string) ([]byte, error) {
 // Checksums returns the published sha256 of name: from name.sha256, else
 // from the release's checksums.txt.
 func (s Source) Checksums(ctx context.Context, name string) (string, error) {
+	if dir, ok := s.local(); ok {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("%s is not a directory: give --base-url a release URL, a file:// URL or a directory holding the tarballs", s.Base)
+		}
+	}
 	listed := false // a checksums.txt exists and does not list name
 	for _, f := range []string{name + packaging.ChecksumSuffix, ChecksumsName} {
 		data, err := s.small(ctx, f)

@@ -18,7 +18,7 @@ import (
 // Chroma's nearest-neighbour search.
 func BenchmarkQueryWarm(b *testing.B) {
 	if os.Getenv("CMDAI_HOME") == "" {
-		b.Skip("set CMDAI_HOME to a cmdai home with an index (scripts/bench-index.sh does)")
+		b.Fatal("set CMDAI_HOME to a cmdai home with an index (scripts/bench-index.sh does)")
 	}
 	ctx := context.Background()
 	info, conn, err := openDistroIndex(ctx, os.Getenv, "", ChromaOptions{})

@@ -154,6 +154,17 @@ func TestDownload(t *testing.T) {
 		t.Errorf("no checksums: exit %d %s", code, errOut)
 	}
 
+	// a mirror directory that is not there; a tarball that is not there
+	missing := filepath.Join(t.TempDir(), "nope")
+	for _, args := range [][]string{{"--list", "--base-url", missing}, {"debian-12", "--base-url", missing}} {
+		if code, _, errOut := dl(args...); code != 1 || !strings.Contains(errOut, "is not a directory") {
+			t.Errorf("download %v: exit %d %s", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "index", "import", missing+".tar.gz"); code != 1 || !strings.Contains(errOut, "is not a tarball to import") {
+		t.Errorf("import of a missing file: exit %d %s", code, errOut)
+	}
+
 	// local mirrors: a directory and a file:// URL
 	for _, base := range []string{rel, "file://" + rel} {
 		os.RemoveAll(downloads)

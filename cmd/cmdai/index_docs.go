@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/urfave/cli/v2"
 
@@ -42,7 +41,7 @@ EXAMPLES:
 					return usageError("say which command the doc is for: cmdai index docs new NAME")
 				}
 				name := c.Args().First()
-				if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`).MatchString(name) {
+				if !customdocs.ValidName(name) {
 					return usageError("%q is not a command name", name)
 				}
 				if dir == "" {

@@ -100,6 +100,9 @@ type ImportResult struct {
 
 func runImport(ctx context.Context, opts *ImportOptions) error {
 	start := time.Now()
+	if st, err := os.Stat(opts.Path); err != nil || st.IsDir() {
+		return fmt.Errorf("import: %s is not a tarball to import (want the chroma-index-<distro>.tar.gz that `cmdai index export` or a release made)", opts.Path)
+	}
 	sums, err := verifyBeside(opts.Path)
 	if err != nil {
 		return withCode(ExitVerification, err)
