@@ -95,7 +95,10 @@ func (p *Page) Chunks(opts ChunkOptions) []Chunk {
 		c.head += "(" + p.Section + ")"
 	}
 
-	usedDesc := c.summary()
+	// The summary took the opening blocks of the first DESCRIPTION only
+	// (FindSection): a page may have a second one, maybe shorter, whose
+	// blocks are all still to be chunked.
+	summaryDesc, usedDesc := p.FindSection("DESCRIPTION"), c.summary()
 	for si := range p.Sections {
 		s := &p.Sections[si]
 		switch {
@@ -105,7 +108,7 @@ func (p *Page) Chunks(opts ChunkOptions) []Chunk {
 			continue // chunked per example below
 		}
 		start := 0
-		if s.Title == "DESCRIPTION" {
+		if s == summaryDesc {
 			start = usedDesc
 		}
 		c.prose(s, start)

@@ -183,3 +183,45 @@ func TestEstimateTokens(t *testing.T) {
 		}
 	}
 }
+
+// twoDescriptions is a page whose DESCRIPTION comes twice, the second
+// shorter than the part of the first the summary takes: it used to panic
+// the chunker (slice bounds out of range) and with it the whole build.
+const twoDescriptions = `.TH TWODESC 1 "2026-11-25" "twodesc 1.0" "User Commands"
+.SH NAME
+twodesc \- a page whose DESCRIPTION comes twice
+.SH SYNOPSIS
+.B twodesc
+[\fIFILE\fR]
+.SH DESCRIPTION
+Alpha paragraph of the first description.
+.PP
+Bravo paragraph of the first description.
+.PP
+Charlie paragraph of the first description.
+.SH DESCRIPTION
+Delta paragraph, alone in the second description.
+`
+
+func TestChunksRepeatedDescription(t *testing.T) {
+	p, err := Parse([]byte(twoDescriptions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := p.Chunks(ChunkOptions{})
+	var all strings.Builder
+	for _, c := range cs {
+		all.WriteString(c.Text + "\n")
+	}
+	// nothing lost and nothing twice: the summary took the first
+	// description's paragraphs, the second description is a chunk of
+	// its own, whole.
+	for _, w := range []string{"Alpha", "Bravo", "Charlie", "Delta"} {
+		if n := strings.Count(all.String(), w+" paragraph"); n != 1 {
+			t.Errorf("%q paragraph is in %d chunks, want 1:\n%s", w, n, all.String())
+		}
+	}
+	if !strings.Contains(chunkIDs(cs)["twodesc.1#NAME"].Text, "Charlie") {
+		t.Errorf("the summary takes the first description's paragraphs:\n%s", all.String())
+	}
+}
