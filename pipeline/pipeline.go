@@ -503,8 +503,57 @@ func pageBase(path string) string {
 }
 
 // process reads, parses and chunks one job's page (or runs --help), and
-// returns a Result for the command and one per alias.
-func process(ctx context.Context, opts Options, j job) []Result {
+// returns a Result for the command and one per alias. One page can never
+// fail the run: a panic anywhere in that work (a page we have never seen
+// trips a parser bug) makes this command's Result failed, with the panic
+// and where it happened, and the workers go on with the rest.
+func process(ctx context.Context, opts Options, j job) (out []Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			r := Result{Command: j.cmd.Name, Path: j.cmd.Path, Status: StatusFailed, Error: panicReason(v)}
+			if j.cmd.Man != nil {
+				r.Fingerprint = Fingerprint(j.cmd.Path, j.cmd.Man.Path)
+				r.Source, r.ManPage, r.ManSection = SourceMan, j.cmd.Man.Path, j.cmd.Man.Section
+			}
+			out = withAliases(r, j)
+		}
+	}()
+	return withAliases(processPage(ctx, opts, j), j)
+}
+
+// panicFrames is how many of our own frames a panic's reason names: the
+// innermost few are enough to find the bug.
+const panicFrames = 3
+
+// panicReason describes a recovered panic for a Result's error: the value
+// and the innermost frames outside the runtime, e.g. "panic: runtime
+// error: slice bounds out of range [3:1] (at manparse.(*chunker).prose
+// chunk.go:204, ...)". Called from the deferred function, while the
+// panicking frames are still on the stack.
+func panicReason(v any) string {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(3, pcs) // skip Callers, panicReason and the deferred func
+	frames := runtime.CallersFrames(pcs[:n])
+	var at []string
+	for len(at) < panicFrames {
+		f, more := frames.Next()
+		if f.Function != "" && !strings.HasPrefix(f.Function, "runtime.") {
+			name := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
+			at = append(at, fmt.Sprintf("%s %s:%d", name, filepath.Base(f.File), f.Line))
+		}
+		if !more {
+			break
+		}
+	}
+	msg := fmt.Sprintf("panic: %v", v)
+	if len(at) > 0 {
+		msg += " (at " + strings.Join(at, ", ") + ")"
+	}
+	return msg
+}
+
+// processPage does process's work for the command itself.
+func processPage(ctx context.Context, opts Options, j job) Result {
 	r := Result{Command: j.cmd.Name, Path: j.cmd.Path}
 	if j.cmd.Man != nil {
 		r.Fingerprint = Fingerprint(j.cmd.Path, j.cmd.Man.Path)
@@ -554,6 +603,12 @@ func process(ctx context.Context, opts Options, j job) []Result {
 		}
 		r.Chunks, r.Trimmed = records(opts, r, page)
 	}
+	return r
+}
+
+// withAliases returns r and a Result for each of the job's aliases, which
+// share r's page and so its fate.
+func withAliases(r Result, j job) []Result {
 	out := []Result{r}
 	for _, a := range j.aliases {
 		ar := Result{Command: a.Name, Path: a.Path, Status: StatusAlias, AliasOf: j.cmd.Name,
@@ -566,11 +621,15 @@ func process(ctx context.Context, opts Options, j job) []Result {
 	return out
 }
 
+// chunkPage cuts a page into chunks; a variable so that tests can make it
+// fail the way an unknown parser bug would.
+var chunkPage = (*manparse.Page).Chunks
+
 // records turns a page's chunks into vector-store records.
 func records(opts Options, r Result, page *manparse.Page) ([]Record, int) {
 	co := opts.Chunk
 	co.Command = r.Command
-	chunks, trimmed := manparse.Budget(page.Chunks(co), opts.ProseBudget)
+	chunks, trimmed := manparse.Budget(chunkPage(page, co), opts.ProseBudget)
 	now := opts.Now().UTC().Format(time.RFC3339)
 	out := make([]Record, len(chunks))
 	for i, c := range chunks {

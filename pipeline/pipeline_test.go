@@ -179,3 +179,87 @@ func TestFailureReason(t *testing.T) {
 		}
 	}
 }
+
+// twoDescriptions is a page whose DESCRIPTION comes twice, the second
+// shorter than what the summary takes from the first: it used to panic
+// the chunker, and the panic took the whole run down.
+const twoDescriptions = `.TH TWODESC 1 "2026-11-25" "twodesc 1.0" "User Commands"
+.SH NAME
+twodesc \- a page whose DESCRIPTION comes twice
+.SH DESCRIPTION
+Alpha paragraph.
+.PP
+Bravo paragraph.
+.PP
+Charlie paragraph.
+.SH DESCRIPTION
+Delta paragraph, alone in the second description.
+`
+
+func TestRunPageWithTwoDescriptions(t *testing.T) {
+	opts := machine(t)
+	write(t, filepath.Join(opts.PathDirs[0], "twodesc"), []byte("#!/bin/sh\n"), 0o755)
+	write(t, filepath.Join(opts.ManPath[0], "man1", "twodesc.1"), []byte(twoDescriptions), 0o644)
+	rs, st := collect(t, opts)
+	got := map[string]Result{}
+	for _, r := range rs {
+		got[r.Command] = r
+	}
+	if r := got["twodesc"]; r.Status != StatusParsed || len(r.Chunks) == 0 {
+		t.Errorf("twodesc: status %q, %d chunks, error %q", r.Status, len(r.Chunks), r.Error)
+	}
+	if got["frob"].Status != StatusParsed || st.Parsed != 2 {
+		t.Errorf("the other pages: frob %q, %d parsed", got["frob"].Status, st.Parsed)
+	}
+}
+
+func TestRunRecoversFromAPanickingPage(t *testing.T) {
+	orig := chunkPage
+	t.Cleanup(func() { chunkPage = orig })
+	chunkPage = func(p *manparse.Page, o manparse.ChunkOptions) []manparse.Chunk {
+		if o.Command == "frob" {
+			var blocks []int
+			_ = blocks[len(p.Sections)] // the kind of bug an unseen page trips
+		}
+		return orig(p, o)
+	}
+	opts := machine(t)
+	write(t, filepath.Join(opts.PathDirs[0], "wobble"), []byte("#!/bin/sh\n"), 0o755)
+	src, err := os.ReadFile("../manparse/testdata/wobble.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(opts.ManPath[0], "man1", "wobble.1"), src, 0o644)
+	for _, parallel := range []int{1, 2} {
+		opts.Parallel = parallel
+		rs, st := collect(t, opts)
+		var got []string
+		byName := map[string]Result{}
+		for _, r := range rs {
+			got = append(got, r.Command+":"+r.Status)
+			byName[r.Command] = r
+		}
+		// frob fails with its aliases; the run completes with the rest
+		want := []string{"bare:no_man_page", "broken:failed", "frob:failed", "frobcopy:failed", "refrob:failed", "unfrob:failed", "wobble:parsed"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("parallel %d: results\n got %q\nwant %q", parallel, got, want)
+		}
+		frob := byName["frob"]
+		t.Log(frob.Error)
+		for _, w := range []string{"panic: runtime error: index out of range", "pipeline.TestRunRecoversFromAPanickingPage", "pipeline_test.go:"} {
+			if !strings.Contains(frob.Error, w) {
+				t.Errorf("frob's error %q lacks %q", frob.Error, w)
+			}
+		}
+		if frob.ManPage == "" || frob.Fingerprint == "" || len(frob.Chunks) != 0 {
+			t.Errorf("the failed result keeps its page and fingerprint, no chunks: %+v", frob)
+		}
+		if byName["unfrob"].Error != frob.Error {
+			t.Errorf("an alias shares its page's failure: %q", byName["unfrob"].Error)
+		}
+		// the aliases count as failed too, as with any failure of their page
+		if st.Failed != 5 || st.Failures["panic"] != 4 || st.Parsed != 1 || len(byName["wobble"].Chunks) == 0 {
+			t.Errorf("parallel %d: stats %+v", parallel, st)
+		}
+	}
+}
