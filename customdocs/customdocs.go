@@ -95,7 +95,7 @@ func Load(dirs []string) ([]Doc, []Problem) {
 			if d.IsDir() || !strings.HasSuffix(strings.ToLower(d.Name()), ".md") {
 				return nil
 			}
-			doc, err := ParseFile(path)
+			doc, err := loadOne(path)
 			if err != nil {
 				probs = append(probs, Problem{Path: path, Err: err.Error()})
 				return nil
@@ -115,6 +115,27 @@ func Load(dirs []string) ([]Doc, []Problem) {
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Source+docs[i].Command < docs[j].Source+docs[j].Command })
 	return docs, probs
+}
+
+// chunkDoc cuts a doc into chunks; a variable so that tests can make it
+// fail the way an unknown bug would.
+var chunkDoc = Doc.Chunks
+
+// loadOne reads one file and checks that it chunks: one doc can never fail
+// the build, so a panic in either (a file unlike any we have seen trips a
+// bug) is this file's error, and Load skips it. Chunking is pure: a doc
+// that chunks here chunks the same when the build indexes it.
+func loadOne(path string) (doc Doc, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			doc, err = Doc{}, fmt.Errorf("panic: %v (a bug in cmdai: please report it with this file)", v)
+		}
+	}()
+	if doc, err = ParseFile(path); err != nil {
+		return Doc{}, err
+	}
+	chunkDoc(doc)
+	return doc, nil
 }
 
 // ParseFile reads one file.

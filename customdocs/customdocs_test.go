@@ -137,3 +137,36 @@ func TestTemplateParses(t *testing.T) {
 		t.Errorf("template doc: %+v", d)
 	}
 }
+
+func TestLoadSkipsADocThatPanics(t *testing.T) {
+	orig := chunkDoc
+	t.Cleanup(func() { chunkDoc = orig })
+	chunkDoc = func(d Doc) []Chunk {
+		if d.Command == "boom" {
+			var m map[string]int
+			m[d.Command]++ // the kind of bug an unseen file trips
+		}
+		return orig(d)
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"kubectl.md": kubectlDoc,
+		"boom.md":    "---\ncommand: boom\n---\n# boom\n",
+		"go.md":      hintDoc,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, probs := Load([]string{dir})
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Command)
+	}
+	if strings.Join(got, ",") != "kubectl,go" {
+		t.Errorf("docs %q: want kubectl and go, boom skipped", got)
+	}
+	if len(probs) != 1 || filepath.Base(probs[0].Path) != "boom.md" || !strings.Contains(probs[0].Err, "panic: assignment to entry in nil map") {
+		t.Errorf("problems: %+v", probs)
+	}
+}
