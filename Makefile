@@ -3,8 +3,9 @@ GO      ?= go
 BIN     := bin/cmdai
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-# The fuzz targets and how long `make fuzz` runs each.
+# How long `make fuzz` runs each fuzz target, and `make test` (CI).
 FUZZTIME ?= 2m
+TEST_FUZZTIME ?= 60s
 # Native pieces and the model are built here (scripts/README-native.md).
 export CMDAI_TOOLS ?= $(CURDIR)/.tools
 MODEL_SRC := $(CMDAI_TOOLS)/model/all-MiniLM-L6-v2
@@ -51,6 +52,8 @@ test-deps: ## install the Debian packages the tests read (man pages, man-db)
 test: test-deps tools model chroma vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 	./scripts/test-pipeline.sh
+	./scripts/fuzz-selftest.sh
+	FUZZTIME=$(TEST_FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
 pipeline: ## run the release workflow's scripts here on a few commands, and actionlint
 	./scripts/test-pipeline.sh
@@ -66,9 +69,8 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	./scripts/bench-embed.sh
 	./scripts/bench-index.sh
 
-fuzz: ## run the parser's fuzz targets for FUZZTIME each
-	$(GO) test ./manparse -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./manparse -run '^$$' -fuzz '^FuzzParseHelp$$' -fuzztime $(FUZZTIME)
+fuzz: ## run the parser's fuzz targets for FUZZTIME each; fails on a crash or a stall
+	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
