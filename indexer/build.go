@@ -160,6 +160,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	toWrite := make(chan batch, 4)
 	seen := map[string]bool{}
 	skipped := map[string]string{}
+	failed := map[string]string{} // command -> why, kept in the metadata
 	var embedBusy, writeBusy atomic.Int64
 	var embedded, cached, written atomic.Int64
 	var mu sync.Mutex // guards sum counters touched by the producer and Progress
@@ -190,6 +191,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 			case pipeline.StatusFailed:
 				sum.Failed++
 				sum.Failures = append(sum.Failures, Failure{Command: r.Command, Page: r.ManPage, Error: r.Error})
+				failed[r.Command] = FailureText(r.Error)
 			}
 			if len(r.Chunks) == 0 {
 				if r.Fingerprint != "" {
@@ -344,7 +346,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands+len(o.Docs), n, skipped
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, sum.Commands+len(o.Docs), n, skipped, failed
 	if len(only) > 0 && len(existing) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {
@@ -358,6 +360,15 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		}
 		for c, fp := range skipped {
 			meta.Skipped[c] = fp
+		}
+		meta.Failed = map[string]string{}
+		for c, why := range old.Failed {
+			if !only[c] {
+				meta.Failed[c] = why
+			}
+		}
+		for c, why := range failed {
+			meta.Failed[c] = why
 		}
 	}
 	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {

@@ -136,6 +136,36 @@ func TestMetaRoundTrip(t *testing.T) {
 	}
 }
 
+func TestMetaKeepsFailures(t *testing.T) {
+	m := Meta{Model: "all-MiniLM-L6-v2", Complete: true,
+		Skipped: map[string]string{"broken": "0123abcd", "twodesc": "4567ef01"},
+		Failed: map[string]string{
+			"broken":  "parse: not a man page (no roff requests), a=b",
+			"twodesc": `panic: runtime error: slice bounds out of range [3:1] (at manparse.(*chunker).prose chunk.go:204, "x")`,
+		}}
+	md := m.Map()
+	for k, v := range md {
+		switch v.(type) {
+		case string, int, bool:
+		default:
+			t.Errorf("metadata %s is a %T: Chroma takes scalars only", k, v)
+		}
+	}
+	if got := ParseMeta(md); !reflect.DeepEqual(got.Failed, m.Failed) || !reflect.DeepEqual(got.Skipped, m.Skipped) {
+		t.Errorf("round trip: failed %q, skipped %q", got.Failed, got.Skipped)
+	}
+	// a collection built before failures were kept still reads
+	delete(md, MetaFailed)
+	if got := ParseMeta(md); got.Failed != nil || got.Skipped["broken"] != "0123abcd" || !got.Complete {
+		t.Errorf("old metadata: %+v", got)
+	}
+
+	long := FailureText("read: \x1b[31mred\x1b[0m\n" + strings.Repeat("é", 400))
+	if strings.ContainsAny(long, "\x1b\n") || len(long) > maxFailureText+3 || !strings.HasSuffix(long, "é...") {
+		t.Errorf("FailureText: %q", long)
+	}
+}
+
 func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
 	a := keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1"})
 	if a == keyOf(map[string]any{"content_hash": "h2", "fingerprint": "f1"}) || a == keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f2"}) {

@@ -1,10 +1,13 @@
 package indexer
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/embed"
 )
@@ -29,6 +32,7 @@ const (
 	MetaChunks        = "chunks"
 	MetaProseBudget   = "prose_budget"
 	MetaSkipped       = "skipped"
+	MetaFailed        = "failed"
 )
 
 // Meta is an index's collection metadata.
@@ -52,6 +56,10 @@ type Meta struct {
 	// parse, or was empty), with their fingerprints, so that staleness
 	// does not count them as new on every check.
 	Skipped map[string]string `json:"skipped,omitempty"`
+	// Failed holds the commands whose page could not be read, parsed or
+	// chunked, with why (FailureText), for `index status --detailed`.
+	// Collections built before it was kept have none.
+	Failed map[string]string `json:"failed,omitempty"`
 }
 
 // Map is the form Chroma stores.
@@ -61,7 +69,7 @@ func (m Meta) Map() map[string]any {
 		MetaToolVersion: m.ToolVersion, MetaSchemaVersion: m.SchemaVersion, MetaDistro: m.Distro, MetaOS: m.OS,
 		MetaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), MetaComplete: m.Complete,
 		MetaCommands: m.Commands, MetaChunks: m.Chunks, MetaProseBudget: m.ProseBudget,
-		MetaSkipped: encodeSkipped(m.Skipped),
+		MetaSkipped: encodeSkipped(m.Skipped), MetaFailed: encodeFailed(m.Failed),
 	}
 }
 
@@ -86,7 +94,54 @@ func ParseMeta(md map[string]any) Meta {
 	if s, ok := md[MetaSkipped].(string); ok {
 		m.Skipped = decodeSkipped(s)
 	}
+	if s, ok := md[MetaFailed].(string); ok {
+		m.Failed = decodeFailed(s)
+	}
 	return m
+}
+
+// encodeFailed writes the failures as a JSON object in a string: Chroma
+// metadata values are scalars, and reasons hold any character.
+func encodeFailed(m map[string]string) string {
+	if len(m) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(m) // a map of strings always marshals
+	return string(b)
+}
+
+// decodeFailed reads encodeFailed's string; one that does not parse (not
+// written by us) gives no failures rather than an unreadable index.
+func decodeFailed(s string) map[string]string {
+	var m map[string]string
+	if s == "" || json.Unmarshal([]byte(s), &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// maxFailureText bounds one stored reason: the collection's metadata holds
+// every failed command's, and the first line of a panic says enough.
+const maxFailureText = 300
+
+// FailureText is how a page's failure is kept in the collection metadata:
+// control characters (which a terminal would obey when status prints it)
+// become spaces, and a long reason is cut at maxFailureText bytes.
+func FailureText(reason string) string {
+	reason = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, reason)
+	if len(reason) <= maxFailureText {
+		return reason
+	}
+	cut := maxFailureText
+	for cut > 0 && !utf8.RuneStart(reason[cut]) {
+		cut--
+	}
+	return reason[:cut] + "..."
 }
 
 // encodeSkipped writes "name=fingerprint" pairs, sorted, comma-separated:

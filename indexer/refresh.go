@@ -112,6 +112,7 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 		}
 		for _, c := range sum.Plan.Removed {
 			delete(meta.Skipped, c)
+			delete(meta.Failed, c)
 		}
 		if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
 			return sum, err

@@ -184,31 +184,11 @@ func TestEstimateTokens(t *testing.T) {
 	}
 }
 
-// twoDescriptions is a page whose DESCRIPTION comes twice, the second
+// testdata/twodesc.1 is a page whose DESCRIPTION comes twice, the second
 // shorter than the part of the first the summary takes: it used to panic
 // the chunker (slice bounds out of range) and with it the whole build.
-const twoDescriptions = `.TH TWODESC 1 "2026-11-25" "twodesc 1.0" "User Commands"
-.SH NAME
-twodesc \- a page whose DESCRIPTION comes twice
-.SH SYNOPSIS
-.B twodesc
-[\fIFILE\fR]
-.SH DESCRIPTION
-Alpha paragraph of the first description.
-.PP
-Bravo paragraph of the first description.
-.PP
-Charlie paragraph of the first description.
-.SH DESCRIPTION
-Delta paragraph, alone in the second description.
-`
-
 func TestChunksRepeatedDescription(t *testing.T) {
-	p, err := Parse([]byte(twoDescriptions))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := p.Chunks(ChunkOptions{})
+	cs := parseFile(t, "twodesc.1").Chunks(ChunkOptions{})
 	var all strings.Builder
 	for _, c := range cs {
 		all.WriteString(c.Text + "\n")

@@ -180,26 +180,17 @@ func TestFailureReason(t *testing.T) {
 	}
 }
 
-// twoDescriptions is a page whose DESCRIPTION comes twice, the second
-// shorter than what the summary takes from the first: it used to panic
-// the chunker, and the panic took the whole run down.
-const twoDescriptions = `.TH TWODESC 1 "2026-11-25" "twodesc 1.0" "User Commands"
-.SH NAME
-twodesc \- a page whose DESCRIPTION comes twice
-.SH DESCRIPTION
-Alpha paragraph.
-.PP
-Bravo paragraph.
-.PP
-Charlie paragraph.
-.SH DESCRIPTION
-Delta paragraph, alone in the second description.
-`
-
+// TestRunPageWithTwoDescriptions: manparse's twodesc.1 has DESCRIPTION
+// twice, the second shorter than what the summary takes from the first;
+// it used to panic the chunker, and the panic took the whole run down.
 func TestRunPageWithTwoDescriptions(t *testing.T) {
 	opts := machine(t)
 	write(t, filepath.Join(opts.PathDirs[0], "twodesc"), []byte("#!/bin/sh\n"), 0o755)
-	write(t, filepath.Join(opts.ManPath[0], "man1", "twodesc.1"), []byte(twoDescriptions), 0o644)
+	src, err := os.ReadFile("../manparse/testdata/twodesc.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(opts.ManPath[0], "man1", "twodesc.1"), src, 0o644)
 	rs, st := collect(t, opts)
 	got := map[string]Result{}
 	for _, r := range rs {

@@ -188,11 +188,24 @@ func printInit(opts *InitOptions, conn *connection, sum indexer.Summary, workers
 	if opts.Verbose {
 		printVerbose(out, sum)
 	} else if sum.Failed > 0 {
-		fmt.Fprintf(out, "  failed:   %d pages (--verbose lists them)\n", sum.Failed)
+		// the run went on without them: say which, and why, so a bad page
+		// is seen without a rerun
+		fmt.Fprintf(out, "  failed:   %d pages, indexed without them:\n", sum.Failed)
+		for i, f := range sum.Failures {
+			if i == maxFailuresShown {
+				fmt.Fprintf(out, "            ... and %d more (--verbose or `cmdai index status --detailed` lists them)\n", len(sum.Failures)-i)
+				break
+			}
+			fmt.Fprintf(out, "            %s: %s\n", f.Command, indexer.FailureText(f.Error))
+		}
 	}
 	fmt.Fprintf(out, "next: cmdai index query \"find files modified today\"\n")
 	return nil
 }
+
+// maxFailuresShown is how many failed pages init's summary names without
+// --verbose.
+const maxFailuresShown = 5
 
 // printVerbose adds what --verbose promises: the scan's totals, each
 // stage's rate, and every page that failed with its reason.

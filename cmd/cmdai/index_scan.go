@@ -219,7 +219,17 @@ func (p *textScanPrinter) Done() error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Command, status, dash(r.ManSection), r.Options, len(r.Chunks), r.Path, dash(r.ManPage))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// the table says which failed; why needs a line of its own (an alias
+	// shares its page's reason)
+	for _, r := range p.rows {
+		if r.Status == pipeline.StatusFailed && r.AliasOf == "" {
+			fmt.Fprintf(p.out, "failed: %s (%s): %s\n", r.Command, dash(r.ManPage), r.Error)
+		}
+	}
+	return nil
 }
 
 func dash(s string) string {

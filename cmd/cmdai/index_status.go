@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -154,5 +156,27 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 			}
 			fmt.Fprintf(out, "  embedded: summaries, options and examples of every page; %s\n", budget)
 		}
+		printFailures(out, c.Meta.Failed, opts.Detailed)
+	}
+}
+
+// printFailures lists the commands whose page could not be indexed, with
+// why (all of them with --detailed, a count otherwise).
+func printFailures(out io.Writer, failed map[string]string, detailed bool) {
+	if len(failed) == 0 {
+		return
+	}
+	if !detailed {
+		fmt.Fprintf(out, "  failed:   %d pages could not be indexed (--detailed lists them)\n", len(failed))
+		return
+	}
+	fmt.Fprintf(out, "  failed:   %d pages could not be indexed (`cmdai index scan --command NAME` shows one again):\n", len(failed))
+	names := make([]string, 0, len(failed))
+	for n := range failed {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(out, "    %s: %s\n", n, failed[n])
 	}
 }
