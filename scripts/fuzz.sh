@@ -65,8 +65,8 @@ for target in $FUZZ_TARGETS; do
 		-fuzzminimizetime "$FUZZ_MINIMIZE" -parallel "$FUZZ_PARALLEL") 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ]; then
-		echo "FAIL $target: go test exited $rc. A failing input is saved under $FUZZ_PKG/testdata/fuzz/$target/ (see above):"
-		echo "  reproduce it with: go test $FUZZ_PKG -run '$target/<file name>'; fix the code and keep the file as a seed"
+		echo "FAIL $target: go test exited $rc (see above). An input the fuzzer found is saved under $FUZZ_PKG/testdata/fuzz/$target/:"
+		echo "  reproduce it with: go test $FUZZ_PKG -run '$target/<file name>'; fix the code and commit the file as a seed"
 		failed+=("$target")
 		continue
 	fi
