@@ -79,7 +79,7 @@ for target in $FUZZ_TARGETS; do
 		failed+=("$target")
 	elif [ "$stall" -gt "$FUZZ_STALL" ]; then
 		echo "FAIL $target: stalled: no input finished for ${stall}s from ${at}s on (more than FUZZ_STALL=${FUZZ_STALL}s)"
-		echo "  a worker is stuck on one input; rerun with GODEBUG=fuzzdebug=1 to see which"
+		echo "  the workers handed nothing back: stuck or very slow on an input; rerun with GODEBUG=fuzzdebug=1 to see which"
 		failed+=("$target")
 	else
 		echo "ok $target: $execs inputs, longest pause ${stall}s"
