@@ -57,7 +57,9 @@ EXAMPLES:
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         onUsageError,
 		EnableBashCompletion: true,
+		Action:               groupAction,
 	}
+	refuseEmptyValues(app.Commands)
 	return app
 }
 
@@ -91,6 +93,7 @@ EXAMPLES:
 			newDocsCommand(f),
 		},
 		OnUsageError: onUsageError,
+		Action:       groupAction,
 	}
 }
 

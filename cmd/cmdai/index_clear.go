@@ -44,6 +44,19 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			// Nothing it does not understand may pick what is deleted.
+			err := firstErr(
+				noArgs(c, "nothing was deleted (--distro ID clears another distribution's index, --all every cmdai index)"),
+				checkDistroFlag(opts.Distro),
+			)
+			if err != nil {
+				return err
+			}
+			// CMDAI_DISTRO in the environment is a default --all overrides;
+			// --distro on the command line names one index, not all.
+			if opts.All && onCommandLine(c, "distro") {
+				return usageError("--all clears every cmdai index and --distro %s one of them: give one of the two; nothing was deleted", opts.Distro)
+			}
 			return runClear(c.Context, opts)
 		},
 	}

@@ -60,6 +60,9 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			if err := firstErr(noArgs(c, ""), checkDistroFlag(opts.Distro)); err != nil {
+				return err
+			}
 			return runStatus(c.Context, opts)
 		},
 	}
