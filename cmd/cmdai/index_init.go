@@ -87,6 +87,9 @@ EXAMPLES:
 			if opts.Commands, err = noEmptyElements(c, "command"); err != nil {
 				return err
 			}
+			if err := commandsOnPath(opts.Commands); err != nil {
+				return err
+			}
 			if opts.DocsDirs, err = noEmptyElements(c, "docs"); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -108,6 +109,21 @@ func noEmptyElements(c *cli.Context, name string) ([]string, error) {
 		}
 	}
 	return vals, nil
+}
+
+// commandsOnPath refuses a --command that names nothing on $PATH, which
+// the build would find only after loading the model and starting Chroma.
+// A name with a slash is a path, not a command name.
+func commandsOnPath(names []string) error {
+	for _, n := range names {
+		if strings.ContainsRune(n, '/') {
+			return usageError("--command %s: not found on PATH (give a command's name, not a path)", n)
+		}
+		if _, err := exec.LookPath(n); err != nil {
+			return usageError("--command %s: not found on PATH (check the name, or that its directory is on $PATH)", n)
+		}
+	}
+	return nil
 }
 
 // firstErr returns the first non-nil error: a command's checks in order.

@@ -68,6 +68,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "init", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "init", "--distro", ""}, "--distro needs a value"},
 		{[]string{"index", "init", "--command", ""}, "--command"},
+		{[]string{"index", "init", "--command", "no-such-command-here"}, "no-such-command-here: not found on PATH"},
+		{[]string{"index", "init", "--command", "../bin/ls"}, "not found on PATH"},
 		{[]string{"index", "init", "--docs", ""}, "--docs"},
 		{[]string{"index", "init", "--embed-workers", "-1"}, "--embed-workers"},
 		{[]string{"index", "init", "--parallel", "-2"}, "--parallel"},
