@@ -54,7 +54,7 @@ EXAMPLES:
 			if opts.Output, err = oneArg(c, "say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`"); err != nil {
 				return err
 			}
-			if err := checkDistroFlag(opts.Distro); err != nil {
+			if err := firstErr(outputPath(opts.Output), checkDistroFlag(opts.Distro)); err != nil {
 				return err
 			}
 			return runExport(c.Context, opts)

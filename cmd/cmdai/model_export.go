@@ -48,6 +48,9 @@ EXAMPLES:
 			if opts.Output, err = oneArg(c, "say where to write the model tarball, e.g. `cmdai model export /media/usb/`"); err != nil {
 				return err
 			}
+			if err := outputPath(opts.Output); err != nil {
+				return err
+			}
 			return runModelExport(c.Context, opts)
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -122,6 +123,20 @@ func commandsOnPath(names []string) error {
 		if _, err := exec.LookPath(n); err != nil {
 			return usageError("--command %s: not found on PATH (check the name, or that its directory is on $PATH)", n)
 		}
+	}
+	return nil
+}
+
+// outputPath refuses an output (a file to write, or a directory to write
+// into) whose directory does not exist: found only after the export's
+// work otherwise.
+func outputPath(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageError("cannot write %s: %s is not a directory (create it first, or give another place)", path, dir)
 	}
 	return nil
 }

@@ -85,6 +85,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "export", ""}, "say where"},
 		{[]string{"index", "export", "a.tar.gz", "b.tar.gz"}, `unexpected argument "b.tar.gz"`},
 		{[]string{"index", "export", "a.tar.gz", "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "export", "/no-such-dir-here/a.tar.gz"}, "/no-such-dir-here"},
+		{[]string{"model", "export", "/no-such-dir-here/m.tar.gz"}, "/no-such-dir-here"},
 		{[]string{"index", "import"}, "say which tarball"},
 		{[]string{"index", "import", tarball, "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "import", tarball, "--distro", "Debian 12"}, "--distro"},
