@@ -33,7 +33,7 @@ func newClearCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "clear",
 		Usage:     "remove this distribution's index (--all: every cmdai index)",
-		UsageText: "cmdai index clear [--confirm] [--all]",
+		UsageText: "cmdai index clear [--confirm] [--distro ID | --all]",
 		Description: `Deletes the collection. Asks first on a terminal; elsewhere it needs
 --confirm. The embedding cache and the model are kept, so a new init is
 quick.
