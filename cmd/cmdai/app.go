@@ -122,7 +122,9 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 		return ExitFailure
 	}
 	msg := err.Error()
-	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") {
+	// The library's own usage errors: an unknown flag, a missing required
+	// one, `help` for a command that does not exist.
+	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {
 		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
 		return ExitUsage
 	}

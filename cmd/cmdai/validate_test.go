@@ -111,6 +111,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "bogus"}, `unknown command "bogus"`},
 		{[]string{"model", "bogus"}, `unknown command "bogus"`},
 		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"help", "bogus"}, `No help topic for 'bogus'`},
+		{[]string{"index", "help", "bogus"}, `No help topic for 'bogus'`},
 		{[]string{"model", "status", "extra"}, `unexpected argument "extra"`},
 		{[]string{"model", "status", "--model-dir", ""}, "--model-dir needs a value"},
 		{[]string{"model", "import"}, "model import"},
