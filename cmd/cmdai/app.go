@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -98,8 +99,15 @@ EXAMPLES:
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
+	// The flag package prefixes `invalid value "" for flag -distro: ` to
+	// our own message, which names the flag already.
+	if m := errEmptyValue.FindStringSubmatch(err.Error()); m != nil {
+		err = errors.New(m[1])
+	}
 	return withCode(ExitUsage, fmt.Errorf("%w (see %q)", err, helpHint(c)))
 }
+
+var errEmptyValue = regexp.MustCompile(`^invalid value ".*" for flag -[\w-]+: (--[\w-]+ needs a value: .*)$`)
 
 func helpHint(c *cli.Context) string {
 	if c == nil || c.Command == nil || c.Command.Name == "" {
