@@ -44,6 +44,8 @@ func TestClearDeletesOnlyWhatItIsTold(t *testing.T) {
 		{[]string{"index", "clear", "--distro", "", "--confirm", url}, ExitUsage, "--distro needs a value"},
 		{[]string{"index", "clear", "--all", "--distro", "ubuntu-24.04", "--confirm", url}, ExitUsage, "--all"},
 		{[]string{"index", "clear", "--distro", "arch", "--confirm", url}, ExitNoIndex, "no index cmdai_linux_arch"},
+		{[]string{"index", "clear", url}, ExitUsage, "pass --confirm"},
+		{[]string{"index", "clear", "--all", url}, ExitUsage, "every cmdai index: pass --confirm"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Contains(out, "deleted") {

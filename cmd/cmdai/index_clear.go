@@ -52,6 +52,18 @@ EXAMPLES:
 			if err != nil {
 				return err
 			}
+			// Without a terminal to ask on, only --confirm deletes: say so
+			// before starting anything.
+			if !opts.Confirm && (!opts.IO.OutTTY || opts.IO.In == nil) {
+				what := "this distribution's index"
+				switch {
+				case opts.All:
+					what = "every cmdai index"
+				case opts.Distro != "":
+					what = opts.Distro + "'s index"
+				}
+				return usageError("index clear deletes %s: pass --confirm to do it (nothing was deleted)", what)
+			}
 			// CMDAI_DISTRO in the environment is a default --all overrides;
 			// --distro on the command line names one index, not all.
 			if opts.All && onCommandLine(c, "distro") {

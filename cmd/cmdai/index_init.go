@@ -90,7 +90,7 @@ EXAMPLES:
 			if err := commandsOnPath(opts.Commands); err != nil {
 				return err
 			}
-			if opts.DocsDirs, err = noEmptyElements(c, "docs"); err != nil {
+			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
 				return err
 			}
 			if err := checkBuildFlags(c, opts); err != nil {

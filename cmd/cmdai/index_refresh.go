@@ -46,7 +46,7 @@ EXAMPLES:
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			var err error
-			if opts.DocsDirs, err = noEmptyElements(c, "docs"); err != nil {
+			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
 				return err
 			}
 			if err := checkBuildFlags(c, opts); err != nil {

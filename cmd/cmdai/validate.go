@@ -100,6 +100,22 @@ func notNegative(name string, n int) error {
 	return nil
 }
 
+// existingDirs refuses a directory flag (--docs DIR) that names no
+// directory: skipped silently, a typo would index without those docs, and
+// a refresh would remove the ones indexed from the right name.
+func existingDirs(c *cli.Context, name string) ([]string, error) {
+	dirs, err := noEmptyElements(c, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return nil, usageError("--%s %s: not a directory (check the path; nothing was changed)", name, d)
+		}
+	}
+	return dirs, nil
+}
+
 // noEmptyElements refuses an empty value among a repeatable flag's
 // (--command "", --docs ""): it would name nothing, or everything.
 func noEmptyElements(c *cli.Context, name string) ([]string, error) {
