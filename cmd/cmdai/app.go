@@ -58,7 +58,7 @@ EXAMPLES:
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         onUsageError,
 		EnableBashCompletion: true,
-		Action:               groupAction,
+		Action:               appAction,
 	}
 	refuseEmptyValues(app.Commands)
 	return app

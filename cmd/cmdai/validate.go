@@ -64,6 +64,14 @@ func groupAction(c *cli.Context) error {
 	return usageError("unknown command %q (see %q)", c.Args().First(), helpHint(c))
 }
 
+// appAction is groupAction for cmdai itself, whose help is the app's.
+func appAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	return groupAction(c)
+}
+
 // checkDistroFlag refuses a --distro ID that names no distribution.
 func checkDistroFlag(id string) error {
 	if id == "" {
