@@ -246,15 +246,31 @@ func examples(body string) []Example {
 	return out
 }
 
-// firstLine is the first line of prose: a heading's text, or a sentence.
+// firstLine is the description: the first line of prose, not a heading
+// (the template's "# NAME" made every description the command's own
+// name), a code fence or an example's **User**: line. A body of headings
+// and examples only gives its first heading's text, without the "#".
 func firstLine(body string) string {
+	heading := ""
+	fenced := false
 	for _, l := range strings.Split(body, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
-		if l != "" && !strings.HasPrefix(l, "**") {
-			return l
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "```"):
+			fenced = !fenced
+		case fenced || l == "" || strings.HasPrefix(l, "**"):
+		case strings.HasPrefix(l, "#"):
+			if heading == "" {
+				heading = strings.TrimSpace(strings.TrimLeft(l, "#"))
+			}
+		default:
+			for _, bullet := range []string{"- ", "* ", "+ "} {
+				l = strings.TrimPrefix(l, bullet)
+			}
+			return strings.TrimSpace(l)
 		}
 	}
-	return ""
+	return heading
 }
 
 // Chunk is one record's worth of a doc: the indexer adds its metadata.

@@ -49,7 +49,7 @@ func TestParseCommandDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.Source != SourceCustom || d.Command != "kubectl" || d.Priority != "high" || d.Version != "1.28" ||
-		strings.Join(d.Aliases, ",") != "k8s,kube" || strings.Join(d.Keywords, ",") != "kubernetes,pods" || d.Description != "Kubernetes kubectl" {
+		strings.Join(d.Aliases, ",") != "k8s,kube" || strings.Join(d.Keywords, ",") != "kubernetes,pods" || d.Description != "kubectl is the Kubernetes command-line tool for managing clusters." {
 		t.Errorf("doc: %+v", d)
 	}
 	if len(d.Examples) != 2 || d.Examples[0] != (Example{"show me all pods", "kubectl get pods"}) || d.Examples[1].Command != "kubectl logs nginx" {
@@ -168,5 +168,33 @@ func TestLoadSkipsADocThatPanics(t *testing.T) {
 	}
 	if len(probs) != 1 || filepath.Base(probs[0].Path) != "boom.md" || !strings.Contains(probs[0].Err, "panic: assignment to entry in nil map") {
 		t.Errorf("problems: %+v", probs)
+	}
+}
+
+// TestDescriptionIsProseNotHeading: the description is the first line of
+// prose; a doc written from the template ("# NAME", then a line saying
+// what it is for) used to get its heading, the bare name.
+func TestDescriptionIsProseNotHeading(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"# gizmo\n\ngizmo turns widgets into gadgets.\n", "gizmo turns widgets into gadgets."},
+		{"## gizmo\n- turns widgets into gadgets\n", "turns widgets into gadgets"},
+		{"```\ngizmo --help\n```\nConverts widgets.\n", "Converts widgets."},
+		{"# gizmo ships our services\n\n**User**: \"ship it\"\n**Command**: `gizmo ship`\n", "gizmo ships our services"},
+		{"", ""},
+	} {
+		d, err := Parse("gizmo.md", []byte("---\ncommand: gizmo\n---\n"+tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Description != tc.want {
+			t.Errorf("body %q: description %q, want %q", tc.body, d.Description, tc.want)
+		}
+	}
+	d, err := Parse("gizmo.md", []byte(Template("gizmo")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(d.Description, "#") || d.Description == "gizmo" {
+		t.Errorf("template's description %q", d.Description)
 	}
 }

@@ -83,7 +83,7 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 	}
 	named := s.Keywords.Named(request)
 	if mode == ModeKeyword {
-		return fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), nil
+		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil
 	}
 	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
 }
@@ -118,7 +118,9 @@ func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) 
 			order = append(order, c)
 		}
 		m := matchOf(chroma.Hit{Record: r})
-		m.Score, m.BM25 = 0, h.Score
+		// The score in the ranking that found it (a semantic match's is
+		// its cosine); BM25 says which scale it is on.
+		m.Score, m.BM25 = h.Score, h.Score
 		c.Matches = append(c.Matches, m)
 	}
 	for _, c := range order {
@@ -139,6 +141,21 @@ func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) 
 		out[i] = *c
 	}
 	return out, nil
+}
+
+// withKeywordScores gives keyword mode's commands their keyword (BM25)
+// score in place of the fusion's 1/(60+rank), which says nothing to a
+// reader. The order stays the fusion's: a command named in the request
+// moves up.
+func withKeywordScores(hits, kw []CommandHit) []CommandHit {
+	score := make(map[string]float64, len(kw))
+	for _, h := range kw {
+		score[h.Command] = h.Score
+	}
+	for i := range hits {
+		hits[i].Score = score[hits[i].Command]
+	}
+	return hits
 }
 
 func namedHits(names []string) []CommandHit {

@@ -12,11 +12,13 @@ import (
 
 // Match is one chunk that answered a request.
 type Match struct {
-	ID      string  `json:"id"`
-	Kind    string  `json:"kind"`
-	Section string  `json:"section"`
-	Option  string  `json:"option,omitempty"`
-	Score   float64 `json:"score"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Section string `json:"section"`
+	Option  string `json:"option,omitempty"`
+	// Score is the chunk's score in the ranking that found it: its cosine
+	// similarity (semantic) or its BM25 score (keyword, BM25 set too).
+	Score float64 `json:"score"`
 	// BM25 is the keyword score of a chunk the keyword ranking found.
 	BM25 float64 `json:"bm25,omitempty"`
 	Text string  `json:"text"`

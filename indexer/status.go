@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -30,6 +31,19 @@ type Staleness struct {
 	Removed int      `json:"removed"`
 	Stale   int      `json:"stale"`
 	Names   []string `json:"stale_commands,omitempty"`
+}
+
+// Summary says how the index compares with this machine in one line. The
+// counts are not put over the number of indexed commands: commands
+// installed but not in the index (new, or all of them when the index was
+// built with --command or on another machine) can outnumber it, which
+// read "stale: 890 of 30 commands".
+func (s *Staleness) Summary() string {
+	if s.Stale == 0 {
+		return fmt.Sprintf("up to date: %d commands indexed, none changed, new or removed", s.Indexed)
+	}
+	return fmt.Sprintf("stale: %d commands indexed: %d changed, %d removed since; %d installed commands not in the index",
+		s.Indexed, s.Changed, s.Removed, s.Added)
 }
 
 // Collections lists the cmdai collections on the server.

@@ -77,7 +77,7 @@ func TestHelpTimeoutKillsGroup(t *testing.T) {
 	p := script(t, dir, "hang", "echo starting\nsleep 30 &\nsleep 30\n")
 	start := time.Now()
 	_, err := HelpRunner{Timeout: 300 * time.Millisecond}.Run(context.Background(), p)
-	if el := time.Since(start); el > 3*time.Second {
+	if el := time.Since(start); el > 10*time.Second { // a bound: it would hang for 30 s
 		t.Errorf("Run took %v with a 300ms timeout", el)
 	}
 	if err == nil || !strings.Contains(err.Error(), "no answer within") {
@@ -94,7 +94,7 @@ func TestHelpCancelled(t *testing.T) {
 	if _, err := (HelpRunner{Timeout: time.Minute}).Run(ctx, p); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Run with a cancelled context: %v", err)
 	}
-	if el := time.Since(start); el > 3*time.Second {
+	if el := time.Since(start); el > 10*time.Second { // a bound: it would hang for 30 s
 		t.Errorf("Run took %v after cancellation", el)
 	}
 }
@@ -175,7 +175,7 @@ func TestHelpOutputCapped(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "chatty", "exec /usr/bin/yes 'usage: chatty, over and over'\n")
 	start := time.Now()
-	res, err := HelpRunner{MaxOutput: 64 << 10, Timeout: 10 * time.Second}.Exec(context.Background(), p)
+	res, err := HelpRunner{MaxOutput: 64 << 10, Timeout: time.Minute}.Exec(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestHelpOutputCapped(t *testing.T) {
 	if !bytes.HasPrefix(res.Output, []byte("usage: chatty")) {
 		t.Errorf("output starts %q", res.Output[:40])
 	}
-	if el := time.Since(start); el > 3*time.Second {
+	if el := time.Since(start); el > 10*time.Second { // a bound: without the kill it runs until the minute's timeout
 		t.Errorf("capped run took %v; it should be killed once the cap is hit", el)
 	}
 }

@@ -23,7 +23,9 @@ build="$tools/build"
 # indirect requirement, once hugot is added); v1.24.0 is what hugot v0.6.1 needs.
 ver="${TOKENIZERS_VERSION:-}"
 if [ -z "$ver" ] && [ -f "$repo/go.mod" ]; then
-	ver="$(awk '$1 == "github.com/daulet/tokenizers" {print $2} $2 == "github.com/daulet/tokenizers" {print $3}' "$repo/go.mod" | head -n1)"
+	# (awk exits at the first match itself: `| head -n1` could kill it with
+	# SIGPIPE, which pipefail turns into a failure)
+	ver="$(awk '$1 == "github.com/daulet/tokenizers" {print $2; exit} $2 == "github.com/daulet/tokenizers" {print $3; exit}' "$repo/go.mod")"
 fi
 ver="${ver:-v1.24.0}"
 

@@ -5,7 +5,9 @@ set -euo pipefail
 VERSION=v1.7.12
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
-if [ -x "$TOOLS/bin/actionlint" ] && [ "$("$TOOLS/bin/actionlint" -version | head -1)" = "$VERSION" ]; then
+# sed, not head: it reads all of the output, so actionlint never meets a
+# closed pipe (SIGPIPE) after the first line.
+if [ -x "$TOOLS/bin/actionlint" ] && [ "$("$TOOLS/bin/actionlint" -version | sed -n 1p)" = "$VERSION" ]; then
 	exit 0
 fi
 mkdir -p "$TOOLS/bin"

@@ -27,8 +27,16 @@ home="$(mktemp -d)"
 CMDAI_HOME="$home" "$REPO/bin/cmdai" model import "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" >/dev/null
 list="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index download --list --base-url "$work/release")"
 echo "$list"
-echo "$list" | grep -q ubuntu-24.04
+# Outputs are captured, then checked: `cmdai ... | grep -q` lets grep exit
+# at its first match, cmdai die of SIGPIPE on its next write, and
+# pipefail fail the script with exit 141 (a flaky CI).
+grep -q '^ubuntu-24.04 ' <<<"$list"
 CMDAI_HOME="$home" "$REPO/bin/cmdai" index download ubuntu-24.04 --base-url "file://$work/release" --batch-mode
-CMDAI_HOME="$home" "$REPO/bin/cmdai" index query "search for a pattern in files" --distro ubuntu-24.04 -k 1 | grep -q grep
+answer="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index query "search for a pattern in files" --distro ubuntu-24.04 -k 1)"
+echo "$answer"
+if [[ "$answer" != "1. grep "* ]]; then
+	echo "test-pipeline: the downloaded index does not answer grep first" >&2
+	exit 1
+fi
 rm -rf "$home"
 echo "pipeline scripts: ok"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -57,7 +58,9 @@ EXAMPLES:
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         onUsageError,
 		EnableBashCompletion: true,
+		Action:               appAction,
 	}
+	refuseEmptyValues(app.Commands)
 	return app
 }
 
@@ -91,12 +94,20 @@ EXAMPLES:
 			newDocsCommand(f),
 		},
 		OnUsageError: onUsageError,
+		Action:       groupAction,
 	}
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
+	// The flag package prefixes `invalid value "" for flag -distro: ` to
+	// our own message, which names the flag already.
+	if m := errEmptyValue.FindStringSubmatch(err.Error()); m != nil {
+		err = errors.New(m[1])
+	}
 	return withCode(ExitUsage, fmt.Errorf("%w (see %q)", err, helpHint(c)))
 }
+
+var errEmptyValue = regexp.MustCompile(`^invalid value ".*" for flag -[\w-]+: (--[\w-]+ needs a value: .*)$`)
 
 func helpHint(c *cli.Context) string {
 	if c == nil || c.Command == nil || c.Command.Name == "" {
@@ -119,7 +130,9 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 		return ExitFailure
 	}
 	msg := err.Error()
-	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") {
+	// The library's own usage errors: an unknown flag, a missing required
+	// one, `help` for a command that does not exist.
+	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {
 		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
 		return ExitUsage
 	}

@@ -33,7 +33,7 @@ func newClearCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "clear",
 		Usage:     "remove this distribution's index (--all: every cmdai index)",
-		UsageText: "cmdai index clear [--confirm] [--all]",
+		UsageText: "cmdai index clear [--confirm] [--distro ID | --all]",
 		Description: `Deletes the collection. Asks first on a terminal; elsewhere it needs
 --confirm. The embedding cache and the model are kept, so a new init is
 quick.
@@ -44,6 +44,31 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			// Nothing it does not understand may pick what is deleted.
+			err := firstErr(
+				noArgs(c, "nothing was deleted (--distro ID clears another distribution's index, --all every cmdai index)"),
+				checkDistroFlag(opts.Distro),
+			)
+			if err != nil {
+				return err
+			}
+			// Without a terminal to ask on, only --confirm deletes: say so
+			// before starting anything.
+			if !opts.Confirm && (!opts.IO.OutTTY || opts.IO.In == nil) {
+				what := "this distribution's index"
+				switch {
+				case opts.All:
+					what = "every cmdai index"
+				case opts.Distro != "":
+					what = opts.Distro + "'s index"
+				}
+				return usageError("index clear deletes %s: pass --confirm to do it (nothing was deleted)", what)
+			}
+			// CMDAI_DISTRO in the environment is a default --all overrides;
+			// --distro on the command line names one index, not all.
+			if opts.All && onCommandLine(c, "distro") {
+				return usageError("--all clears every cmdai index and --distro %s one of them: give one of the two; nothing was deleted", opts.Distro)
+			}
 			return runClear(c.Context, opts)
 		},
 	}

@@ -37,10 +37,10 @@ EXAMPLES:
 			},
 			OnUsageError: onUsageError,
 			Action: func(c *cli.Context) error {
-				if c.NArg() != 1 {
-					return usageError("say which command the doc is for: cmdai index docs new NAME")
+				name, err := oneArg(c, "say which command the doc is for: cmdai index docs new NAME")
+				if err != nil {
+					return err
 				}
-				name := c.Args().First()
 				if !customdocs.ValidName(name) {
 					return usageError("%q is not a command name", name)
 				}
@@ -78,5 +78,6 @@ EXAMPLES:
 			},
 		}},
 		OnUsageError: onUsageError,
+		Action:       groupAction,
 	}
 }

@@ -61,11 +61,15 @@ EXAMPLES:
 			switch {
 			case opts.List && c.NArg() == 0:
 			case opts.List:
-				return usageError("--list takes no distribution")
-			case c.NArg() != 1:
-				return usageError("say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)")
+				return usageError("--list takes no distribution: unexpected argument %q", c.Args().First())
 			default:
-				opts.Distro = c.Args().First()
+				var err error
+				if opts.Distro, err = oneArg(c, "say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)"); err != nil {
+					return err
+				}
+				if _, err := distro.Parse(opts.Distro); err != nil {
+					return usageError("%q: %v", opts.Distro, err)
+				}
 			}
 			return runDownload(c.Context, opts)
 		},

@@ -64,6 +64,20 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			if err := firstErr(noArgs(c, ""), checkDistroFlag(opts.Distro), checkModelFlags(opts.Model)); err != nil {
+				return err
+			}
+			if opts.K <= 0 {
+				return usageError("-k must be 1 or more, not %d", opts.K)
+			}
+			for _, m := range strings.Split(opts.Modes, ",") {
+				if m = strings.TrimSpace(m); m == baselineMode {
+					continue
+				}
+				if _, err := indexer.ParseMode(m); err != nil {
+					return usageError("--mode: %v (or %s)", err, baselineMode)
+				}
+			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
 			}

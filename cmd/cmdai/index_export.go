@@ -50,10 +50,13 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError("say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`")
+			var err error
+			if opts.Output, err = oneArg(c, "say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`"); err != nil {
+				return err
 			}
-			opts.Output = c.Args().First()
+			if err := firstErr(outputPath(opts.Output), checkDistroFlag(opts.Distro)); err != nil {
+				return err
+			}
 			return runExport(c.Context, opts)
 		},
 	}

@@ -76,10 +76,13 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError("say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`")
+			var err error
+			if opts.Path, err = oneArg(c, "say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`"); err != nil {
+				return err
 			}
-			opts.Path = c.Args().First()
+			if err := firstErr(checkDistroFlag(opts.Distro), notNegative("write-batch", opts.WriteBatch)); err != nil {
+				return err
+			}
 			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
 			return runImport(c.Context, opts)
 		},

@@ -83,15 +83,35 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("unexpected argument %q", c.Args().First())
+			var err error
+			if opts.Commands, err = noEmptyElements(c, "command"); err != nil {
+				return err
 			}
-			opts.Commands = c.StringSlice("command")
-			opts.DocsDirs = c.StringSlice("docs")
+			if err := commandsOnPath(opts.Commands); err != nil {
+				return err
+			}
+			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
+				return err
+			}
+			if err := checkBuildFlags(c, opts); err != nil {
+				return err
+			}
 			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
 			return runInit(c.Context, opts)
 		},
 	}
+}
+
+// checkBuildFlags holds the checks init and refresh share.
+func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
+	return firstErr(
+		noArgs(c, "name commands with --command NAME"),
+		checkDistroFlag(opts.Distro),
+		checkModelFlags(opts.Model),
+		notNegative("parallel", opts.Parallel),
+		notNegative("embed-workers", opts.Workers),
+		notNegative("prose-budget", opts.ProseBudget),
+	)
 }
 
 // globalBool reads a flag of the app or any parent command.

@@ -263,7 +263,7 @@ func TestRemoteServer(t *testing.T) {
 
 func TestNoServerNoIndex(t *testing.T) {
 	realEnv(t)
-	code, _, errOut := runCLI(t, "index", "query", "list files", "--chroma-url", "http://127.0.0.1:9")
+	code, _, errOut := runCLI(t, "index", "query", "list files", "--chroma-url", deadServerURL(t))
 	if code != ExitUnreachable || !strings.Contains(errOut, "--chroma-url") {
 		t.Errorf("unreachable: exit %d %s", code, errOut)
 	}

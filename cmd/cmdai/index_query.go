@@ -55,12 +55,21 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
+			opts.Request = strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+			if opts.Request == "" {
 				return usageError("say what you want to do: cmdai index query \"find files modified today\"")
 			}
-			opts.Request = strings.Join(c.Args().Slice(), " ")
 			if opts.K <= 0 {
 				return usageError("-k must be 1 or more, not %d", opts.K)
+			}
+			if opts.ContextTokens <= 0 {
+				return usageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
+			}
+			if _, err := indexer.ParseMode(opts.Mode); err != nil {
+				return usageError("--mode: %v", err)
+			}
+			if err := firstErr(checkDistroFlag(opts.Distro), checkModelFlags(opts.Model)); err != nil {
+				return err
 			}
 			// The collection decides the model variant unless one is asked for.
 			if !c.IsSet("model-variant") {

@@ -45,11 +45,14 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("unexpected argument %q", c.Args().First())
+			var err error
+			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
+				return err
+			}
+			if err := checkBuildFlags(c, opts); err != nil {
+				return err
 			}
 			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
-			opts.DocsDirs = c.StringSlice("docs")
 			if !incremental {
 				return runInit(c.Context, opts) // keeps what is unchanged, reads every page
 			}

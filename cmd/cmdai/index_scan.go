@@ -70,13 +70,16 @@ EXAMPLES:
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("unexpected argument %q: name commands with --command NAME", c.Args().First())
+			if err := firstErr(noArgs(c, "name commands with --command NAME"), checkDistroFlag(opts.Distro)); err != nil {
+				return err
 			}
 			if opts.Parallel < 0 {
 				return usageError("--parallel must be 0 (one per CPU) or more, not %d", opts.Parallel)
 			}
-			opts.Commands = c.StringSlice("command")
+			var err error
+			if opts.Commands, err = noEmptyElements(c, "command"); err != nil {
+				return err
+			}
 			opts.BatchMode = c.Bool("batch-mode")
 			if runF != nil {
 				return runF(c.Context, opts)

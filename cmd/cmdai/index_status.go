@@ -62,6 +62,9 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			if err := firstErr(noArgs(c, ""), checkDistroFlag(opts.Distro)); err != nil {
+				return err
+			}
 			return runStatus(c.Context, opts)
 		},
 	}
@@ -134,9 +137,9 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 		fmt.Fprintf(out, "%s %s: %d records, %d commands, %s %s, built %s (%s), %s\n", mark, c.Name, c.Records, c.Meta.Commands,
 			c.Meta.Model, c.Meta.ModelVariant, c.Meta.BuiltAt.Format(time.RFC3339), age, state)
 		if s := c.Stale; s != nil {
-			fmt.Fprintf(out, "  stale: %d of %d commands (%d changed, %d new, %d removed)", s.Stale, s.Indexed, s.Changed, s.Added, s.Removed)
+			fmt.Fprintf(out, "  %s", s.Summary())
 			if s.Stale > 0 {
-				fmt.Fprint(out, "; run `cmdai index init` to update")
+				fmt.Fprint(out, "; run `cmdai index refresh` to update")
 			}
 			fmt.Fprintln(out)
 			if opts.Detailed && len(s.Names) > 0 {

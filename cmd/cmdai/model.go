@@ -51,6 +51,7 @@ EXAMPLES:
 			newModelExportCommand(f),
 		},
 		OnUsageError: onUsageError,
+		Action:       groupAction,
 	}
 }
 
@@ -96,6 +97,9 @@ EXAMPLES:
 		}, modelFlags(&opts.ModelDir, &opts.Variant, &opts.Backend)...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			if err := firstErr(noArgs(c, ""), checkModelFlags(ModelOptions{Variant: opts.Variant, Backend: opts.Backend})); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(c.Context, opts)
 			}
@@ -200,10 +204,10 @@ EXAMPLES:
 		Flags:        modelFlags(&opts.ModelDir, &variant, &backend)[:1],
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError("model import takes one DIR or TAR, got %d arguments", c.NArg())
+			var err error
+			if opts.Source, err = oneArg(c, "model import takes one DIR or TAR: cmdai model import ./all-MiniLM-L6-v2.tar.gz"); err != nil {
+				return err
 			}
-			opts.Source = c.Args().First()
 			if runF != nil {
 				return runF(c.Context, opts)
 			}
@@ -255,6 +259,9 @@ EXAMPLES:
 		}, modelFlags(&opts.ModelDir, &variant, &backend)[:1]...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c, "--url URL names a mirror"); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(c.Context, opts)
 			}

@@ -44,10 +44,13 @@ EXAMPLES:
 		Flags:        modelFlags(&opts.ModelDir, &variant, &backend)[:1],
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError("say where to write the model tarball, e.g. `cmdai model export /media/usb/`")
+			var err error
+			if opts.Output, err = oneArg(c, "say where to write the model tarball, e.g. `cmdai model export /media/usb/`"); err != nil {
+				return err
 			}
-			opts.Output = c.Args().First()
+			if err := outputPath(opts.Output); err != nil {
+				return err
+			}
 			return runModelExport(c.Context, opts)
 		},
 	}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cmdai/cmdai/indexer"
+)
+
+// TestQueryScoresAndDocDescription: on a made-up machine (frob's page and
+// a custom doc written as `index docs new` suggests), every mode's --json
+// gives each command and match a real score, not 0 (keyword mode gives
+// the BM25 score), and the custom doc's description is its first line of
+// prose, not its "# NAME" heading.
+func TestQueryScoresAndDocDescription(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	docs := t.TempDir()
+	doc := "---\ncommand: gizmo\nkeywords: [\"widgets\"]\n---\n\n# gizmo\n\ngizmo turns widgets into gadgets.\n\n## Examples\n\n" +
+		"**User**: \"turn my widgets into gadgets\"\n**Command**: `gizmo convert widgets`\n"
+	if err := os.WriteFile(filepath.Join(docs, "gizmo.md"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io, _, errOut := testIO()
+	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := runInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
+	}
+	query := func(request, mode string) QueryResult {
+		t.Helper()
+		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--mode", mode, "--json", "-k", "3")
+		if code != 0 {
+			t.Fatalf("query %q --mode %s: exit %d %s", request, mode, code, errOut)
+		}
+		var res QueryResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Commands) == 0 {
+			t.Fatalf("query %q --mode %s: no commands", request, mode)
+		}
+		return res
+	}
+	for _, mode := range []string{"semantic", "keyword", "hybrid"} {
+		res := query("twiddle the bits of files recursively", mode)
+		for _, c := range res.Commands {
+			if c.Score <= 0 {
+				t.Errorf("--mode %s: %s has score %v", mode, c.Command, c.Score)
+			}
+			for _, m := range c.Matches {
+				if m.Score <= 0 {
+					t.Errorf("--mode %s: %s's match %s has score %v", mode, c.Command, m.ID, m.Score)
+				}
+				if mode == "keyword" && m.Score != m.BM25 {
+					t.Errorf("--mode keyword: %s's match %s has score %v, BM25 %v: want the BM25 score", c.Command, m.ID, m.Score, m.BM25)
+				}
+			}
+		}
+		if mode == "keyword" {
+			// The command's score is its keyword score: at least its best
+			// chunk's BM25, not a fusion rank 1/(60+rank).
+			c := res.Commands[0]
+			if len(c.Matches) == 0 || c.Score < c.Matches[0].BM25 {
+				t.Errorf("--mode keyword: %s scores %v, its best chunk's BM25 %+v", c.Command, c.Score, c.Matches)
+			}
+		}
+	}
+	res := query("turn widgets into gadgets", "keyword")
+	if c := res.Commands[0]; c.Command != "gizmo" || c.Description != "gizmo turns widgets into gadgets." {
+		t.Errorf("custom doc: %s with description %q; want gizmo with its first line of prose", c.Command, c.Description)
+	}
+}

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// noStartEnv makes any start of the private Chroma server visible: the
+// "chroma" executable is a script that leaves a marker file and fails. A
+// model, were one loaded, is missing (exit 5, not 2). It returns the
+// marker's path.
+func noStartEnv(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "chroma-was-started")
+	bin := filepath.Join(dir, "chroma")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\ntouch "+marker+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CMDAI_HOME", filepath.Join(dir, "home"))
+	t.Setenv("CMDAI_CHROMA_BIN", bin)
+	t.Setenv("CMDAI_MODEL_DIR", filepath.Join(dir, "no-model"))
+	t.Setenv("CMDAI_RELEASE_URL", filepath.Join(dir, "no-release"))
+	t.Setenv("CMDAI_MODEL_URL", filepath.Join(dir, "no-hub")) // never the network
+	// Empty environment variables mean "unset", not an empty value.
+	for _, k := range []string{"CMDAI_CHROMA_URL", "CMDAI_CHROMA_DATA", "CMDAI_DISTRO", "CMDAI_JSON", "CMDAI_BATCH_MODE", "CMDAI_QUERY_MODE"} {
+		t.Setenv(k, "")
+	}
+	return marker
+}
+
+// TestUsageErrorsStartNothing: every way of calling a command wrongly
+// exits 2 with a message, before a Chroma server starts or a model loads.
+func TestUsageErrorsStartNothing(t *testing.T) {
+	marker := noStartEnv(t)
+	queries := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(queries, []byte(`{"query":"count lines","command":"wc"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tarball := filepath.Join(t.TempDir(), "chroma-index-debian-12.tar.gz")
+	if err := os.WriteFile(tarball, []byte("not read: the call is wrong before that"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{"index", "clear", "other-name", "--confirm"}, `unexpected argument "other-name"`},
+		{[]string{"index", "clear", "--confirm", "--distro", ""}, "--distro needs a value"},
+		{[]string{"index", "clear", "--confirm", "--distro=  "}, "--distro needs a value"},
+		{[]string{"index", "clear", "--confirm", "--all", "--distro", "debian-12"}, "--all"},
+		{[]string{"index", "clear", "--confirm", "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "clear", "--confirm", "--chroma-data", ""}, "--chroma-data needs a value"},
+		{[]string{"index", "query", ""}, "say what you want to do"},
+		{[]string{"index", "query", "  ", "\t"}, "say what you want to do"},
+		{[]string{"index", "query", "list files", "--mode", "fuzzy"}, "fuzzy"},
+		{[]string{"index", "query", "list files", "-k", "0"}, "-k"},
+		{[]string{"index", "query", "list files", "--context", "--max-tokens", "0"}, "--max-tokens"},
+		{[]string{"index", "query", "list files", "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "query", "list files", "--model-variant", "fp16"}, "--model-variant"},
+		{[]string{"index", "query", "list files", "--embed-backend", "gpu"}, "--embed-backend"},
+		{[]string{"index", "query", "list files", "--chroma-url", ""}, "--chroma-url needs a value"},
+		{[]string{"index", "init", "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "init", "--distro", ""}, "--distro needs a value"},
+		{[]string{"index", "init", "--command", ""}, "--command"},
+		{[]string{"index", "init", "--command", "no-such-command-here"}, "no-such-command-here: not found on PATH"},
+		{[]string{"index", "init", "--command", "../bin/ls"}, "not found on PATH"},
+		{[]string{"index", "init", "--docs", ""}, "--docs"},
+		{[]string{"index", "init", "--docs", "/no-such-dir-here"}, "--docs /no-such-dir-here"},
+		{[]string{"index", "refresh", "--docs", "/no-such-dir-here"}, "--docs /no-such-dir-here"},
+		{[]string{"index", "clear"}, "pass --confirm"},
+		{[]string{"index", "clear", "--all"}, "pass --confirm"},
+		{[]string{"index", "init", "--embed-workers", "-1"}, "--embed-workers"},
+		{[]string{"index", "init", "--parallel", "-2"}, "--parallel"},
+		{[]string{"index", "init", "--prose-budget", "-1"}, "--prose-budget"},
+		{[]string{"index", "init", "--model-variant", "fp16"}, "--model-variant"},
+		{[]string{"index", "init", "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "refresh", "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "refresh", "--incremental=false", "--model-variant", "fp16"}, "--model-variant"},
+		{[]string{"index", "refresh", "--docs", ""}, "--docs"},
+		{[]string{"index", "status", "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "status", "--distro", ""}, "--distro needs a value"},
+		{[]string{"index", "export"}, "say where"},
+		{[]string{"index", "export", ""}, "say where"},
+		{[]string{"index", "export", "a.tar.gz", "b.tar.gz"}, `unexpected argument "b.tar.gz"`},
+		{[]string{"index", "export", "a.tar.gz", "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "export", "/no-such-dir-here/a.tar.gz"}, "/no-such-dir-here"},
+		{[]string{"model", "export", "/no-such-dir-here/m.tar.gz"}, "/no-such-dir-here"},
+		{[]string{"index", "import"}, "say which tarball"},
+		{[]string{"index", "import", tarball, "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "import", tarball, "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "import", tarball, "--write-batch", "-1"}, "--write-batch"},
+		{[]string{"index", "download"}, "say which distribution"},
+		{[]string{"index", "download", "debian-12", "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "download", "Debian 12"}, "Debian 12"},
+		{[]string{"index", "download", "--list", "debian-12"}, "--list"},
+		{[]string{"index", "download", "debian-12", "--base-url", ""}, "--base-url needs a value"},
+		{[]string{"index", "eval", "extra", "--queries", queries}, `unexpected argument "extra"`},
+		{[]string{"index", "eval", "--queries", ""}, "--queries needs a value"},
+		{[]string{"index", "eval", "--queries", queries, "-k", "0"}, "-k"},
+		{[]string{"index", "eval", "--queries", queries, "--mode", "semantic,fuzzy"}, "fuzzy"},
+		{[]string{"index", "eval", "--queries", queries, "--distro", "Debian 12"}, "--distro"},
+		{[]string{"index", "scan", "extra"}, `unexpected argument "extra"`},
+		{[]string{"index", "scan", "--distro", ""}, "--distro needs a value"},
+		{[]string{"index", "scan", "--command", ""}, "--command"},
+		{[]string{"index", "docs", "new"}, "say which command"},
+		{[]string{"index", "docs", "new", "a", "b"}, `unexpected argument "b"`},
+		{[]string{"index", "docs", "new", "kubectl", "--dir", ""}, "--dir needs a value"},
+		{[]string{"index", "docs", "bogus"}, `unknown command "bogus"`},
+		{[]string{"index", "bogus"}, `unknown command "bogus"`},
+		{[]string{"model", "bogus"}, `unknown command "bogus"`},
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"help", "bogus"}, `No help topic for 'bogus'`},
+		{[]string{"index", "help", "bogus"}, `No help topic for 'bogus'`},
+		{[]string{"model", "status", "extra"}, `unexpected argument "extra"`},
+		{[]string{"model", "status", "--model-dir", ""}, "--model-dir needs a value"},
+		{[]string{"model", "import"}, "model import"},
+		{[]string{"model", "import", "a", "b"}, `unexpected argument "b"`},
+		{[]string{"model", "pull", "extra"}, `unexpected argument "extra"`},
+		{[]string{"model", "pull", "--url", ""}, "--url needs a value"},
+		{[]string{"model", "export"}, "say where"},
+		{[]string{"model", "export", "a", "b"}, `unexpected argument "b"`},
+	}
+	for _, tc := range cases {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, ExitUsage, tc.want)
+		}
+		if out != "" {
+			t.Errorf("%q: printed %q on stdout", tc.args, out)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Errorf("%q started a Chroma server", tc.args)
+			os.Remove(marker)
+		}
+	}
+
+	// The harness sees a start: a correct call does start the server.
+	code, _, errOut := runCLI(t, "index", "status")
+	if _, err := os.Stat(marker); err != nil || code != ExitUnreachable {
+		t.Errorf("index status: exit %d (%s), server started: %v; the test cannot see a start", code, errOut, err == nil)
+	}
+}
+
+// TestEveryCommandRefusesStrayArguments walks the command tree, so that a
+// command added later is held to the same rule: one argument more than it
+// takes is a usage error that starts nothing.
+func TestEveryCommandRefusesStrayArguments(t *testing.T) {
+	marker := noStartEnv(t)
+	// The arguments each command takes, before the stray one.
+	takes := map[string][]string{
+		"cmdai index scan":     nil,
+		"cmdai index init":     nil,
+		"cmdai index refresh":  nil,
+		"cmdai index status":   nil,
+		"cmdai index clear":    {"--confirm"},
+		"cmdai index export":   {"out.tar.gz"},
+		"cmdai index import":   {"in.tar.gz"},
+		"cmdai index download": {"debian-12"},
+		"cmdai index eval":     {"--queries", "q.jsonl"},
+		"cmdai index docs new": {"kubectl"},
+		"cmdai model status":   nil,
+		"cmdai model import":   {"model-dir"},
+		"cmdai model pull":     nil,
+		"cmdai model export":   {"out.tar.gz"},
+		"cmdai index query":    nil, // every argument is the request
+		"cmdai index docs":     nil, // groups: an unknown subcommand
+		"cmdai index":          nil,
+		"cmdai model":          nil,
+		"cmdai":                nil,
+	}
+	var seen []string
+	var walk func(prefix []string, cmds []*cli.Command)
+	walk = func(prefix []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.Name == "help" {
+				continue
+			}
+			path := append(append([]string{}, prefix...), c.Name)
+			name := strings.Join(path, " ")
+			seen = append(seen, name)
+			walk(path, c.Subcommands)
+			if name == "cmdai index query" {
+				continue
+			}
+			args, ok := takes[name]
+			if !ok {
+				t.Errorf("%s: no entry in this test: say what arguments it takes", name)
+				continue
+			}
+			full := append(append(append([]string{}, path[1:]...), args...), "stray-arg")
+			code, _, errOut := runCLI(t, full...)
+			if code != ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
+				t.Errorf("%q: exit %d, stderr %q; want %d naming the stray argument", full, code, errOut, ExitUsage)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Errorf("%q started a Chroma server", full)
+				os.Remove(marker)
+			}
+		}
+	}
+	io, _, _ := testIO()
+	app := newApp(&Factory{IO: io, Getenv: os.Getenv})
+	walk([]string{"cmdai"}, app.Commands)
+	// The app itself.
+	code, _, errOut := runCLI(t, "stray-arg")
+	if code != ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
+		t.Errorf("cmdai stray-arg: exit %d, stderr %q", code, errOut)
+	}
+	sort.Strings(seen)
+	if len(seen) < 15 {
+		t.Errorf("walked only %v", seen)
+	}
+}
+
+// TestEmptyEnvironmentMeansUnset: an environment variable set to empty
+// leaves the flag's default (the library took "" over it: CMDAI_QUERY_MODE=
+// gave mode ""), an empty value on the command line is refused, and only
+// the command line counts as giving the flag.
+func TestEmptyEnvironmentMeansUnset(t *testing.T) {
+	for _, tc := range []struct {
+		env       string
+		args      []string
+		wantErr   bool
+		wantMode  string
+		wantGiven bool
+	}{
+		{"", nil, false, "semantic", false},
+		{"hybrid", nil, false, "hybrid", false},
+		{"", []string{"--mode", "keyword"}, false, "keyword", true},
+		{"hybrid", []string{"--mode", "keyword"}, false, "keyword", true},
+		{"", []string{"--mode", ""}, true, "", false},
+		{"hybrid", []string{"--mode= "}, true, "", false},
+	} {
+		t.Setenv("CMDAI_TEST_MODE", tc.env)
+		var mode string
+		given := false
+		app := &cli.App{
+			Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {},
+			Commands: []*cli.Command{{
+				Name:  "q",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "mode", Value: "semantic", EnvVars: []string{"CMDAI_TEST_MODE"}, Destination: &mode}},
+				Action: func(c *cli.Context) error {
+					given = onCommandLine(c, "mode")
+					return nil
+				},
+			}},
+		}
+		refuseEmptyValues(app.Commands)
+		err := app.Run(append([]string{"cmdai", "q"}, tc.args...))
+		if (err != nil) != tc.wantErr || (!tc.wantErr && (mode != tc.wantMode || given != tc.wantGiven)) {
+			t.Errorf("env %q, args %q: err %v, mode %q, given %v; want error %v, mode %q, given %v", tc.env, tc.args, err, mode, given, tc.wantErr, tc.wantMode, tc.wantGiven)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package indexer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/pipeline"
+)
+
+// TestStalenessSummaryOfAPartialIndex: an index of two commands on a
+// machine with many more installed counts them as not in the index, and
+// its summary never puts a count over the smaller number indexed.
+func TestStalenessSummaryOfAPartialIndex(t *testing.T) {
+	recs := []chroma.Record{
+		{ID: "grep.1#NAME", Metadata: map[string]any{"command": "grep", "fingerprint": "g1", "kind": "summary"}},
+		{ID: "ls.1#NAME", Metadata: map[string]any{"command": "ls", "fingerprint": "l1", "kind": "summary"}},
+	}
+	installed := []pipeline.Installed{{Command: "grep", Fingerprint: "g1"}, {Command: "ls", Fingerprint: "l2"}}
+	for i := 0; i < 40; i++ {
+		installed = append(installed, pipeline.Installed{Command: fmt.Sprintf("tool%d", i), Fingerprint: "t"})
+	}
+	st := staleness(recs, installed, nil, false)
+	if st.Indexed != 2 || st.Changed != 1 || st.Added != 40 || st.Removed != 0 || st.Stale != 41 {
+		t.Errorf("staleness %+v", st)
+	}
+	want := "stale: 2 commands indexed: 1 changed, 0 removed since; 40 installed commands not in the index"
+	if got := st.Summary(); got != want || strings.Contains(got, " of 2") {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	fresh := staleness(recs[:1], installed[:1], nil, false)
+	if got := fresh.Summary(); got != "up to date: 1 commands indexed, none changed, new or removed" {
+		t.Errorf("up-to-date summary %q", got)
+	}
+}
