@@ -105,10 +105,10 @@ func (w *chromaWatch) explain(err error) error {
 		}
 		if chroma.IsNoSpace(err) || (lost != nil && chroma.IsNoSpace(lost)) {
 			if c.dataDir == "" {
-				return fmt.Errorf("%w on the disk of the Chroma server at %s: free some space there and run the command again; the index is as it was", chroma.ErrNoSpace, c.URL)
+				return fmt.Errorf("%w on the disk of the Chroma server at %s: free some space there and run the command again", chroma.ErrNoSpace, c.URL)
 			}
 			mount, free := chroma.DiskOf(c.dataDir)
-			return fmt.Errorf("%w; the index is as it was (Chroma's log: %s)", chroma.NoSpaceError(mount, 0, free), chroma.LogPath(c.dataDir))
+			return fmt.Errorf("%w (Chroma's log: %s)", chroma.NoSpaceError(mount, 0, free), chroma.LogPath(c.dataDir))
 		}
 		if lost != nil {
 			return withCode(ExitUnreachable, lost)

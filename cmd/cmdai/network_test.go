@@ -97,3 +97,16 @@ func TestModelPullStalledServer(t *testing.T) {
 		t.Error("a stalled pull installed something")
 	}
 }
+
+// TestDownloadUnreachable: a release location where nothing listens is
+// exit 4 (unreachable), naming the URL, not a generic failure.
+func TestDownloadUnreachable(t *testing.T) {
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	base := "http://127.0.0.1:9/rel" // the discard port: nothing listens
+	for _, args := range [][]string{{"--list"}, {"debian-12"}} {
+		code, _, errOut := runBounded(t, append([]string{"index", "download", "--base-url", base}, args...)...)
+		if code != ExitUnreachable || !strings.Contains(errOut, base) {
+			t.Errorf("download %v: exit %d %s", args, code, errOut)
+		}
+	}
+}
