@@ -92,3 +92,13 @@ var noSpaceText = regexp.MustCompile(`(?i)no space left on device|os error 28|EN
 func IsNoSpace(err error) bool {
 	return err != nil && (errors.Is(err, ErrNoSpace) || noSpaceText.MatchString(err.Error()))
 }
+
+// Answers checks, within a few seconds, that a server at url answers its
+// heartbeat: after a failed call, it tells a server that went away from
+// one that refused the request.
+func Answers(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	_, err := probe(ctx, &http.Client{Timeout: 3 * time.Second}, strings.TrimRight(url, "/"))
+	return err
+}

@@ -113,6 +113,11 @@ func (w *chromaWatch) explain(err error) error {
 		if lost != nil {
 			return withCode(ExitUnreachable, lost)
 		}
+		if c.dataDir == "" {
+			if perr := chroma.Answers(context.Background(), c.URL); perr != nil {
+				return withCode(ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering while cmdai was using it (%v): check that it runs, then run the command again", chroma.ErrUnreachable, c.URL, perr))
+			}
+		}
 	}
 	return err
 }

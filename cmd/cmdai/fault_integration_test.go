@@ -42,11 +42,11 @@ type cliResult struct {
 // importWhile starts an import of tarball with small write batches (many
 // upserts: time to interfere) and calls interfere once the temporary
 // collection holds records; it returns the import's result.
-func importWhile(t *testing.T, dataDir, tarball string, interfere func(serverPID int)) cliResult {
+func importWhile(t *testing.T, dataDir, tarball string, interfere func(serverPID int), extra ...string) cliResult {
 	t.Helper()
 	done := make(chan cliResult, 1)
 	go func() {
-		code, out, errOut := runCLI(t, "index", "import", tarball, "--batch-mode", "--write-batch", "4")
+		code, out, errOut := runCLI(t, append([]string{"index", "import", tarball, "--batch-mode", "--write-batch", "4"}, extra...)...)
 		done <- cliResult{code, out, errOut}
 	}()
 	pid, st := privateServerOf(t, dataDir)
@@ -108,6 +108,46 @@ func TestServerDiesMidImport(t *testing.T) {
 		t.Errorf("after the server died: %d records, want %d", got, n)
 	}
 	sameAnswers(t, "after the server died", before, answers(t, "--distro", "debian-12"))
+}
+
+// TestRemoteServerDiesMidImport: a --chroma-url server that goes away
+// mid-import is exit 4 with its URL, not the client's raw EOF; once it
+// runs again, the previous index answers as before.
+func TestRemoteServerDiesMidImport(t *testing.T) {
+	realEnv(t)
+	dir := t.TempDir()
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop() })
+	url := "--chroma-url=" + srv.URL
+	initSmall(t, url, "--distro", "debian-12")
+	before := answers(t, url, "--distro", "debian-12")
+	n := records(t, url, "--distro", "debian-12")
+	rel := t.TempDir()
+	if code, _, errOut := runCLI(t, "index", "export", rel, url, "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	r := importWhile(t, dir, filepath.Join(rel, "chroma-index-debian-12.tar.gz"), func(pid int) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}, url)
+	t.Logf("the error:\n%s", r.err)
+	if r.code != ExitUnreachable || !strings.Contains(r.err, "the Chroma server at "+srv.URL+" stopped answering") || strings.Contains(r.err, "EOF") {
+		t.Errorf("exit %d, want %d:\n%s", r.code, ExitUnreachable, r.err)
+	}
+	srv.Stop()
+	again, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Stop() })
+	url = "--chroma-url=" + again.URL
+	if got := records(t, url, "--distro", "debian-12"); got != n {
+		t.Errorf("after the server went away: %d records, want %d", got, n)
+	}
+	sameAnswers(t, "after the server went away", before, answers(t, url, "--distro", "debian-12"))
 }
 
 // smallDisk mounts a tmpfs of size (e.g. "64m") and returns it; the test
