@@ -53,12 +53,15 @@ the project's GitHub releases; --base-url for a mirror: http(s)://, file://
 or a directory), resuming a download that was cut, checks it against the
 published sha256 (<file>.sha256 or the release's checksums.txt) before
 anything else reads it, then imports it as ` + "`cmdai index import`" + ` does.
+A server that sends nothing for --idle-timeout ends the download with exit
+4; the partial file is kept and the next run resumes it.
 
 EXAMPLES:
    $ cmdai index download ubuntu-24.04
    $ cmdai index download --list
    $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai/v1.2.0
-   $ cmdai index download debian-12 --base-url /media/usb --verify`,
+   $ cmdai index download debian-12 --base-url /media/usb --verify
+   $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror`,
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
