@@ -100,3 +100,26 @@ func TestIdleReaderKeepsSlowTransfers(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestFetchNoHeaders: a server that accepts the request and never
+// answers is given up after the idle timeout too.
+func TestFetchNoHeaders(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second): // a bound, not a wait
+		}
+	}))
+	defer srv.Close()
+	src := Source{Base: srv.URL, IdleTimeout: 300 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { _, err := src.Fetch(context.Background(), "x.tar.gz", t.TempDir(), nil); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, netx.ErrNetwork) || !strings.Contains(err.Error(), srv.URL+"/x.tar.gz") {
+			t.Errorf("err = %v, want a network error naming the URL", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Fetch still waiting for headers 10 s after a 300ms timeout")
+	}
+}

@@ -217,6 +217,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	for _, cmd := range [][]string{args, {"index", "import", tarball}} {
 		code, _, errOut := runCLI(t, cmd...)
+		t.Logf("%s on a full disk: exit %d %s", cmd[1], code, errOut)
 		if code != ExitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "MB free): free some space or use --chroma-data on a larger disk") {
 			t.Errorf("%s on a full disk: exit %d\n%s", cmd[1], code, errOut)
 		}
