@@ -84,14 +84,29 @@ func plainText(s string) string {
 }
 
 // noSpaceText is what Chroma's errors say when a write hits a full disk:
-// the OS error itself, or the compaction failure it surfaces as.
-var noSpaceText = regexp.MustCompile(`(?i)no space left on device|os error 28|ENOSPC|disk (is )?full|compact(ion|or)[^\n]*(fail|error)|(fail|error)[^\n]*compact(ion|or)`)
+// the OS error itself (Rust's "os error 28", SQLite's "database or disk
+// is full").
+var noSpaceText = regexp.MustCompile(`(?i)no space left on device|os error 28|ENOSPC|disk (is )?full`)
+
+// compactionText is the failure a full disk often surfaces as, though a
+// compaction can fail for other reasons too.
+var compactionText = regexp.MustCompile(`(?i)compact(ion|or)[^\n]*(fail|error)|(fail|error)[^\n]*compact(ion|or)`)
 
 // IsNoSpace reports whether an error from Chroma (or its log) says that
 // the disk is full.
 func IsNoSpace(err error) bool {
 	return err != nil && (errors.Is(err, ErrNoSpace) || noSpaceText.MatchString(err.Error()))
 }
+
+// IsCompactionFailure reports a failed compaction: a full disk when the
+// disk has little room left (the caller checks), something else otherwise.
+func IsCompactionFailure(err error) bool {
+	return err != nil && compactionText.MatchString(err.Error())
+}
+
+// LowSpace is free space under which a failed compaction is taken for a
+// full disk.
+const LowSpace = 64 << 20
 
 // Answers checks, within a few seconds, that a server at url answers its
 // heartbeat: after a failed call, it tells a server that went away from

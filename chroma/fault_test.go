@@ -58,17 +58,20 @@ func TestDiskOfRealDisk(t *testing.T) {
 func TestIsNoSpace(t *testing.T) {
 	for _, msg := range []string{
 		`error sending request: Error (500) InternalError: Error executing plan: Error sending backfill request to compactor: Failed to apply logs: No space left on device (os error 28)`,
-		`Error (500) InternalError: Failed to run compaction: error writing segment`,
-		`database or disk is full`,
+		`Error (500) InternalError: Query error: Database error: error returned from database: (code: 13) database or disk is full`,
+		`writing segment: No space left on device (os error 28)`,
 	} {
 		if !IsNoSpace(errors.New(msg)) {
 			t.Errorf("not recognised as a full disk: %s", msg)
 		}
 	}
-	for _, msg := range []string{`error sending request: EOF`, `Error (404) NotFoundError: Collection [x] does not exist`, `connection refused`} {
+	for _, msg := range []string{`error sending request: EOF`, `Error (404) NotFoundError: Collection [x] does not exist`, `connection refused`, `Error (500) InternalError: Failed to run compaction: error writing segment`} {
 		if IsNoSpace(errors.New(msg)) {
 			t.Errorf("taken for a full disk: %s", msg)
 		}
+	}
+	if !IsCompactionFailure(errors.New(`Error (500) InternalError: Error executing plan: Error sending backfill request to compactor: Failed to apply logs`)) || IsCompactionFailure(errors.New("EOF")) {
+		t.Error("compaction failures misread")
 	}
 }
 

@@ -103,12 +103,17 @@ func (w *chromaWatch) explain(err error) error {
 		if !c.closed && c.server != nil {
 			lost = c.server.Lost()
 		}
-		if chroma.IsNoSpace(err) || (lost != nil && chroma.IsNoSpace(lost)) {
-			if c.dataDir == "" {
-				return fmt.Errorf("%w on the disk of the Chroma server at %s: free some space there and run the command again", chroma.ErrNoSpace, c.URL)
-			}
+		noSpace := chroma.IsNoSpace(err) || (lost != nil && chroma.IsNoSpace(lost))
+		if c.dataDir == "" && noSpace {
+			return fmt.Errorf("%w on the disk of the Chroma server at %s: free some space there and run the command again", chroma.ErrNoSpace, c.URL)
+		}
+		if c.dataDir != "" {
+			// A failed compaction is a full disk only when the disk is
+			// nearly full.
 			mount, free := chroma.DiskOf(c.dataDir)
-			return fmt.Errorf("%w (Chroma's log: %s)", chroma.NoSpaceError(mount, 0, free), chroma.LogPath(c.dataDir))
+			if noSpace || (chroma.IsCompactionFailure(err) && free >= 0 && free < chroma.LowSpace) {
+				return fmt.Errorf("%w (Chroma's log: %s)", chroma.NoSpaceError(mount, 0, free), chroma.LogPath(c.dataDir))
+			}
 		}
 		if lost != nil {
 			return withCode(ExitUnreachable, lost)
