@@ -1,7 +1,6 @@
 package chroma
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -341,9 +340,10 @@ func tailFile(path string, n int) string {
 	if err != nil {
 		return "(no log)"
 	}
-	lines := bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n"))
+	// The log is the server's text: printed without its escape sequences.
+	lines := strings.Split(strings.TrimRight(plainText(string(raw)), "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return "  " + string(bytes.Join(lines, []byte("\n  ")))
+	return "  " + strings.Join(lines, "\n  ")
 }

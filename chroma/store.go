@@ -12,6 +12,8 @@ import (
 
 	v2 "github.com/amikos-tech/chroma-go/pkg/api/v2"
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
+
+	"github.com/cmdai/cmdai/netx"
 )
 
 // ErrUnreachable means no Chroma server answered at the configured URL.
@@ -52,7 +54,11 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	opts := []v2.ClientOption{v2.WithBaseURL(base), v2.WithHTTPClient(&http.Client{Timeout: timeout})}
+	// Each call is bounded as a whole (a server that accepts and then
+	// stalls cannot hang cmdai), and connecting by netx's dial timeout.
+	hc := netx.NewClient(timeout)
+	hc.Timeout = timeout
+	opts := []v2.ClientOption{v2.WithBaseURL(base), v2.WithHTTPClient(hc)}
 	if cfg.Tenant != "" || cfg.Database != "" {
 		t, d := cfg.Tenant, cfg.Database
 		if t == "" {
@@ -77,7 +83,7 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("chroma client for %s: %w", base, err)
 	}
 	s := &Store{client: client, URL: base}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	pctx, cancel := context.WithTimeout(ctx, min(10*time.Second, timeout))
 	defer cancel()
 	if err := client.Heartbeat(pctx); err != nil {
 		client.Close()

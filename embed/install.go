@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mholt/archiver/v4"
+
+	"github.com/cmdai/cmdai/netx"
 )
 
 // Install verifies the model in src and installs it as dst, atomically:
@@ -215,10 +217,11 @@ var hubFiles = map[string]string{
 
 // Pull downloads the model from baseURL (HubURL for real users) and
 // installs it as dst. For online machines only: nothing else in cmdai
-// needs the network.
-func Pull(ctx context.Context, client *http.Client, baseURL, dst string) (Manifest, error) {
+// needs the network. A file that receives no byte for idle
+// (netx.DefaultIdleTimeout when 0) ends the pull with a netx.ErrIdle.
+func Pull(ctx context.Context, client *http.Client, baseURL, dst string, idle time.Duration) (Manifest, error) {
 	if client == nil {
-		client = http.DefaultClient
+		client = netx.NewClient(idle)
 	}
 	tmp, err := os.MkdirTemp("", "cmdai-model-pull-")
 	if err != nil {
@@ -226,7 +229,7 @@ func Pull(ctx context.Context, client *http.Client, baseURL, dst string) (Manife
 	}
 	defer os.RemoveAll(tmp)
 	for name, rel := range hubFiles {
-		if err := download(ctx, client, strings.TrimSuffix(baseURL, "/")+"/"+rel, filepath.Join(tmp, name)); err != nil {
+		if err := download(ctx, client, strings.TrimSuffix(baseURL, "/")+"/"+rel, filepath.Join(tmp, name), idle); err != nil {
 			return Manifest{}, fmt.Errorf("pull model: %w (offline? use `cmdai model import DIR|TAR`)", err)
 		}
 	}
@@ -237,14 +240,17 @@ func Pull(ctx context.Context, client *http.Client, baseURL, dst string) (Manife
 	return Install(tmp, dst)
 }
 
-func download(ctx context.Context, client *http.Client, url, dst string) error {
+func download(ctx context.Context, client *http.Client, url, dst string, idle time.Duration) error {
+	// The idle reader cancels this context when the body stalls.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
+		return netx.Network(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -254,9 +260,15 @@ func download(ctx context.Context, client *http.Client, url, dst string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
+	body := netx.NewIdleReader(resp.Body, idle, cancel)
+	defer body.Close()
+	if n, err := io.Copy(f, body); err != nil {
 		f.Close()
-		return fmt.Errorf("GET %s: %w", url, err)
+		of := "of unknown size"
+		if resp.ContentLength >= 0 {
+			of = fmt.Sprintf("of %d", resp.ContentLength)
+		}
+		return netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s", url, err, n, of))
 	}
 	return f.Close()
 }

@@ -155,7 +155,7 @@ func TestPullFromMirror(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	dst := filepath.Join(t.TempDir(), "m")
-	m, err := Pull(context.Background(), srv.Client(), srv.URL, dst)
+	m, err := Pull(context.Background(), srv.Client(), srv.URL, dst, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestPullFromMirror(t *testing.T) {
 	}
 	// a missing file fails with a hint, and installs nothing
 	dst2 := filepath.Join(t.TempDir(), "m")
-	if _, err := Pull(context.Background(), srv.Client(), srv.URL+"/nope", dst2); err == nil || !strings.Contains(err.Error(), "model import") {
+	if _, err := Pull(context.Background(), srv.Client(), srv.URL+"/nope", dst2, 0); err == nil || !strings.Contains(err.Error(), "model import") {
 		t.Errorf("failed pull: %v", err)
 	}
 	if _, err := os.Stat(dst2); err == nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cmdai/cmdai/netx"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -38,20 +39,16 @@ type Source struct {
 	// Base is an http(s):// or file:// URL, or a directory.
 	Base   string
 	Client *http.Client
+	// IdleTimeout ends a transfer that receives no byte for this long
+	// (netx.DefaultIdleTimeout when 0); the partial file is kept.
+	IdleTimeout time.Duration
 }
 
 func (s Source) client() *http.Client {
 	if s.Client != nil {
 		return s.Client
 	}
-	// No overall timeout: a large index on a slow link takes what it
-	// takes; a stalled connection is cut by the transport's timeouts.
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		ResponseHeaderTimeout: 30 * time.Second,
-		IdleConnTimeout:       30 * time.Second,
-		TLSHandshakeTimeout:   15 * time.Second,
-	}}
+	return netx.NewClient(s.IdleTimeout)
 }
 
 // local returns the directory of a file:// or plain-path base.
@@ -122,13 +119,15 @@ func (s Source) small(ctx context.Context, name string) ([]byte, error) {
 		}
 		return data, err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", s.urlOf(name), err)
+		return nil, netx.Network(fmt.Errorf("fetch %s: %w", s.urlOf(name), err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
@@ -137,7 +136,13 @@ func (s Source) small(ctx context.Context, name string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
 	}
-	return io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
+	defer body.Close()
+	data, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	if err != nil {
+		return nil, netx.Network(fmt.Errorf("fetch %s: %w after %d bytes", s.urlOf(name), err, len(data)))
+	}
+	return data, nil
 }
 
 // Checksums returns the published sha256 of name: from name.sha256, else
@@ -206,6 +211,9 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	if err != nil {
 		return "", err
 	}
+	// The idle reader cancels this context when the body stalls.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
 	if err != nil {
 		return "", err
@@ -215,7 +223,7 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return "", fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err)
+		return "", netx.Network(fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err))
 	}
 	defer resp.Body.Close()
 	total := int64(-1)
@@ -251,8 +259,18 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	if progress != nil {
 		w = &progressWriter{w: f, done: have, total: total, fn: progress}
 	}
-	if _, err := io.Copy(w, resp.Body); err != nil {
-		return "", fmt.Errorf("fetch %s: %w after %s (run the same command again to resume)", s.urlOf(name), err, filepath.Base(part))
+	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
+	defer body.Close()
+	if _, err := io.Copy(w, body); err != nil {
+		got := have
+		if st, serr := f.Stat(); serr == nil {
+			got = st.Size()
+		}
+		of := "of unknown size"
+		if total >= 0 {
+			of = fmt.Sprintf("of %d", total)
+		}
+		return "", netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s (the partial download is kept in %s: run the same command again to resume)", s.urlOf(name), err, got, of, part))
 	}
 	if err := f.Sync(); err != nil {
 		return "", err

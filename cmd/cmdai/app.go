@@ -121,7 +121,8 @@ func helpHint(c *cli.Context) string {
 func run(ctx context.Context, args []string, io *IOStreams) int {
 	f := &Factory{IO: io, Getenv: getenv}
 	app := newApp(f)
-	err := app.RunContext(ctx, hoistFlags(app, args))
+	ctx, watch := withChromaWatch(ctx)
+	err := watch.explain(app.RunContext(ctx, hoistFlags(app, args)))
 	if err == nil {
 		return ExitOK
 	}

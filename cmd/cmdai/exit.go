@@ -20,7 +20,7 @@ const exitCodesHelp = `EXIT CODES:
    1  failure
    2  usage error (bad flag or argument)
    3  no index yet (run "cmdai index init")
-   4  Chroma unreachable
+   4  Chroma unreachable (or stopped mid-run), or a download server unreachable or silent
    5  verification failed (checksum, manifest or model mismatch)
    6  the index is in use by another cmdai (private server's data directory locked)`
 

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/netx"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/release"
@@ -25,6 +27,8 @@ type DownloadOptions struct {
 	List   bool
 	Verify bool
 	JSON   bool
+	// IdleTimeout ends a transfer that receives nothing for this long.
+	IdleTimeout time.Duration
 }
 
 func newDownloadCommand(f *Factory) *cli.Command {
@@ -33,6 +37,7 @@ func newDownloadCommand(f *Factory) *cli.Command {
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
 		&cli.BoolFlag{Name: "verify", Usage: "download and verify only; do not import", Destination: &opts.Verify},
+		idleTimeoutFlag(&opts.IdleTimeout),
 		&cli.StringFlag{Name: "dir", Usage: "keep downloads in `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.Import.BatchMode},
@@ -48,16 +53,22 @@ the project's GitHub releases; --base-url for a mirror: http(s)://, file://
 or a directory), resuming a download that was cut, checks it against the
 published sha256 (<file>.sha256 or the release's checksums.txt) before
 anything else reads it, then imports it as ` + "`cmdai index import`" + ` does.
+A server that sends nothing for --idle-timeout ends the download with exit
+4; the partial file is kept and the next run resumes it.
 
 EXAMPLES:
    $ cmdai index download ubuntu-24.04
    $ cmdai index download --list
    $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai/v1.2.0
-   $ cmdai index download debian-12 --base-url /media/usb --verify`,
+   $ cmdai index download debian-12 --base-url /media/usb --verify
+   $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror`,
 		Flags:        flags,
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			opts.Import.BatchMode = opts.Import.BatchMode || globalBool(c, "batch-mode")
+			if opts.IdleTimeout <= 0 {
+				return usageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
+			}
 			switch {
 			case opts.List && c.NArg() == 0:
 			case opts.List:
@@ -78,11 +89,11 @@ EXAMPLES:
 
 func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	io := opts.Import.IO
-	src := release.Source{Base: opts.Base}
+	src := release.Source{Base: opts.Base, IdleTimeout: opts.IdleTimeout}
 	if opts.List {
 		entries, err := src.List(ctx)
 		if err != nil {
-			return err
+			return networkCode(err)
 		}
 		if opts.JSON {
 			return json.NewEncoder(io.Out).Encode(entries)
@@ -116,7 +127,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	case errors.Is(err, release.ErrNoChecksums):
 		return withCode(ExitVerification, err)
 	case err != nil:
-		return err
+		return networkCode(err)
 	}
 	var progress release.Progress
 	if !opts.Import.BatchMode && !opts.JSON && io.ErrTTY {
@@ -133,7 +144,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 		return fmt.Errorf("no index for %s at %s: %w (`cmdai index download --list` shows what there is)", info.ID, opts.Base, err)
 	}
 	if err != nil {
-		return err
+		return networkCode(err)
 	}
 	// Verify before anything reads it; a bad file is removed so that the
 	// next run fetches it anew instead of resuming a wrong one.
@@ -157,4 +168,17 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	imp.Distro = ""
 	imp.expect = info.ID
 	return runImport(ctx, &imp)
+}
+
+// idleTimeoutFlag is --idle-timeout, shared by the commands that download.
+func idleTimeoutFlag(d *time.Duration) cli.Flag {
+	return &cli.DurationFlag{Name: "idle-timeout", Usage: "give up a download that receives no byte for `DURATION` (the partial file is kept for a resume)", Value: netx.DefaultIdleTimeout, EnvVars: []string{"CMDAI_IDLE_TIMEOUT"}, Destination: d}
+}
+
+// networkCode gives a failure to reach or hear from a server exit 4.
+func networkCode(err error) error {
+	if errors.Is(err, netx.ErrNetwork) {
+		return withCode(ExitUnreachable, err)
+	}
+	return err
 }

@@ -152,6 +152,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 			return err
 		}
 		defer conn.Close()
+		iopts.Check = conn.checkSpaceFirst(iopts.Check)
 		if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
 			var bar *progressbar.ProgressBar
 			iopts.Progress = func(done, total int) {

@@ -139,6 +139,9 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	defer conn.Close()
+	if err := conn.checkBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
+		return err
+	}
 	bo, err := buildOptions(opts, info, emb)
 	if err != nil {
 		return err

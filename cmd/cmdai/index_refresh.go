@@ -71,6 +71,9 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	defer conn.Close()
+	if err := conn.checkBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
+		return err
+	}
 	emb := &embedders{opts: opts}
 	defer emb.Close()
 	bo, err := buildOptions(opts, info, emb)

@@ -239,6 +239,8 @@ type ModelPullOptions struct {
 	URL      string
 	ModelDir string
 	Client   *http.Client
+	// IdleTimeout ends a file's transfer that receives nothing for this long.
+	IdleTimeout time.Duration
 }
 
 func newModelPullCommand(f *Factory, runF func(context.Context, *ModelPullOptions) error) *cli.Command {
@@ -256,11 +258,15 @@ EXAMPLES:
    $ cmdai model pull`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "url", Usage: "download from `URL` (a mirror of the hub repository)", Value: embed.HubURL, EnvVars: []string{"CMDAI_MODEL_URL"}, Destination: &opts.URL},
+			idleTimeoutFlag(&opts.IdleTimeout),
 		}, modelFlags(&opts.ModelDir, &variant, &backend)[:1]...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, "--url URL names a mirror"); err != nil {
 				return err
+			}
+			if opts.IdleTimeout <= 0 {
+				return usageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
 			}
 			if runF != nil {
 				return runF(c.Context, opts)
@@ -275,9 +281,9 @@ func runModelPull(ctx context.Context, opts *ModelPullOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := embed.Pull(ctx, opts.Client, opts.URL, dst)
+	m, err := embed.Pull(ctx, opts.Client, opts.URL, dst, opts.IdleTimeout)
 	if err != nil {
-		return err
+		return networkCode(err)
 	}
 	fmt.Fprintf(opts.IO.Out, "installed %s from %s in %s\n", m.Name, opts.URL, dst)
 	return nil

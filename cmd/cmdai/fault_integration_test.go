@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+)
+
+// privateServerOf waits (up to 60 s) for a cmdai to start its private
+// server over dataDir and returns the server's pid and a Store on it.
+func privateServerOf(t *testing.T, dataDir string) (int, *chroma.Store) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		raw, err := os.ReadFile(filepath.Join(dataDir, "cmdai.pid"))
+		f := strings.Fields(string(raw))
+		if err != nil || len(f) < 3 {
+			continue
+		}
+		pid, _ := strconv.Atoi(f[1])
+		st, err := chroma.Connect(context.Background(), chroma.Config{URL: "http://127.0.0.1:" + f[2], Timeout: 5 * time.Second})
+		if err == nil {
+			return pid, st
+		}
+	}
+	t.Fatalf("no private server came up over %s", dataDir)
+	return 0, nil
+}
+
+type cliResult struct {
+	code     int
+	out, err string
+}
+
+// importWhile starts an import of tarball with small write batches (many
+// upserts: time to interfere) and calls interfere once the temporary
+// collection holds records; it returns the import's result.
+func importWhile(t *testing.T, dataDir, tarball string, interfere func(serverPID int), extra ...string) cliResult {
+	t.Helper()
+	done := make(chan cliResult, 1)
+	go func() {
+		code, out, errOut := runCLI(t, append([]string{"index", "import", tarball, "--batch-mode", "--write-batch", "4"}, extra...)...)
+		done <- cliResult{code, out, errOut}
+	}()
+	pid, st := privateServerOf(t, dataDir)
+	defer st.Close()
+	ctx := context.Background()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		select {
+		case r := <-done:
+			t.Fatalf("the import finished before it could be interfered with: exit %d %s", r.code, r.err)
+		default:
+		}
+		if c, err := st.OpenCollection(ctx, "cmdai_linux_debian-12__import"); err == nil {
+			if k, _ := c.Count(ctx); k > 0 {
+				interfere(pid)
+				break
+			}
+		}
+	}
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(60 * time.Second):
+		t.Fatal("the import still runs 60 s after the interference")
+		return cliResult{}
+	}
+}
+
+// TestServerDiesMidImport: the private server killed (SIGKILL) while an
+// import loads gives "the Chroma server stopped" with the end of its log,
+// no escape codes, exit 4; the next command starts a new server and the
+// previous index answers as before.
+func TestServerDiesMidImport(t *testing.T) {
+	realEnv(t)
+	data := t.TempDir()
+	t.Setenv("CMDAI_CHROMA_DATA", data)
+	initSmall(t, "--distro", "debian-12")
+	before := answers(t, "--distro", "debian-12")
+	n := records(t, "--distro", "debian-12")
+	rel := t.TempDir()
+	if code, _, errOut := runCLI(t, "index", "export", rel, "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	r := importWhile(t, data, filepath.Join(rel, "chroma-index-debian-12.tar.gz"), func(pid int) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	})
+	if r.code != ExitUnreachable {
+		t.Errorf("exit %d, want %d", r.code, ExitUnreachable)
+	}
+	for _, want := range []string{"the Chroma server stopped", "last lines of " + filepath.Join(data, "cmdai-chroma.log"), "run the command again"} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("error does not say %q:\n%s", want, r.err)
+		}
+	}
+	if strings.Contains(r.err, "\x1b") || strings.Contains(r.err, "EOF") {
+		t.Errorf("error holds escape codes or the client's raw text:\n%q", r.err)
+	}
+	t.Logf("the error:\n%s", r.err)
+	if got := records(t, "--distro", "debian-12"); got != n {
+		t.Errorf("after the server died: %d records, want %d", got, n)
+	}
+	sameAnswers(t, "after the server died", before, answers(t, "--distro", "debian-12"))
+}
+
+// TestRemoteServerDiesMidImport: a --chroma-url server that goes away
+// mid-import is exit 4 with its URL, not the client's raw EOF; once it
+// runs again, the previous index answers as before.
+func TestRemoteServerDiesMidImport(t *testing.T) {
+	realEnv(t)
+	dir := t.TempDir()
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop() })
+	url := "--chroma-url=" + srv.URL
+	initSmall(t, url, "--distro", "debian-12")
+	before := answers(t, url, "--distro", "debian-12")
+	n := records(t, url, "--distro", "debian-12")
+	rel := t.TempDir()
+	if code, _, errOut := runCLI(t, "index", "export", rel, url, "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	r := importWhile(t, dir, filepath.Join(rel, "chroma-index-debian-12.tar.gz"), func(pid int) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}, url)
+	t.Logf("the error:\n%s", r.err)
+	if r.code != ExitUnreachable || !strings.Contains(r.err, "the Chroma server at "+srv.URL+" stopped answering") || strings.Contains(r.err, "EOF") {
+		t.Errorf("exit %d, want %d:\n%s", r.code, ExitUnreachable, r.err)
+	}
+	srv.Stop()
+	again, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Stop() })
+	url = "--chroma-url=" + again.URL
+	if got := records(t, url, "--distro", "debian-12"); got != n {
+		t.Errorf("after the server went away: %d records, want %d", got, n)
+	}
+	sameAnswers(t, "after the server went away", before, answers(t, url, "--distro", "debian-12"))
+}
+
+// smallDisk mounts a tmpfs of size (e.g. "64m") and returns it; the test
+// unmounts it. It needs root, as the CI machine and `make test` here have.
+func smallDisk(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Fatalf("mount a %s tmpfs on %s (the disk-full test needs root, as `make test` on the CI machine has): %v %s", size, dir, err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// fill writes a file on dir's disk until only leave bytes are free (all
+// of them when leave is 0) and returns its path.
+func fill(t *testing.T, dir string, leave int64) string {
+	t.Helper()
+	_, free := chroma.DiskOf(dir)
+	path := filepath.Join(dir, "filler")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<16)
+	for left := free - leave; left > 0; left -= int64(len(buf)) {
+		if _, err := f.Write(buf[:min(int64(len(buf)), left)]); err != nil {
+			break // full
+		}
+	}
+	return path
+}
+
+// TestDiskFull: on a small disk, init and import that would not fit are
+// refused before they write, with the mount point, the space needed and
+// free, and what to do; a disk that fills while an import loads is
+// reported the same way, not as Chroma's raw HTTP 500. The previous index
+// answers as before every time.
+func TestDiskFull(t *testing.T) {
+	realEnv(t)
+	disk := smallDisk(t, "64m")
+	data := filepath.Join(disk, "chroma")
+	t.Setenv("CMDAI_CHROMA_DATA", data)
+	initSmall(t, "--distro", "debian-12")
+	before := answers(t, "--distro", "debian-12")
+	n := records(t, "--distro", "debian-12")
+	rel := t.TempDir()
+	if code, _, errOut := runCLI(t, "index", "export", rel, "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	tarball := filepath.Join(rel, "chroma-index-debian-12.tar.gz")
+	unchanged := func(what string) {
+		t.Helper()
+		if got := records(t, "--distro", "debian-12"); got != n {
+			t.Errorf("%s: %d records, want %d", what, got, n)
+		}
+		sameAnswers(t, what, before, answers(t, "--distro", "debian-12"))
+	}
+
+	// Seen coming: 1 MB left.
+	filler := fill(t, disk, 1<<20)
+	want := "no space left on " + disk + " (need about "
+	args := []string{"index", "init", "--batch-mode", "--distro", "debian-12", "--force"}
+	for _, c := range shipCommands {
+		args = append(args, "--command", c)
+	}
+	for _, cmd := range [][]string{args, {"index", "import", tarball}} {
+		code, _, errOut := runCLI(t, cmd...)
+		t.Logf("%s on a full disk: exit %d %s", cmd[1], code, errOut)
+		if code != ExitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "MB free): free some space or use --chroma-data on a larger disk") {
+			t.Errorf("%s on a full disk: exit %d\n%s", cmd[1], code, errOut)
+		}
+	}
+	os.Remove(filler)
+	unchanged("after refused writes")
+
+	// Not seen coming: the disk fills while the import loads.
+	r := importWhile(t, data, tarball, func(int) { filler = fill(t, disk, 0) })
+	os.Remove(filler)
+	t.Logf("the error:\n%s", r.err)
+	if r.code == 0 || !strings.Contains(r.err, "no space left on "+disk) || strings.Contains(r.err, "Error (500)") {
+		t.Errorf("disk filled during the import: exit %d\n%s", r.code, r.err)
+	}
+	unchanged("after a disk that filled")
+}
