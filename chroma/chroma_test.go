@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,13 +159,27 @@ func TestMain(m *testing.M) {
 
 func TestConnectUnreachable(t *testing.T) {
 	start := time.Now()
-	_, err := Connect(context.Background(), Config{URL: "http://127.0.0.1:9"}) // discard port: nothing listens
+	_, err := Connect(context.Background(), Config{URL: "http://" + closedPort(t)})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("err = %v, want ErrUnreachable", err)
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("took %s to give up", d)
 	}
+}
+
+// closedPort returns a loopback address where nothing listens: a port the
+// kernel just gave out and that was closed again (a fixed port such as 9
+// answers whatever happens to listen there).
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }
 
 func unit(v ...float32) []float32 {

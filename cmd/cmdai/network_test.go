@@ -102,7 +102,7 @@ func TestModelPullStalledServer(t *testing.T) {
 // exit 4 (unreachable), naming the URL, not a generic failure.
 func TestDownloadUnreachable(t *testing.T) {
 	t.Setenv("CMDAI_HOME", t.TempDir())
-	base := "http://127.0.0.1:9/rel" // the discard port: nothing listens
+	base := "http://" + closedPort(t) + "/rel"
 	for _, args := range [][]string{{"--list"}, {"debian-12"}} {
 		code, _, errOut := runBounded(t, append([]string{"index", "download", "--base-url", base}, args...)...)
 		if code != ExitUnreachable || !strings.Contains(errOut, base) {
