@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -107,6 +108,14 @@ func globalBool(c *cli.Context, name string) bool {
 func runInit(ctx context.Context, opts *InitOptions) error {
 	info, err := resolveDistro(ctx, opts.Distro, nil)
 	if err != nil {
+		return err
+	}
+	// A typo must cost nothing: the names are checked against $PATH
+	// before the model loads or anything in Chroma is touched.
+	if err := pipeline.CheckCommands(ctx, pipeline.Options{PathDirs: opts.PathDirs, Commands: opts.Commands, Parallel: opts.Parallel}); err != nil {
+		if errors.Is(err, pipeline.ErrUnknownCommand) {
+			return withCode(ExitUsage, fmt.Errorf("--command: %w; nothing was changed", err))
+		}
 		return err
 	}
 	emb := &embedders{opts: opts}
