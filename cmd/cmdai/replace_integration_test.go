@@ -7,10 +7,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/indexer"
 )
 
@@ -47,4 +50,167 @@ func TestForceWithUnknownCommandKeepsIndex(t *testing.T) {
 	if got := records(t, "--distro", "debian-12"); got != n {
 		t.Errorf("after the refused init --force: %d records, want %d", got, n)
 	}
+}
+
+// cancelOn is an ErrOut that cancels a build when it reports progress:
+// an interruption at a known point, without timing.
+type cancelOn struct {
+	cancel context.CancelFunc
+	buf    strings.Builder
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), `"event":"progress"`) {
+		c.cancel()
+	}
+	return c.buf.Write(p)
+}
+
+// queryFrob asks the index something only frob answers.
+func queryFrob(t *testing.T, extra ...string) (int, string, string) {
+	t.Helper()
+	return runCLI(t, append([]string{"index", "query", "descend into directories and frobnicate", "--distro", "debian-12", "-k", "1"}, extra...)...)
+}
+
+// collectionNames lists the cmdai collections on the private server.
+func collectionNames(t *testing.T) []string {
+	t.Helper()
+	code, out, errOut := runCLI(t, "index", "status", "--json", "--distro", "debian-12")
+	if code != 0 && code != ExitNoIndex {
+		t.Fatalf("status: exit %d %s", code, errOut)
+	}
+	var st IndexStatus
+	if code == 0 {
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	var names []string
+	for _, c := range st.Collections {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// TestInterruptedForceKeepsIndex: an `init --force` interrupted mid-build
+// leaves the previous index whole and answering; the next run finishes
+// and leaves no temporary collection behind.
+func TestInterruptedForceKeepsIndex(t *testing.T) {
+	realEnv(t)
+	base := smallInit(t)
+	n := records(t, "--distro", "debian-12")
+	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
+		t.Fatalf("query before: exit %d %s %s", code, out, errOut)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	io, _, _ := testIO()
+	errOut := &cancelOn{cancel: cancel}
+	io.ErrOut = errOut
+	opts := *base
+	opts.IO, opts.Force, opts.BatchMode = io, true, true
+	if err := runInit(ctx, &opts); err == nil {
+		t.Fatalf("the interrupted init --force succeeded: %s", errOut.buf.String())
+	}
+	if got := records(t, "--distro", "debian-12"); got != n {
+		t.Errorf("after the interrupted init --force: %d records, want %d", got, n)
+	}
+	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
+		t.Errorf("query after the interrupted init --force: exit %d %s %s", code, out, errOut)
+	}
+
+	// The next run completes the new index and swaps it in.
+	io, _, stderr := testIO()
+	opts.IO, opts.BatchMode = io, false
+	if err := runInit(context.Background(), &opts); err != nil {
+		t.Fatalf("init --force again: %v %s", err, stderr)
+	}
+	if got := records(t, "--distro", "debian-12"); got != n {
+		t.Errorf("after init --force: %d records, want %d", got, n)
+	}
+	if names := collectionNames(t); strings.Join(names, " ") != "cmdai_linux_debian-12" {
+		t.Errorf("collections after init --force: %v", names)
+	}
+}
+
+// TestInterruptedFirstBuildIsNoIndex: a first build interrupted leaves no
+// half index to answer from: query says there is none (exit 3); the
+// next init finishes it.
+func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	io, _, _ := testIO()
+	errOut := &cancelOn{cancel: cancel}
+	io.ErrOut = errOut
+	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
+		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := runInit(ctx, opts); err == nil {
+		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
+	}
+	for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
+		code, out, stderr := queryFrob(t, extra...)
+		if code != ExitNoIndex || out != "" || !strings.Contains(stderr, "cmdai index init") {
+			t.Errorf("query %v after an interrupted first build: exit %d, stdout %q, stderr %s", extra, code, out, stderr)
+		}
+	}
+	io, _, stderr := testIO()
+	opts.IO, opts.BatchMode = io, false
+	if err := runInit(context.Background(), opts); err != nil {
+		t.Fatalf("init again: %v %s", err, stderr)
+	}
+	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
+		t.Errorf("query after the finished init: exit %d %s %s", code, out, errOut)
+	}
+	if names := collectionNames(t); strings.Join(names, " ") != "cmdai_linux_debian-12" {
+		t.Errorf("collections after init: %v", names)
+	}
+}
+
+// TestQueryEmptyOrIncompleteIndex: a collection with no records, or one
+// whose build never finished, is not answered from: exit 3 and what to
+// run, nothing on stdout, in every output mode.
+func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
+	realEnv(t)
+	srvURL := startRemote(t)
+	ctx := context.Background()
+	st, err := chroma.Connect(ctx, chroma.Config{URL: srvURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	model, err := embed.Verify(os.Getenv("CMDAI_MODEL_DIR"), "")
+	need(t, err)
+	meta := indexer.Meta{Model: embed.ModelName, Dims: 384, ModelSHA256: model.ModelSHA256(embed.DefaultVariant), ModelVariant: embed.DefaultVariant, SchemaVersion: indexer.SchemaVersion,
+		Distro: "debian-12", OS: "linux", Complete: true}
+	if _, err := st.CreateCollection(ctx, "cmdai_linux_debian-12", meta.Map()); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what, want string) {
+		t.Helper()
+		for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
+			code, out, stderr := queryFrob(t, append(extra, "--chroma-url", srvURL)...)
+			if code != ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {
+				t.Errorf("query %v on %s: exit %d, stdout %q, stderr %s", extra, what, code, out, stderr)
+			}
+		}
+	}
+	check("an empty index", "empty")
+
+	meta.Complete = false
+	c, err := st.CreateCollection(ctx, "cmdai_linux_debian-12", meta.Map())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetMetadata(ctx, meta.Map()); err != nil {
+		t.Fatal(err)
+	}
+	vec := make([]float32, 384)
+	vec[0] = 1
+	if err := c.Upsert(ctx, []chroma.Record{{ID: "frob.1#NAME", Document: "frob - frobnicate", Metadata: map[string]any{"command": "frob", "kind": "summary"}, Embedding: vec}}); err != nil {
+		t.Fatal(err)
+	}
+	check("an incomplete index", "incomplete")
 }
