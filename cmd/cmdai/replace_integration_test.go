@@ -119,6 +119,11 @@ func TestInterruptedForceKeepsIndex(t *testing.T) {
 	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
 		t.Errorf("query after the interrupted init --force: exit %d %s %s", code, out, errOut)
 	}
+	// status shows what was left aside as such, not as an index
+	code, out, _ := runCLI(t, "index", "status", "--distro", "debian-12")
+	if code != 0 || !strings.Contains(out, "* cmdai_linux_debian-12: ") || !strings.Contains(out, "cmdai_linux_debian-12__build: ") || !strings.Contains(out, "temporary") {
+		t.Errorf("status after the interrupted init --force: exit %d\n%s", code, out)
+	}
 
 	// The next run completes the new index and swaps it in.
 	io, _, stderr := testIO()
