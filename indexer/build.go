@@ -40,8 +40,9 @@ type BuildOptions struct {
 	// WriteBatch bounds each upsert (and the server's limit bounds it too);
 	// 0 means 256.
 	WriteBatch int
-	// Docs are users' command docs and hints, indexed with the pages by a
-	// whole-machine build (not by one restricted to Pipeline.Commands).
+	// Docs are users' command docs and hints, indexed with the pages: all
+	// by a whole-machine build, those of the named commands by one
+	// restricted to Pipeline.Commands.
 	Docs []customdocs.Doc
 	// Progress is called after each man page is through the pipeline.
 	Progress func(Progress)
@@ -336,16 +337,20 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	for _, c := range o.Pipeline.Commands {
 		only[c] = true
 	}
-	if len(only) == 0 {
-		docs := DocRecords(o.Docs, o.Pipeline.Distro, o.Now())
-		w, d, err := SyncDocs(ctx, coll, docs, o.Cache, func() (embed.Embedder, error) { return o.Embedders[0], nil })
-		if err != nil {
-			return sum, err
-		}
-		sum.DocsWritten, sum.DocsDeleted = w, d
-		for _, r := range docs {
-			seen[r.ID] = true
-		}
+	// The user's docs: all of them on a whole-machine build; on a build of
+	// some commands, those of these commands (the others stay as they are).
+	docs := o.Docs
+	if len(only) > 0 {
+		docs = docsOf(o.Docs, only)
+	}
+	docRecs := DocRecords(docs, o.Pipeline.Distro, o.Now())
+	w, d, err := syncDocs(ctx, coll, docRecs, only, o.Cache, func() (embed.Embedder, error) { return o.Embedders[0], nil })
+	if err != nil {
+		return sum, err
+	}
+	sum.DocsWritten, sum.DocsDeleted = w, d
+	for _, r := range docRecs {
+		seen[r.ID] = true
 	}
 	var gone []string
 	for id := range existing {
@@ -365,7 +370,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands+len(o.Docs), n, skipped
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped = true, sum.Commands+len(docs), n, skipped
 	if len(only) > 0 && len(existing) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -218,4 +219,44 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("an incomplete index", "incomplete")
+}
+
+// TestRestrictedBuildIncludesDocs: `init --command frob` indexes the
+// user's doc for frob with frob's page, and leaves the docs of other
+// commands in the index as they are.
+func TestRestrictedBuildIncludesDocs(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "frob.md"), []byte("---\ncommand: frob\n---\n\n# frob at our site\n\nfrob polishes the brass doorknobs of the server room.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "deployctl.md"), []byte("---\ncommand: deployctl\n---\n\n# deployctl ships our services to the staging cluster\n"), 0o644)
+	initWith := func(commands ...string) {
+		t.Helper()
+		io, _, errOut := testIO()
+		opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+			Commands: commands, ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		if err := runInit(context.Background(), opts); err != nil {
+			t.Fatalf("init %v: %v\n%s", commands, err, errOut)
+		}
+	}
+	ask := func(request string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--json", "-k", "1")
+		if code != 0 {
+			t.Fatalf("query %q: exit %d %s", request, code, errOut)
+		}
+		return out
+	}
+	initWith("frob")
+	if out := ask("polish the brass doorknobs"); !strings.Contains(out, `"command":"frob"`) || !strings.Contains(out, `"source":"custom"`) {
+		t.Errorf("init --command frob left out the user's doc for frob: %s", out)
+	}
+	if out := ask("ship services to the staging cluster"); strings.Contains(out, "deployctl") {
+		t.Errorf("init --command frob indexed another command's doc: %s", out)
+	}
+	initWith()
+	initWith("frob")
+	if out := ask("ship services to the staging cluster"); !strings.Contains(out, `"command":"deployctl"`) {
+		t.Errorf("init --command frob removed another command's doc: %s", out)
+	}
 }
