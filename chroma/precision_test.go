@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	v2 "github.com/amikos-tech/chroma-go/pkg/api/v2"
+	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 )
 
 // TestEmbeddingsExact: vectors read back are bit for bit the float32s
@@ -61,5 +64,43 @@ func TestEmbeddingsExact(t *testing.T) {
 	}
 	if diffs > 0 {
 		t.Errorf("%d of %d values came back different (largest difference %g)", diffs, len(recs)*384, maxd)
+	}
+}
+
+// TestCosineCollectionKeepsItsSpace: a collection made before Space
+// changed (cosine) is reopened and updated in its own space, not
+// refused or switched.
+func TestCosineCollectionKeepsItsSpace(t *testing.T) {
+	s := startTestServer(t, t.TempDir())
+	ctx := context.Background()
+	st, err := Connect(ctx, Config{URL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const name = "cmdai_linux_old-1"
+	if _, err := st.client.GetOrCreateCollection(ctx, name, v2.WithHNSWSpaceCreate(embeddings.COSINE),
+		v2.WithEmbeddingFunctionCreate(precomputed{}), v2.WithDisableEFConfigStorage()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.CreateCollection(ctx, name, map[string]any{"model": "m"})
+	if err != nil {
+		t.Fatalf("reopening a cosine collection: %v", err)
+	}
+	if err := c.SetMetadata(ctx, map[string]any{"model": "m2"}); err != nil {
+		t.Fatalf("updating a cosine collection's metadata: %v", err)
+	}
+	c, err = st.OpenCollection(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := c.Metadata(); md["hnsw:space"] != "cosine" || md["model"] != "m2" {
+		t.Errorf("metadata after the update: %v", md)
+	}
+	if err := c.Upsert(ctx, []Record{{ID: "a", Document: "d", Embedding: unit(1, 0, 0, 0)}}); err != nil {
+		t.Fatal(err)
+	}
+	if hits, err := c.Query(ctx, unit(1, 0, 0, 0), 1); err != nil || len(hits) != 1 || hits[0].Distance > 1e-6 {
+		t.Errorf("query: %+v %v", hits, err)
 	}
 }
