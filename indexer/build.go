@@ -168,13 +168,18 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 			return sum, err
 		}
 	}
-	// Marked incomplete until the end, so that status can tell an
-	// interrupted build.
+	// A build aside is marked incomplete until the end, so that status
+	// can tell an interrupted one. An update in place of a complete index
+	// leaves it marked complete: every command stays in it (old or new
+	// records: deletions come last), it answers throughout, and staleness
+	// shows what an interrupted update did not reach.
 	if coll, err = store.CreateCollection(ctx, name, meta.Map()); err != nil {
 		return sum, err
 	}
-	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
-		return sum, err
+	if name != o.Collection || !old.Complete {
+		if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
+			return sum, err
+		}
 	}
 
 	type batch []chroma.Record

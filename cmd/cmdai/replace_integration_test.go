@@ -6,12 +6,15 @@ package main
 // all were well.
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
@@ -259,4 +262,49 @@ func TestRestrictedBuildIncludesDocs(t *testing.T) {
 	if out := ask("ship services to the staging cluster"); !strings.Contains(out, `"command":"deployctl"`) {
 		t.Errorf("init --command frob removed another command's doc: %s", out)
 	}
+}
+
+// TestInterruptedUpdateKeepsAnswering: an init over a complete index
+// updates it in place; interrupted, the index still holds every command
+// (old or new) and answers, and status says what is stale.
+func TestInterruptedUpdateKeepsAnswering(t *testing.T) {
+	realEnv(t)
+	base := smallInit(t)
+	// a new page for frob: the update has something to do
+	page := filepath.Join(base.ManPath[0], "man1", "frob.1.gz")
+	src, err := os.ReadFile("../../manparse/testdata/frob.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), "Descend into directories", "Descend into every directory", 1)
+	writeGz(t, page, changed)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	io, _, _ := testIO()
+	errOut := &cancelOn{cancel: cancel}
+	io.ErrOut = errOut
+	opts := *base
+	opts.IO, opts.BatchMode = io, true
+	if err := runInit(ctx, &opts); err == nil {
+		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
+	}
+	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
+		t.Errorf("query after an interrupted update: exit %d %s %s", code, out, errOut)
+	}
+}
+
+// writeGz writes text gzipped to path, with a time after the last build's
+// so that the page's fingerprint changes.
+func writeGz(t *testing.T, path, text string) {
+	t.Helper()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(path, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	future := time.Now().Add(time.Minute)
+	os.Chtimes(path, future, future)
 }
