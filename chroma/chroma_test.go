@@ -233,13 +233,14 @@ func TestStoreRoundTrip(t *testing.T) {
 	if n, err := c.Count(ctx); err != nil || n != len(recs) {
 		t.Fatalf("count = %d, %v; want %d", n, err, len(recs))
 	}
-	// Reopen: metadata survives and the space is cosine.
+	// Reopen: metadata survives and the space is inner product (on unit
+	// vectors, the cosine distance).
 	c, err = st.OpenCollection(ctx, "cmdai_linux_test-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := c.Metadata()
-	if got["model"] != "all-MiniLM-L6-v2" || got["distro"] != "test-1" || got["hnsw:space"] != "cosine" {
+	if got["model"] != "all-MiniLM-L6-v2" || got["distro"] != "test-1" || got["hnsw:space"] != string(Space) {
 		t.Errorf("metadata = %v", got)
 	}
 	hits, err := c.Query(ctx, unit(1, 0.1, 0, 0), 3)
@@ -252,8 +253,8 @@ func TestStoreRoundTrip(t *testing.T) {
 	if hits[0].Document != "alpha v2" || hits[0].Metadata["command"] != "ls" || hits[0].Metadata["aliases"] != "dir,vdir" || hits[0].Metadata["gnu"] != true {
 		t.Errorf("first hit = %+v", hits[0])
 	}
-	// Cosine distances: 1 - cos. In L2 space the orthogonal "d" would be
-	// at ~2, not 1.
+	// Cosine distances (1 - a.b of unit vectors). In L2 space the
+	// orthogonal "d" would be at ~2, not 1.
 	wantA := 1 - 1/math.Sqrt(1.01)
 	if math.Abs(hits[0].Distance-wantA) > 1e-4 {
 		t.Errorf("distance to a = %v, want %v (cosine space)", hits[0].Distance, wantA)
@@ -300,7 +301,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Name != "cmdai_linux_test-2" || list[0].Count != 2 || list[0].Metadata["model"] != "m2" {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
-	if list[0].Metadata["hnsw:space"] != "cosine" {
+	if list[0].Metadata["hnsw:space"] != string(Space) {
 		t.Errorf("space lost on metadata update: %v", list[0].Metadata)
 	}
 	if err := st.DeleteCollection(ctx, "cmdai_linux_test-2"); err != nil {

@@ -160,15 +160,28 @@ func (precomputed) EmbedQuery(context.Context, string) (embeddings.Embedding, er
 }
 func (precomputed) Name() string                                  { return "cmdai-precomputed" }
 func (precomputed) GetConfig() embeddings.EmbeddingFunctionConfig { return nil }
-func (precomputed) DefaultSpace() embeddings.DistanceMetric       { return embeddings.COSINE }
+func (precomputed) DefaultSpace() embeddings.DistanceMetric       { return Space }
 func (precomputed) SupportedSpaces() []embeddings.DistanceMetric {
-	return []embeddings.DistanceMetric{embeddings.COSINE}
+	return []embeddings.DistanceMetric{Space, embeddings.COSINE}
 }
+
+// Space is the distance of the collections cmdai creates: inner product.
+// The vectors are unit length (the model normalizes them), so its
+// distance, 1 - a.b, is the cosine distance, and the ranking the same.
+// Not Chroma's cosine space: that one stores each vector divided by its
+// norm and multiplies it back when read, which changes the last bit of
+// about a quarter of the values, so an index exported after an import
+// would not be the tarball imported. Collections made before keep the
+// space they were made with.
+const Space = embeddings.IP
 
 // Collection is one cmdai collection.
 type Collection struct {
 	c     v2.Collection
 	store *Store
+	// space is the distance the collection was created with, which
+	// metadata updates must repeat.
+	space string
 }
 
 // Name is the collection's name.
@@ -178,7 +191,7 @@ func (c *Collection) Name() string { return c.c.Name() }
 func (c *Collection) Metadata() map[string]any { return metadataMap(c.c.Metadata()) }
 
 // CreateCollection creates (or opens, when it exists) a collection in
-// cosine space with the given metadata.
+// inner-product space (Space) with the given metadata.
 func (s *Store) CreateCollection(ctx context.Context, name string, meta map[string]any) (*Collection, error) {
 	md, err := v2.NewMetadataFromMapStrict(meta)
 	if err != nil {
@@ -188,14 +201,14 @@ func (s *Store) CreateCollection(ctx context.Context, name string, meta map[stri
 		v2.WithCollectionMetadataCreate(md),
 		// After the metadata: WithCollectionMetadataCreate replaces it,
 		// and a collection without hnsw:space is silently L2.
-		v2.WithHNSWSpaceCreate(embeddings.COSINE),
+		v2.WithHNSWSpaceCreate(Space),
 		v2.WithEmbeddingFunctionCreate(precomputed{}),
 		v2.WithDisableEFConfigStorage(),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("create collection %s on %s: %w", name, s.URL, err)
 	}
-	return &Collection{c: c, store: s}, nil
+	return newCollection(c, s), nil
 }
 
 // OpenCollection opens an existing collection (ErrNoCollection if absent).
@@ -211,7 +224,17 @@ func (s *Store) OpenCollection(ctx context.Context, name string) (*Collection, e
 	if err != nil {
 		return nil, fmt.Errorf("open collection %s on %s: %w", name, s.URL, err)
 	}
-	return &Collection{c: c, store: s}, nil
+	return newCollection(c, s), nil
+}
+
+// newCollection wraps c, noting its space (an existing collection's, which
+// may be cosine).
+func newCollection(c v2.Collection, s *Store) *Collection {
+	space, _ := metadataMap(c.Metadata())[v2.HNSWSpace].(string)
+	if space == "" {
+		space = string(Space)
+	}
+	return &Collection{c: c, store: s, space: space}
 }
 
 // DeleteCollection removes a collection (ErrNoCollection if absent).
@@ -306,14 +329,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// SetMetadata replaces the collection's metadata (keeping it in cosine
-// space).
+// SetMetadata replaces the collection's metadata (keeping the space it
+// was created with).
 func (c *Collection) SetMetadata(ctx context.Context, meta map[string]any) error {
 	m := make(map[string]any, len(meta)+1)
 	for k, v := range meta {
 		m[k] = v
 	}
-	m[v2.HNSWSpace] = string(embeddings.COSINE)
+	m[v2.HNSWSpace] = c.space
 	md, err := v2.NewMetadataFromMapStrict(m)
 	if err != nil {
 		return fmt.Errorf("collection metadata: %w", err)

@@ -33,14 +33,16 @@ type BuildOptions struct {
 	// Collection is the collection's name (distro.Info.CollectionName).
 	Collection  string
 	ToolVersion string
-	// Force deletes the collection first; otherwise records already
-	// there with the same text and fingerprint are kept as they are.
+	// Force builds a new index from scratch, aside, and swaps it in once
+	// complete; otherwise records already there with the same text and
+	// fingerprint are kept as they are.
 	Force bool
 	// WriteBatch bounds each upsert (and the server's limit bounds it too);
 	// 0 means 256.
 	WriteBatch int
-	// Docs are users' command docs and hints, indexed with the pages by a
-	// whole-machine build (not by one restricted to Pipeline.Commands).
+	// Docs are users' command docs and hints, indexed with the pages: all
+	// by a whole-machine build, those of the named commands by one
+	// restricted to Pipeline.Commands.
 	Docs []customdocs.Doc
 	// Progress is called after each man page is through the pipeline.
 	Progress func(Progress)
@@ -96,7 +98,9 @@ type Summary struct {
 // Build scans, parses, chunks, embeds and writes this machine's commands
 // into the collection. Writes are upserts by stable id, so a build that
 // was interrupted can simply be run again: it reuses what was written and
-// the embedding cache. The collection is marked complete only at the end.
+// the embedding cache. The collection is marked complete only at the end;
+// a first build or a --force one writes aside and swaps the result in
+// then (see buildSuffix).
 func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, error) {
 	start := time.Now()
 	if len(o.Embedders) == 0 {
@@ -116,43 +120,66 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		OS: o.Pipeline.Distro.OS, BuiltAt: o.Now(), ProseBudget: o.Pipeline.ProseBudget,
 	}
 
-	// What is there already decides what can be kept.
+	// A swap an earlier run (build or import) was killed in is undone
+	// first, so that the index is where it belongs.
+	if err := RecoverImport(ctx, store, o.Collection); err != nil {
+		return sum, err
+	}
+	// What is there already decides what can be kept, and where the build
+	// writes: over a complete index, in place; otherwise (a first build,
+	// or --force) into a collection aside that replaces the index only
+	// once complete, as an import does, so that the previous index
+	// answers until then and no reader ever sees a half index.
 	existing := map[string]string{} // id -> content_hash + fingerprint
 	existingCmd := map[string]string{}
 	existingDoc := map[string]bool{}
 	var old Meta
-	coll, err := store.OpenCollection(ctx, o.Collection)
+	name := o.Collection
+	coll, err := store.OpenCollection(ctx, name)
 	switch {
-	case errors.Is(err, chroma.ErrNoCollection):
+	case errors.Is(err, chroma.ErrNoCollection) || (err == nil && o.Force):
+		name = o.Collection + buildSuffix
+		if coll, err = store.OpenCollection(ctx, name); err == nil && !resumable(ParseMeta(coll.Metadata()), info.SHA256, o.Pipeline.Commands) {
+			// left by a build that cannot be resumed: start over
+			if err := store.DeleteCollection(ctx, name); err != nil {
+				return sum, fmt.Errorf("remove the leftover of an interrupted build: %w", err)
+			}
+			err = chroma.ErrNoCollection
+		}
+		switch {
+		case errors.Is(err, chroma.ErrNoCollection):
+		case err != nil:
+			return sum, err
+		default:
+			// an interrupted build of the same kind: what it wrote is kept
+			if err := readExisting(ctx, coll, existing, existingCmd, existingDoc); err != nil {
+				return sum, err
+			}
+		}
 	case err != nil:
 		return sum, err
-	case o.Force:
-		if err := store.DeleteCollection(ctx, o.Collection); err != nil {
-			return sum, err
-		}
 	default:
 		old = ParseMeta(coll.Metadata())
 		if old.ModelSHA256 != info.SHA256 || old.SchemaVersion != SchemaVersion {
 			return sum, fmt.Errorf("collection %s was built with %s %s, schema %d; this build uses %s %s, schema %d: run `cmdai index init --force` to rebuild it",
 				o.Collection, old.Model, old.ModelVariant, old.SchemaVersion, info.Model, info.Variant, SchemaVersion)
 		}
-		recs, err := coll.All(ctx, chroma.Include{})
-		if err != nil {
+		if err := readExisting(ctx, coll, existing, existingCmd, existingDoc); err != nil {
 			return sum, err
 		}
-		for _, r := range recs {
-			existing[r.ID] = keyOf(r.Metadata)
-			existingCmd[r.ID], _ = r.Metadata["command"].(string)
-			existingDoc[r.ID] = isDocSource(r.Metadata)
+	}
+	// A build aside is marked incomplete until the end, so that status
+	// can tell an interrupted one. An update in place of a complete index
+	// leaves it marked complete: every command stays in it (old or new
+	// records: deletions come last), it answers throughout, and staleness
+	// shows what an interrupted update did not reach.
+	if coll, err = store.CreateCollection(ctx, name, meta.Map()); err != nil {
+		return sum, err
+	}
+	if name != o.Collection || !old.Complete {
+		if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
+			return sum, err
 		}
-	}
-	// Marked incomplete until the end, so that status can tell an
-	// interrupted build.
-	if coll, err = store.CreateCollection(ctx, o.Collection, meta.Map()); err != nil {
-		return sum, err
-	}
-	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
-		return sum, err
 	}
 
 	type batch []chroma.Record
@@ -317,16 +344,20 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	for _, c := range o.Pipeline.Commands {
 		only[c] = true
 	}
-	if len(only) == 0 {
-		docs := DocRecords(o.Docs, o.Pipeline.Distro, o.Now())
-		w, d, err := SyncDocs(ctx, coll, docs, o.Cache, func() (embed.Embedder, error) { return o.Embedders[0], nil })
-		if err != nil {
-			return sum, err
-		}
-		sum.DocsWritten, sum.DocsDeleted = w, d
-		for _, r := range docs {
-			seen[r.ID] = true
-		}
+	// The user's docs: all of them on a whole-machine build; on a build of
+	// some commands, those of these commands (the others stay as they are).
+	docs := o.Docs
+	if len(only) > 0 {
+		docs = docsOf(o.Docs, only)
+	}
+	docRecs := DocRecords(docs, o.Pipeline.Distro, o.Now())
+	w, d, err := syncDocs(ctx, coll, docRecs, only, o.Cache, func() (embed.Embedder, error) { return o.Embedders[0], nil })
+	if err != nil {
+		return sum, err
+	}
+	sum.DocsWritten, sum.DocsDeleted = w, d
+	for _, r := range docRecs {
+		seen[r.ID] = true
 	}
 	var gone []string
 	for id := range existing {
@@ -346,7 +377,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, sum.Commands+len(o.Docs), n, skipped, failed
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, sum.Commands+len(docs), n, skipped, failed
 	if len(only) > 0 && len(existing) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {
@@ -374,10 +405,41 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
 		return sum, err
 	}
+	if name != o.Collection {
+		if err := swap(ctx, store, name, o.Collection); err != nil {
+			return sum, err
+		}
+	}
 	sum.ScanTime, sum.ParseTime = sum.Stats.ScanTime, sum.Stats.ParseTime
 	sum.EmbedTime, sum.WriteTime = pipeline.Duration(embedBusy.Load()), pipeline.Duration(writeBusy.Load())
 	sum.Total = pipeline.Duration(time.Since(start))
 	return sum, nil
+}
+
+// buildSuffix names the collection a first or --force build writes into
+// before it replaces the index.
+const buildSuffix = "__build"
+
+// resumable says whether what an interrupted build left aside can be kept:
+// written by the same model and schema, and by a whole-machine build (one
+// of some commands would leave records of others in the new index).
+func resumable(m Meta, modelSHA string, commands []string) bool {
+	return len(commands) == 0 && m.ModelSHA256 == modelSHA && m.SchemaVersion == SchemaVersion
+}
+
+// readExisting notes, for each record of coll, what decides whether it is
+// kept: its key, its command, and whether it is a user's doc.
+func readExisting(ctx context.Context, coll *chroma.Collection, key, cmd map[string]string, doc map[string]bool) error {
+	recs, err := coll.All(ctx, chroma.Include{})
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		key[r.ID] = keyOf(r.Metadata)
+		cmd[r.ID], _ = r.Metadata["command"].(string)
+		doc[r.ID] = isDocSource(r.Metadata)
+	}
+	return nil
 }
 
 // keyOf is what decides that a stored record needs no rewrite.

@@ -51,6 +51,31 @@ func isDocSource(md map[string]any) bool {
 // written, those of files that are gone are deleted. Unchanged ones are
 // left alone.
 func SyncDocs(ctx context.Context, coll *chroma.Collection, recs []chroma.Record, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
+	return syncDocs(ctx, coll, recs, nil, cache, open)
+}
+
+// docsOf keeps the command docs of the named commands (by name or alias).
+func docsOf(docs []customdocs.Doc, names map[string]bool) []customdocs.Doc {
+	var out []customdocs.Doc
+	for _, d := range docs {
+		if d.Source != customdocs.SourceCustom {
+			continue
+		}
+		hit := names[d.Command]
+		for _, a := range d.Aliases {
+			hit = hit || names[a]
+		}
+		if hit {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// syncDocs is SyncDocs over the docs of the commands in only (all when
+// only is empty): other commands' doc records are neither kept nor
+// deleted, so a build of some commands leaves them as they are.
+func syncDocs(ctx context.Context, coll *chroma.Collection, recs []chroma.Record, only map[string]bool, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
 	existing := map[string]string{}
 	for _, src := range []string{customdocs.SourceCustom, customdocs.SourceHint} {
 		old, err := coll.All(ctx, chroma.Include{Where: map[string]string{"source": src}})
@@ -58,6 +83,9 @@ func SyncDocs(ctx context.Context, coll *chroma.Collection, recs []chroma.Record
 			return 0, 0, err
 		}
 		for _, r := range old {
+			if cmd, _ := r.Metadata["command"].(string); len(only) > 0 && (src != customdocs.SourceCustom || !only[cmd]) {
+				continue
+			}
 			existing[r.ID] = keyOf(r.Metadata)
 		}
 	}

@@ -131,7 +131,12 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 	if err != nil {
 		return sum, err
 	}
+	// the partial build wrote the docs of the commands it rebuilt
 	sum.DocsWritten, sum.DocsDeleted = w, d
+	if sum.Build != nil {
+		sum.DocsWritten += sum.Build.DocsWritten
+		sum.DocsDeleted += sum.Build.DocsDeleted
+	}
 	sum.Total = pipeline.Duration(time.Since(start))
 	return sum, nil
 }

@@ -16,8 +16,22 @@ type CollectionStatus struct {
 	Records int    `json:"records"`
 	Meta    Meta   `json:"metadata"`
 	// Current is true for this machine's distribution.
-	Current bool       `json:"current"`
-	Stale   *Staleness `json:"staleness,omitempty"`
+	Current bool `json:"current"`
+	// Temporary marks a collection a build or an import writes aside
+	// (and one an interrupted run left): not an index to query.
+	Temporary bool       `json:"temporary,omitempty"`
+	Stale     *Staleness `json:"staleness,omitempty"`
+}
+
+// Temporary reports whether name is a collection a build or an import
+// works with beside an index.
+func Temporary(name string) bool {
+	for _, s := range []string{buildSuffix, importSuffix, oldSuffix} {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Staleness compares an index with the commands installed now.
@@ -54,7 +68,7 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 	}
 	out := make([]CollectionStatus, len(infos))
 	for i, c := range infos {
-		out[i] = CollectionStatus{Name: c.Name, Records: c.Count, Meta: ParseMeta(c.Metadata), Current: c.Name == current}
+		out[i] = CollectionStatus{Name: c.Name, Records: c.Count, Meta: ParseMeta(c.Metadata), Current: c.Name == current, Temporary: Temporary(c.Name)}
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -354,10 +355,48 @@ func selectJobs(jobs []job, names []string) ([]job, error) {
 		for n := range want {
 			missing = append(missing, n)
 		}
-		sort.Strings(missing)
-		return nil, fmt.Errorf("%w: %s (check the name, or that its directory is on $PATH)", ErrUnknownCommand, strings.Join(missing, ", "))
+		return nil, unknownCommands(missing)
 	}
 	return out, nil
+}
+
+// unknownCommands is the one error for names not on $PATH.
+func unknownCommands(missing []string) error {
+	sort.Strings(missing)
+	return fmt.Errorf("%w: %s (check the name, or that its directory is on $PATH)", ErrUnknownCommand, strings.Join(missing, ", "))
+}
+
+// CheckCommands fails with ErrUnknownCommand when a name in
+// opts.Commands is not on $PATH. It only walks $PATH (no man page is
+// read), so a build can refuse a typo before it changes anything.
+func CheckCommands(ctx context.Context, opts Options) error {
+	if len(opts.Commands) == 0 {
+		return nil
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = runtime.NumCPU()
+	}
+	if opts.PathDirs == nil {
+		opts.PathDirs = scanner.SplitPath(os.Getenv("PATH"))
+	}
+	cmds, _, err := scanner.ScanPath(ctx, opts.PathDirs, opts.Parallel)
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	have := make(map[string]bool, len(cmds))
+	for _, c := range cmds {
+		have[c.Name] = true
+	}
+	var missing []string
+	for _, n := range opts.Commands {
+		if !have[n] && !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return unknownCommands(missing)
+	}
+	return nil
 }
 
 // groupByPage makes one job per command, except that commands whose man

@@ -199,6 +199,9 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	if err != nil {
 		return indexer.Searcher{}, nil, err
 	}
+	if err := answerable(ctx, coll); err != nil {
+		return indexer.Searcher{}, nil, err
+	}
 	meta := indexer.ParseMeta(coll.Metadata())
 	if mo.Variant == "" {
 		mo.Variant = meta.ModelVariant

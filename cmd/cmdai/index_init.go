@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -46,13 +47,13 @@ type InitOptions struct {
 func newInitCommand(f *Factory) *cli.Command {
 	opts := &InitOptions{IO: f.IO, Getenv: f.Getenv}
 	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "force", Usage: "delete this distribution's collection and build it from scratch", Destination: &opts.Force},
+		&cli.BoolFlag{Name: "force", Usage: "rebuild this distribution's index from scratch (the old one answers until the new one is complete)", Destination: &opts.Force},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list pages that failed and each stage's figures", Destination: &opts.Verbose},
 		&cli.BoolFlag{Name: "batch-mode", Usage: "CI: no progress bar, a JSON summary, non-zero exit on failure", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
-		&cli.StringSliceFlag{Name: "command", Usage: "only index `NAME` (repeatable; for trying things out)"},
+		&cli.StringSliceFlag{Name: "command", Usage: "only index `NAME` and your docs for it (repeatable; for trying things out)"},
 		&cli.BoolFlag{Name: "help-fallback", Usage: "run \"CMD --help\" (sandboxed) for commands without a man page", EnvVars: []string{"CMDAI_HELP_FALLBACK"}, Destination: &opts.HelpFallback},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
@@ -70,7 +71,9 @@ func newInitCommand(f *Factory) *cli.Command {
 of this distribution (cmdai_linux_debian-12, ...). Records have stable ids,
 so running it again updates in place: unchanged chunks are kept, vectors
 come from the embedding cache, uninstalled commands are removed. An
-interrupted init is finished by running it again.
+interrupted init is finished by running it again. A first build, and one
+with --force, is written aside and replaces the index only when complete:
+until then queries get the previous index (or none).
 
 Without --chroma-url, cmdai starts a private Chroma server on 127.0.0.1
 with its data in ~/.cache/cmdai/chroma and stops it when done.
@@ -85,9 +88,6 @@ EXAMPLES:
 		Action: func(c *cli.Context) error {
 			var err error
 			if opts.Commands, err = noEmptyElements(c, "command"); err != nil {
-				return err
-			}
-			if err := commandsOnPath(opts.Commands); err != nil {
 				return err
 			}
 			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
@@ -127,6 +127,14 @@ func globalBool(c *cli.Context, name string) bool {
 func runInit(ctx context.Context, opts *InitOptions) error {
 	info, err := resolveDistro(ctx, opts.Distro, nil)
 	if err != nil {
+		return err
+	}
+	// A typo must cost nothing: the names are checked against $PATH
+	// before the model loads or anything in Chroma is touched.
+	if err := pipeline.CheckCommands(ctx, pipeline.Options{PathDirs: opts.PathDirs, Commands: opts.Commands, Parallel: opts.Parallel}); err != nil {
+		if errors.Is(err, pipeline.ErrUnknownCommand) {
+			return withCode(ExitUsage, fmt.Errorf("--command: %w; nothing was changed", err))
+		}
 		return err
 	}
 	emb := &embedders{opts: opts}

@@ -98,6 +98,23 @@ func openIndex(ctx context.Context, conn *connection, name string) (*chroma.Coll
 	return coll, err
 }
 
+// answerable refuses an index a query cannot trust, one whose build never
+// finished or one without records, with exit code 3 and what to run:
+// never an empty answer with exit 0.
+func answerable(ctx context.Context, coll *chroma.Collection) error {
+	if !indexer.ParseMeta(coll.Metadata()).Complete {
+		return withCode(ExitNoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
+	}
+	n, err := coll.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return withCode(ExitNoIndex, fmt.Errorf("index %s is empty: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", coll.Name()))
+	}
+	return nil
+}
+
 func runQuery(ctx context.Context, opts *QueryOptions) error {
 	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
 	if err != nil {
@@ -114,7 +131,6 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	}
 	defer closeS()
 	coll := s.Coll
-	meta := indexer.ParseMeta(coll.Metadata())
 	start := time.Now()
 	hits, err := s.Search(ctx, opts.Request, opts.K, mode)
 	if err != nil {
@@ -127,9 +143,6 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	case opts.JSON:
 		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: coll.Name(), Commands: hits, Millis: ms})
 	default:
-		if !meta.Complete {
-			fmt.Fprintln(opts.IO.ErrOut, "note: the index build was interrupted; results may be missing commands (run `cmdai index init` to finish it)")
-		}
 		for i, h := range hits {
 			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)
 			for j, m := range h.Matches {

@@ -122,6 +122,10 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 		fmt.Fprintln(out, "no cmdai indexes on this server")
 	}
 	for _, c := range st.Collections {
+		if c.Temporary {
+			fmt.Fprintf(out, "  %s: %d records, temporary (left by an interrupted build or import: the next `cmdai index init` or import resumes or removes it)\n", c.Name, c.Records)
+			continue
+		}
 		mark := " "
 		if c.Current {
 			mark = "*"

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/packaging"
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it):
@@ -304,4 +306,83 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 		t.Errorf("collections after the repairing import: %+v", names)
 	}
 	sameAnswers(t, "after repair", before, answers(t, url))
+}
+
+// TestImportExportSameBytes: a tarball imported and exported again is the
+// same bytes: the vectors come back as the float32s written, and the
+// manifest (build time, collection metadata) is the imported one.
+func TestImportExportSameBytes(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	io, _, errOut := testIO()
+	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := runInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v\n%s", err, errOut)
+	}
+	first := filepath.Join(t.TempDir(), "first.tar.gz")
+	if code, _, errOut := runCLI(t, "index", "export", first, "--distro", "debian-12"); code != 0 {
+		t.Fatalf("export: %s", errOut)
+	}
+	if code, _, errOut := runCLI(t, "index", "clear", "--confirm", "--distro", "debian-12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "index", "import", first, "--yes"); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	second := filepath.Join(t.TempDir(), "second.tar.gz")
+	if code, _, errOut := runCLI(t, "index", "export", second, "--distro", "debian-12"); code != 0 {
+		t.Fatalf("second export: %s", errOut)
+	}
+	a, _ := os.ReadFile(first)
+	b, _ := os.ReadFile(second)
+	if !bytes.Equal(a, b) {
+		t.Errorf("export after import differs from the tarball imported (%d and %d bytes)", len(a), len(b))
+		diffTarballs(t, first, second)
+	}
+}
+
+// diffTarballs logs where two index tarballs differ: the manifest, or the
+// first record that does and how.
+func diffTarballs(t *testing.T, a, b string) {
+	t.Helper()
+	read := func(path string) (packaging.Manifest, map[string]packaging.Record) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs := map[string]packaging.Record{}
+		m, err := packaging.Read(context.Background(), f, packaging.Limits{}, packaging.Handler{Record: func(r packaging.Record) error {
+			recs[r.ID] = r
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, recs
+	}
+	ma, ra := read(a)
+	mb, rb := read(b)
+	ma.Files, mb.Files = nil, nil
+	ja, _ := json.Marshal(ma)
+	jb, _ := json.Marshal(mb)
+	if !bytes.Equal(ja, jb) {
+		t.Logf("manifests differ:\n%s\n%s", ja, jb)
+	}
+	for id, r := range ra {
+		s := rb[id]
+		for i := range r.Embedding {
+			if i < len(s.Embedding) && r.Embedding[i] != s.Embedding[i] {
+				t.Logf("record %s: embedding[%d] %v then %v", id, i, r.Embedding[i], s.Embedding[i])
+				return
+			}
+		}
+		x, _ := json.Marshal(r.Metadata)
+		y, _ := json.Marshal(s.Metadata)
+		if r.Document != s.Document || !bytes.Equal(x, y) {
+			t.Logf("record %s:\n%s %s\n%s %s", id, r.Document, x, s.Document, y)
+			return
+		}
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -134,21 +133,6 @@ func noEmptyElements(c *cli.Context, name string) ([]string, error) {
 		}
 	}
 	return vals, nil
-}
-
-// commandsOnPath refuses a --command that names nothing on $PATH, which
-// the build would find only after loading the model and starting Chroma.
-// A name with a slash is a path, not a command name.
-func commandsOnPath(names []string) error {
-	for _, n := range names {
-		if strings.ContainsRune(n, '/') {
-			return usageError("--command %s: not found on PATH (give a command's name, not a path)", n)
-		}
-		if _, err := exec.LookPath(n); err != nil {
-			return usageError("--command %s: not found on PATH (check the name, or that its directory is on $PATH)", n)
-		}
-	}
-	return nil
 }
 
 // outputPath refuses an output (a file to write, or a directory to write

@@ -69,7 +69,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "init", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "init", "--distro", ""}, "--distro needs a value"},
 		{[]string{"index", "init", "--command", ""}, "--command"},
-		{[]string{"index", "init", "--command", "no-such-command-here"}, "no-such-command-here: not found on PATH"},
+		{[]string{"index", "init", "--command", "no-such-command-here"}, "not found on PATH: no-such-command-here"},
 		{[]string{"index", "init", "--command", "../bin/ls"}, "not found on PATH"},
 		{[]string{"index", "init", "--docs", ""}, "--docs"},
 		{[]string{"index", "init", "--docs", "/no-such-dir-here"}, "--docs /no-such-dir-here"},
