@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -108,6 +111,111 @@ func TestServerDiesMidImport(t *testing.T) {
 		t.Errorf("after the server died: %d records, want %d", got, n)
 	}
 	sameAnswers(t, "after the server died", before, answers(t, "--distro", "debian-12"))
+}
+
+// killAtProgress is an ErrOut that, at a build's first batch-mode
+// progress line, kills (SIGKILL) the private server over dataDir and
+// waits until it is gone before the build goes on: a death mid-build at
+// a known point, without timing. The build's last steps (the final
+// writes, the count, the swap) come after its last progress line.
+type killAtProgress struct {
+	dataDir string
+	mu      sync.Mutex
+	buf     strings.Builder
+	killed  error // why no kill happened, or nil once one did
+}
+
+func (k *killAtProgress) Write(p []byte) (int, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.killed == errNotYet && strings.Contains(string(p), `"event":"progress"`) {
+		k.killed = killServerOf(k.dataDir)
+	}
+	return k.buf.Write(p)
+}
+
+var errNotYet = errors.New("no progress line came")
+
+// killServerOf kills the private server of dataDir and waits (up to 10 s)
+// until it has exited.
+func killServerOf(dataDir string) error {
+	raw, err := os.ReadFile(filepath.Join(dataDir, "cmdai.pid"))
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return fmt.Errorf("cmdai.pid holds %q", raw)
+	}
+	pid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		return err
+	}
+	stat := fmt.Sprintf("/proc/%d/stat", pid)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		// gone, or a zombie: exited, not yet reaped
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return nil
+		}
+	}
+	return fmt.Errorf("server %d still runs 10 s after SIGKILL", pid)
+}
+
+// TestServerDiesMidForceInit: the private server killed (SIGKILL) while
+// `init --force` builds over an index gives "the Chroma server stopped"
+// with the end of its log, no escape codes, exit 4; the next command
+// starts a new server and the previous index answers as before; init
+// --force run again completes and leaves no temporary collection.
+func TestServerDiesMidForceInit(t *testing.T) {
+	realEnv(t)
+	data := t.TempDir()
+	t.Setenv("CMDAI_CHROMA_DATA", data)
+	initSmall(t, "--distro", "debian-12")
+	before := answers(t, "--distro", "debian-12")
+	n := records(t, "--distro", "debian-12")
+
+	args := []string{"cmdai", "index", "init", "--batch-mode", "--force", "--distro", "debian-12"}
+	for _, c := range shipCommands {
+		args = append(args, "--command", c)
+	}
+	killer := &killAtProgress{dataDir: data, killed: errNotYet}
+	io, out, _ := testIO()
+	io.ErrOut = killer
+	code := run(context.Background(), args, io)
+	if killer.killed != nil {
+		t.Fatalf("the server was not killed mid-build: %v (exit %d)\n%s", killer.killed, code, killer.buf.String())
+	}
+	errOut := killer.buf.String()
+	if code != ExitUnreachable {
+		t.Errorf("exit %d, want %d:\n%s%s", code, ExitUnreachable, out, errOut)
+	}
+	for _, want := range []string{"the Chroma server stopped", "last lines of " + filepath.Join(data, "cmdai-chroma.log"), "run the command again"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("error does not say %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "\x1b") || strings.Contains(errOut, "EOF") {
+		t.Errorf("error holds escape codes or the client's raw text:\n%q", errOut)
+	}
+	t.Logf("the error:\n%s", errOut)
+	if got := records(t, "--distro", "debian-12"); got != n {
+		t.Errorf("after the server died: %d records, want %d", got, n)
+	}
+	sameAnswers(t, "after the server died", before, answers(t, "--distro", "debian-12"))
+
+	// The next init --force completes and swaps its build in.
+	initSmall(t, "--distro", "debian-12", "--force")
+	if got := records(t, "--distro", "debian-12"); got != n {
+		t.Errorf("after init --force: %d records, want %d", got, n)
+	}
+	if names := collectionNames(t); strings.Join(names, " ") != "cmdai_linux_debian-12" {
+		t.Errorf("collections after init --force: %v", names)
+	}
+	sameAnswers(t, "after init --force", before, answers(t, "--distro", "debian-12"))
 }
 
 // TestRemoteServerDiesMidImport: a --chroma-url server that goes away
