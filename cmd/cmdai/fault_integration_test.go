@@ -265,6 +265,11 @@ func TestServerDiesMidForceInit(t *testing.T) {
 		t.Errorf("after the server died: %d records, want %d", got, n)
 	}
 	sameAnswers(t, "after the server died", before, answers(t, "--distro", "debian-12"))
+	// the kill came mid-build: the build aside is there, shown as such
+	code, statusOut, _ := runCLI(t, "index", "status", "--distro", "debian-12")
+	if code != 0 || !strings.Contains(statusOut, "* cmdai_linux_debian-12: ") || !strings.Contains(statusOut, "cmdai_linux_debian-12__build: ") || !strings.Contains(statusOut, "temporary") {
+		t.Errorf("status after the server died: exit %d\n%s", code, statusOut)
+	}
 
 	// The next init --force completes and swaps its build in.
 	initSmall(t, "--distro", "debian-12", "--force")
