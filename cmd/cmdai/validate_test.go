@@ -156,22 +156,30 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		}
 	}
 
-	// An index of another model fails its verification (exit 5), also
-	// before a server starts.
+	// A tarball that is no index, or an index of another model, fails its
+	// verification (exit 5), also before a server starts.
 	if err := os.WriteFile(filepath.Join(modelDir, embed.ManifestFile), []byte(`{"name":"all-MiniLM-L6-v2","dims":384,"files":{"model.onnx":"`+strings.Repeat("cd", 32)+`"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runCLI(t, "index", "import", other, "--model-dir", modelDir, "--yes")
-	if code != ExitVerification || !strings.Contains(errOut, "install the same model") {
-		t.Errorf("import of another model's index: exit %d, stderr %q; want exit %d and the model's fix", code, errOut, ExitVerification)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Errorf("import of another model's index started a Chroma server")
-		os.Remove(marker)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", "import", tarball}, "not a gzip file"},
+		{[]string{"index", "import", other, "--model-dir", modelDir, "--yes"}, "install the same model"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != ExitVerification || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, ExitVerification, tc.want)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Errorf("%q started a Chroma server", tc.args)
+			os.Remove(marker)
+		}
 	}
 
 	// The harness sees a start: a correct call does start the server.
-	code, _, errOut = runCLI(t, "index", "status")
+	code, _, errOut := runCLI(t, "index", "status")
 	if _, err := os.Stat(marker); err != nil || code != ExitUnreachable {
 		t.Errorf("index status: exit %d (%s), server started: %v; the test cannot see a start", code, errOut, err == nil)
 	}
