@@ -300,3 +300,31 @@ func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// TestReadManifestOnly: ReadManifest gives the manifest a full Read checks
+// and stops there, so damaged records do not stop it; a tarball whose
+// first entry is not a good manifest is refused as Read refuses it.
+func TestReadManifestOnly(t *testing.T) {
+	m, recs := validParts(t)
+	tampered := bytes.Replace(recs, []byte("archiving utility"), []byte("archiving UTILITY"), 1)
+	data := makeTarGz(t, reg(ManifestName, manifestBytes(m)), reg(RecordsName, tampered))
+	got, err := ReadManifest(context.Background(), bytes.NewReader(data), Limits{})
+	if err != nil {
+		t.Fatalf("manifest before damaged records: %v", err)
+	}
+	if got.Distro != m.Distro || got.Model.SHA256 != m.Model.SHA256 || got.Records != m.Records {
+		t.Errorf("got manifest %+v, want %+v", got, m)
+	}
+	if _, err := Read(context.Background(), bytes.NewReader(data), Limits{}, Handler{}); !errors.Is(err, ErrDamaged) {
+		t.Errorf("a full Read of the same tarball: %v, want damaged (else this test proves nothing)", err)
+	}
+	for name, bad := range map[string][]byte{
+		"records first": makeTarGz(t, reg(RecordsName, recs), reg(ManifestName, manifestBytes(m))),
+		"not gzip":      []byte("plain text"),
+		"no manifest":   makeTarGz(t),
+	} {
+		if _, err := ReadManifest(context.Background(), bytes.NewReader(bad), Limits{}); !errors.Is(err, ErrHostile) && !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s: %v, want refused", name, err)
+		}
+	}
+}

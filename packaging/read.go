@@ -182,6 +182,28 @@ func Read(ctx context.Context, r io.Reader, lim Limits, h Handler) (Manifest, er
 	return m, nil
 }
 
+// errManifestRead stops Read once ReadManifest has what it wants.
+var errManifestRead = errors.New("manifest read")
+
+// ReadManifest reads and checks only the manifest, the tarball's first
+// entry, and stops: what a caller needs to decide where an index goes
+// before it starts anything. The records are neither read nor verified.
+func ReadManifest(ctx context.Context, r io.Reader, lim Limits) (Manifest, error) {
+	var got Manifest
+	_, err := Read(ctx, r, lim, Handler{Manifest: func(m Manifest) error {
+		got = m
+		return errManifestRead
+	}})
+	if errors.Is(err, errManifestRead) {
+		return got, nil
+	}
+	if err == nil {
+		// Read checks a manifest exists before it returns nil
+		return got, fmt.Errorf("%w: no %s", ErrDamaged, ManifestName)
+	}
+	return got, err
+}
+
 // callerErr carries an error of the Handler through Extract unchanged.
 type callerErr struct{ err error }
 

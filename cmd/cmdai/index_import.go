@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -139,13 +140,41 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		}
 		return indexer.Target{Collection: name, Distro: target.ID, OS: target.OS}, nil
 	}
+	fail := func(err error) error {
+		var code *exitError
+		if errors.As(err, &code) {
+			return err
+		}
+		if errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile) {
+			return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", opts.Path, err))
+		}
+		return fmt.Errorf("import %s: %w; the previous index is unchanged", opts.Path, err)
+	}
+	// Every check the manifest alone decides (format, model, distribution,
+	// the question to ask) is made before a server starts: a call that
+	// cannot go on fails at once, with its own exit code.
+	first, err := readManifest(ctx, opts.Path)
+	if err != nil {
+		return fail(err)
+	}
+	to, err := check(first)
+	if err != nil {
+		return fail(err)
+	}
 	f, err := os.Open(opts.Path)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
 
-	iopts := indexer.ImportOptions{Check: check, Validate: opts.Validate, WriteBatch: opts.WriteBatch}
+	// The import reads the manifest again; it must be the one checked.
+	checked := func(m packaging.Manifest) (indexer.Target, error) {
+		if !reflect.DeepEqual(m, first) {
+			return indexer.Target{}, withCode(ExitVerification, fmt.Errorf("%s changed while it was being imported: import it again once it is complete", opts.Path))
+		}
+		return to, nil
+	}
+	iopts := indexer.ImportOptions{Check: checked, Validate: opts.Validate, WriteBatch: opts.WriteBatch}
 	var conn *connection
 	if !opts.Validate {
 		if conn, err = connectChroma(ctx, opts.Getenv, opts.Chroma); err != nil {
@@ -170,14 +199,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	}
 	m, target, err := indexer.Import(ctx, store, f, iopts)
 	if err != nil {
-		var code *exitError
-		if errors.As(err, &code) {
-			return err
-		}
-		if errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile) {
-			return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", opts.Path, err))
-		}
-		return fmt.Errorf("import %s: %w; the previous index is unchanged", opts.Path, err)
+		return fail(err)
 	}
 	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
@@ -219,6 +241,17 @@ func verifyBeside(path string) (string, error) {
 		return sums, packaging.VerifyFile(path, sums)
 	}
 	return "", nil
+}
+
+// readManifest reads the manifest of the tarball at path (its first
+// entry) without reading the records.
+func readManifest(ctx context.Context, path string) (packaging.Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return packaging.Manifest{}, err
+	}
+	defer f.Close()
+	return packaging.ReadManifest(ctx, f, packaging.Limits{})
 }
 
 // checkModel refuses an index whose vectors the installed model cannot be

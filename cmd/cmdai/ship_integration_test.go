@@ -5,10 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -230,6 +235,48 @@ func startRemote(t *testing.T) string {
 	return srv.URL
 }
 
+// holdProxy stands between a client and a Chroma server: it passes the
+// first `pass` upserts, then holds every request (held is closed) until
+// release, when the held requests' connections close without an answer,
+// as a server's that died would. It gives a test a point mid-load to act
+// at, without polling.
+type holdProxy struct {
+	*httptest.Server
+	held    chan struct{}
+	release func()
+}
+
+func newHoldProxy(t *testing.T, target string, pass int) *holdProxy {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	released := make(chan struct{})
+	var once, heldOnce sync.Once
+	var mu sync.Mutex
+	upserts := 0
+	p := &holdProxy{held: make(chan struct{}), release: func() { once.Do(func() { close(released) }) }}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if strings.HasSuffix(r.URL.Path, "/upsert") {
+			upserts++
+		}
+		hold := upserts > pass
+		mu.Unlock()
+		if hold {
+			heldOnce.Do(func() { close(p.held) })
+			<-released
+			panic(http.ErrAbortHandler) // closes the connection, no answer
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	// released first: Close waits for the handlers
+	t.Cleanup(func() { p.release(); p.Close() })
+	return p
+}
+
 // TestKilledImportLeavesOldIndex: an import killed (SIGKILL) while it loads
 // leaves the previous index answering as before; the next import repairs
 // what it left and succeeds.
@@ -246,36 +293,43 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 	}
 	tarball := filepath.Join(dir, "chroma-index-debian-12.tar.gz")
 
-	// Import in a child process and kill it once the temporary
-	// collection has records.
+	// Import in a child process, through a proxy that lets the first
+	// upsert into the temporary collection through and holds the next:
+	// the child is killed with records loaded and more to come, whatever
+	// the machine's speed.
+	proxy := newHoldProxy(t, srvURL, 1)
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run=^$")
-	// small batches: the load takes many upserts, time enough to kill it
-	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI="+strings.Join([]string{"index", "import", tarball, url, "--batch-mode", "--write-batch", "8"}, "\n"))
+	// small batches: the load takes many upserts
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI="+strings.Join([]string{"index", "import", tarball, "--chroma-url=" + proxy.URL, "--batch-mode", "--write-batch", "8"}, "\n"))
 	var childErr bytes.Buffer
 	cmd.Stderr = &childErr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-proxy.held:
+	case err := <-exited:
+		t.Fatalf("the child import ended (%v) before its second upsert: %s", err, childErr.String())
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the child import did not reach its second upsert in 60 s: %s", childErr.String())
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-exited
+	proxy.release()
 	ctx := context.Background()
 	st, err := chroma.Connect(ctx, chroma.Config{URL: srvURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	killed := false
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if c, err := st.OpenCollection(ctx, "cmdai_linux_debian-12__import"); err == nil {
-			if k, _ := c.Count(ctx); k > 0 {
-				cmd.Process.Signal(syscall.SIGKILL)
-				killed = true
-				break
-			}
-		}
-	}
-	cmd.Wait()
-	if !killed {
-		t.Fatalf("the child import never started loading (or finished before it could be killed): %s", childErr.String())
+	if c, err := st.OpenCollection(ctx, "cmdai_linux_debian-12__import"); err != nil {
+		t.Errorf("the killed import left no temporary collection: %v", err)
+	} else if k, _ := c.Count(ctx); k != 8 {
+		t.Errorf("the killed import loaded %d records, want the first upsert's 8", k)
 	}
 	if got := records(t, url); got != n {
 		t.Errorf("after the killed import: %d records, want %d", got, n)

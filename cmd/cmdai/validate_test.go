@@ -1,14 +1,21 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/packaging"
 )
 
 // noStartEnv makes any start of the private Chroma server visible: the
@@ -47,6 +54,13 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 	if err := os.WriteFile(tarball, []byte("not read: the call is wrong before that"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Another distribution's index, off a terminal without --yes: its
+	// manifest alone decides that the call is incomplete.
+	here, err := distro.Detect(context.Background())
+	if err != nil {
+		t.Fatalf("detect this machine's distribution: %v", err)
+	}
+	modelDir, other := otherDistroTarball(t, here.ID)
 	cases := []struct {
 		args []string
 		want string // in stderr
@@ -96,6 +110,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "import", tarball, "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "import", tarball, "--distro", "Debian 12"}, "--distro"},
 		{[]string{"index", "import", tarball, "--write-batch", "-1"}, "--write-batch"},
+		{[]string{"index", "import", other, "--model-dir", modelDir}, "pass --yes"},
 		{[]string{"index", "download"}, "say which distribution"},
 		{[]string{"index", "download", "debian-12", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "download", "Debian 12"}, "Debian 12"},
@@ -141,11 +156,79 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		}
 	}
 
+	// A tarball that is no index, or an index of another model, fails its
+	// verification (exit 5), also before a server starts.
+	if err := os.WriteFile(filepath.Join(modelDir, embed.ManifestFile), []byte(`{"name":"all-MiniLM-L6-v2","dims":384,"files":{"model.onnx":"`+strings.Repeat("cd", 32)+`"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", "import", tarball}, "not a gzip file"},
+		{[]string{"index", "import", other, "--model-dir", modelDir, "--yes"}, "install the same model"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != ExitVerification || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, ExitVerification, tc.want)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Errorf("%q started a Chroma server", tc.args)
+			os.Remove(marker)
+		}
+	}
+
 	// The harness sees a start: a correct call does start the server.
 	code, _, errOut := runCLI(t, "index", "status")
 	if _, err := os.Stat(marker); err != nil || code != ExitUnreachable {
 		t.Errorf("index status: exit %d (%s), server started: %v; the test cannot see a start", code, errOut, err == nil)
 	}
+}
+
+// otherDistroTarball writes a one-record index tarball of a distribution
+// other than here, and an installed-model manifest it matches (the model
+// check passes; no model file is loaded by an import). It returns the
+// model directory and the tarball's path.
+func otherDistroTarball(t *testing.T, here string) (modelDir, tarball string) {
+	t.Helper()
+	id := "ubuntu-24.04"
+	if here == id {
+		id = "debian-12"
+	}
+	dir := t.TempDir()
+	modelDir = filepath.Join(dir, "model")
+	sha := strings.Repeat("ab", 32)
+	mm, err := json.Marshal(embed.Manifest{Name: embed.ModelName, Dims: embed.Dims, Files: map[string]string{"model.onnx": sha}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(modelDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(modelDir, embed.ManifestFile), mm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := distro.Parse(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := packaging.Manifest{Distro: info.ID, OS: info.OS, Collection: info.CollectionName(),
+		Model:   packaging.Model{Name: embed.ModelName, Dims: embed.Dims, SHA256: sha, Variant: embed.VariantFP32},
+		BuiltAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	rec := packaging.Record{ID: "frob#0", Document: "frob: frobnicate files", Metadata: map[string]any{"command": "frob"}, Embedding: make([]float32, embed.Dims)}
+	rec.Embedding[0] = 1
+	tarball = filepath.Join(dir, "chroma-index-"+id+".tar.gz")
+	f, err := os.Create(tarball)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := packaging.Write(context.Background(), f, m, []packaging.Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return modelDir, tarball
 }
 
 // TestEveryCommandRefusesStrayArguments walks the command tree, so that a
