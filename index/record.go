@@ -1,7 +1,8 @@
 // Package index is the schema of an index: the typed Record and its
 // metadata, the collection metadata and its schema version, and the kinds
-// and sources of records. It is the only package that knows the metadata
-// keys Chroma stores; everything else reads and writes typed fields.
+// and sources of records and the statuses of scanned commands. It is the
+// only package that knows the metadata keys Chroma stores; everything
+// else reads and writes typed fields.
 package index
 
 import (
@@ -41,6 +42,19 @@ const (
 
 // IsDoc reports sources that are users' files, not the machine's pages.
 func (s Source) IsDoc() bool { return s == SourceCustom || s == SourceHint }
+
+// Status is what became of one command when it was scanned for the
+// index (`index scan` prints it; a build counts it).
+type Status string
+
+// Statuses of a scanned command.
+const (
+	StatusParsed    Status = "parsed"      // documented by its man page (or --help)
+	StatusAlias     Status = "alias"       // shares the man page of another command
+	StatusNoManPage Status = "no_man_page" // nothing to index
+	StatusFailed    Status = "failed"      // its page could not be read or parsed
+	StatusDenied    Status = "denied"      // --help fallback refused to run it
+)
 
 // Record is one chunk of an index: a stable id, the text embedded, its
 // vector, and typed metadata. Its JSON (what `index scan --json` prints)

@@ -26,13 +26,13 @@ import (
 	"github.com/cmdai/cmdai/scanner"
 )
 
-// Status of one command after the pipeline.
+// Status of one command after the pipeline, as index.Status names it.
 const (
-	StatusParsed    = "parsed"      // documented by its man page (or --help)
-	StatusAlias     = "alias"       // shares the man page of another command
-	StatusNoManPage = "no_man_page" // nothing to index
-	StatusFailed    = "failed"      // its page could not be read or parsed
-	StatusDenied    = "denied"      // --help fallback refused to run it
+	StatusParsed    = string(index.StatusParsed)
+	StatusAlias     = string(index.StatusAlias)
+	StatusNoManPage = string(index.StatusNoManPage)
+	StatusFailed    = string(index.StatusFailed)
+	StatusDenied    = string(index.StatusDenied)
 )
 
 // Sources of a command's documentation, as its records say.
