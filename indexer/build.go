@@ -13,6 +13,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/pipeline"
 )
 
@@ -114,9 +115,9 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	}
 	info := o.Embedders[0].Info()
 	sum := Summary{Collection: o.Collection, Distro: o.Pipeline.Distro.ID, Model: info.Model, Variant: info.Variant, Backend: info.Backend}
-	meta := Meta{
+	meta := index.Meta{
 		Model: info.Model, Dims: info.Dims, ModelSHA256: info.SHA256, ModelVariant: info.Variant,
-		ToolVersion: o.ToolVersion, SchemaVersion: SchemaVersion, Distro: o.Pipeline.Distro.ID,
+		ToolVersion: o.ToolVersion, SchemaVersion: index.SchemaVersion, Distro: o.Pipeline.Distro.ID,
 		OS: o.Pipeline.Distro.OS, BuiltAt: o.Now(), ProseBudget: o.Pipeline.ProseBudget,
 	}
 
@@ -133,13 +134,13 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	existing := map[string]string{} // id -> content_hash + fingerprint
 	existingCmd := map[string]string{}
 	existingDoc := map[string]bool{}
-	var old Meta
+	var old index.Meta
 	name := o.Collection
 	coll, err := store.OpenCollection(ctx, name)
 	switch {
 	case errors.Is(err, chroma.ErrNoCollection) || (err == nil && o.Force):
 		name = o.Collection + buildSuffix
-		if coll, err = store.OpenCollection(ctx, name); err == nil && !resumable(ParseMeta(coll.Metadata()), info.SHA256, o.Pipeline.Commands) {
+		if coll, err = store.OpenCollection(ctx, name); err == nil && !resumable(index.ParseMeta(coll.Metadata()), info.SHA256, o.Pipeline.Commands) {
 			// left by a build that cannot be resumed: start over
 			if err := store.DeleteCollection(ctx, name); err != nil {
 				return sum, fmt.Errorf("remove the leftover of an interrupted build: %w", err)
@@ -159,10 +160,10 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 	case err != nil:
 		return sum, err
 	default:
-		old = ParseMeta(coll.Metadata())
-		if old.ModelSHA256 != info.SHA256 || old.SchemaVersion != SchemaVersion {
+		old = index.ParseMeta(coll.Metadata())
+		if old.ModelSHA256 != info.SHA256 || old.SchemaVersion != index.SchemaVersion {
 			return sum, fmt.Errorf("collection %s was built with %s %s, schema %d; this build uses %s %s, schema %d: run `cmdai index init --force` to rebuild it",
-				o.Collection, old.Model, old.ModelVariant, old.SchemaVersion, info.Model, info.Variant, SchemaVersion)
+				o.Collection, old.Model, old.ModelVariant, old.SchemaVersion, info.Model, info.Variant, index.SchemaVersion)
 		}
 		if err := readExisting(ctx, coll, existing, existingCmd, existingDoc); err != nil {
 			return sum, err
@@ -218,7 +219,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 			case pipeline.StatusFailed:
 				sum.Failed++
 				sum.Failures = append(sum.Failures, Failure{Command: r.Command, Page: r.ManPage, Error: r.Error})
-				failed[r.Command] = FailureText(r.Error)
+				failed[r.Command] = index.FailureText(r.Error)
 			}
 			if len(r.Chunks) == 0 {
 				if r.Fingerprint != "" {
@@ -231,7 +232,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 			for _, c := range r.Chunks {
 				sum.Chunks++
 				seen[c.ID] = true
-				rec := chroma.Record{ID: c.ID, Document: c.Text, Metadata: c.Metadata}
+				rec := toChroma(c)
 				if k, ok := existing[c.ID]; ok && k == keyOf(c.Metadata) {
 					sum.Unchanged++
 					continue
@@ -423,8 +424,8 @@ const buildSuffix = "__build"
 // resumable says whether what an interrupted build left aside can be kept:
 // written by the same model and schema, and by a whole-machine build (one
 // of some commands would leave records of others in the new index).
-func resumable(m Meta, modelSHA string, commands []string) bool {
-	return len(commands) == 0 && m.ModelSHA256 == modelSHA && m.SchemaVersion == SchemaVersion
+func resumable(m index.Meta, modelSHA string, commands []string) bool {
+	return len(commands) == 0 && m.ModelSHA256 == modelSHA && m.SchemaVersion == index.SchemaVersion
 }
 
 // readExisting notes, for each record of coll, what decides whether it is
@@ -435,23 +436,15 @@ func readExisting(ctx context.Context, coll *chroma.Collection, key, cmd map[str
 		return err
 	}
 	for _, r := range recs {
-		key[r.ID] = keyOf(r.Metadata)
-		cmd[r.ID], _ = r.Metadata["command"].(string)
-		doc[r.ID] = isDocSource(r.Metadata)
+		md := metaOf(r)
+		key[r.ID], cmd[r.ID], doc[r.ID] = keyOf(md), md.Command, md.Source.IsDoc()
 	}
 	return nil
-}
-
-// keyOf is what decides that a stored record needs no rewrite.
-func keyOf(md map[string]any) string {
-	h, _ := md["content_hash"].(string)
-	f, _ := md["fingerprint"].(string)
-	return h + "/" + f
 }
 
 // countCommands counts the commands a collection holds (one summary record
 // each).
 func countCommands(ctx context.Context, coll *chroma.Collection) (int, error) {
-	recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"kind": "summary"}})
+	recs, err := coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
 	return len(recs), err
 }

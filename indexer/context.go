@@ -3,6 +3,9 @@ package indexer
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
 )
 
 // DefaultContextTokens is the default budget of RenderContext.
@@ -54,12 +57,12 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 		for _, m := range h.Matches {
 			var line, title string
 			switch {
-			case m.Kind == "option" && len(opts) < maxOptions && !seen[m.Option]:
+			case m.Kind == index.KindOption && len(opts) < maxOptions && !seen[m.Option]:
 				line, title = "  "+optionLine(m), optionsTitle
 				if len(opts) > 0 {
 					title = ""
 				}
-			case m.Kind == "example" && len(examples) < maxExamples:
+			case m.Kind == index.KindExample && len(examples) < maxExamples:
 				ex := exampleLine(h.Command, m)
 				if ex == "" {
 					continue
@@ -76,7 +79,7 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 				continue
 			}
 			words += c
-			if m.Kind == "option" {
+			if m.Kind == index.KindOption {
 				seen[m.Option] = true
 				opts = append(opts, line)
 			} else {
@@ -97,16 +100,11 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-// optionLine renders an option chunk ("grep(1) option -r, --recursive\n
-// Read all files ...") as "-r, --recursive    Read all files ..." with
-// the first sentence of its description.
+// optionLine renders an option chunk as "-r, --recursive    Read all
+// files ..." with the first sentence of its description.
 func optionLine(m Match) string {
-	first, rest, _ := strings.Cut(m.Text, "\n")
-	flags := first
-	if i := strings.Index(first, " option "); i >= 0 {
-		flags = first[i+len(" option "):]
-	}
-	return fmt.Sprintf("%-24s %s", flags, firstSentence(rest, 160))
+	flags, body := manparse.SplitChunk(string(m.Kind), m.Text)
+	return fmt.Sprintf("%-24s %s", flags, firstSentence(body, 160))
 }
 
 // Per command, at most this many options and examples go in the block,
@@ -120,10 +118,7 @@ const (
 // first sentence of its explanation as a comment, or "" when the chunk
 // holds no command line.
 func exampleLine(command string, m Match) string {
-	_, rest, ok := strings.Cut(m.Text, "\n")
-	if !ok {
-		rest = m.Text
-	}
+	_, rest := manparse.SplitChunk(string(m.Kind), m.Text)
 	var cmdLine string
 	var prose []string
 	for _, l := range strings.Split(rest, "\n") {

@@ -2,55 +2,39 @@ package indexer
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"strings"
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 )
 
 // DocRecords turns users' command docs and hints into records, with the
 // same metadata as man-page records plus source (custom or hint),
 // priority and keywords.
-func DocRecords(docs []customdocs.Doc, info distro.Info, now time.Time) []chroma.Record {
-	var out []chroma.Record
-	stamp := now.UTC().Format(time.RFC3339)
+func DocRecords(docs []customdocs.Doc, info distro.Info, now time.Time) []index.Record {
+	var out []index.Record
 	for _, d := range docs {
 		for _, c := range d.Chunks() {
-			sum := sha256.Sum256([]byte(c.Text))
-			md := map[string]any{
-				"command": d.Command, "kind": c.Kind, "section": c.Section, "source": d.Source,
-				"distro": info.ID, "os": info.OS, "indexed_at": stamp,
-				"content_hash": hex.EncodeToString(sum[:]), "fingerprint": d.Fingerprint, "doc_path": d.Path,
+			md := index.Metadata{
+				Command: d.Command, Kind: index.Kind(c.Kind), Section: c.Section, Source: index.Source(d.Source),
+				Distro: info.ID, OS: info.OS, IndexedAt: now, ContentHash: index.ContentHash(c.Text),
+				Fingerprint: d.Fingerprint, DocPath: d.Path, Description: d.Description, Version: d.Version,
+				Priority: d.Priority, Aliases: d.Aliases, Keywords: d.Keywords, RelevantFor: d.RelevantFor,
 			}
-			for k, v := range map[string]string{"description": d.Description, "version": d.Version, "priority": d.Priority,
-				"aliases": strings.Join(d.Aliases, ","), "keywords": strings.Join(d.Keywords, ","), "relevant_for": d.RelevantFor} {
-				if v != "" {
-					md[k] = v
-				}
-			}
-			out = append(out, chroma.Record{ID: c.ID, Document: c.Text, Metadata: md})
+			out = append(out, index.Record{ID: c.ID, Text: c.Text, Metadata: md})
 		}
 	}
 	return out
-}
-
-// isDocSource reports records that come from users' files, not from the
-// machine's man pages.
-func isDocSource(md map[string]any) bool {
-	s, _ := md["source"].(string)
-	return s == customdocs.SourceCustom || s == customdocs.SourceHint
 }
 
 // SyncDocs makes the collection's custom-doc and hint records those of
 // recs: changed or new ones are embedded (open is called only then) and
 // written, those of files that are gone are deleted. Unchanged ones are
 // left alone.
-func SyncDocs(ctx context.Context, coll *chroma.Collection, recs []chroma.Record, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
+func SyncDocs(ctx context.Context, coll *chroma.Collection, recs []index.Record, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
 	return syncDocs(ctx, coll, recs, nil, cache, open)
 }
 
@@ -75,26 +59,27 @@ func docsOf(docs []customdocs.Doc, names map[string]bool) []customdocs.Doc {
 // syncDocs is SyncDocs over the docs of the commands in only (all when
 // only is empty): other commands' doc records are neither kept nor
 // deleted, so a build of some commands leaves them as they are.
-func syncDocs(ctx context.Context, coll *chroma.Collection, recs []chroma.Record, only map[string]bool, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
+func syncDocs(ctx context.Context, coll *chroma.Collection, docRecs []index.Record, only map[string]bool, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
 	existing := map[string]string{}
-	for _, src := range []string{customdocs.SourceCustom, customdocs.SourceHint} {
-		old, err := coll.All(ctx, chroma.Include{Where: map[string]string{"source": src}})
+	for _, src := range []index.Source{index.SourceCustom, index.SourceHint} {
+		old, err := coll.All(ctx, chroma.Include{Where: index.WhereSource(src)})
 		if err != nil {
 			return 0, 0, err
 		}
 		for _, r := range old {
-			if cmd, _ := r.Metadata["command"].(string); len(only) > 0 && (src != customdocs.SourceCustom || !only[cmd]) {
+			md := metaOf(r)
+			if len(only) > 0 && (src != index.SourceCustom || !only[md.Command]) {
 				continue
 			}
-			existing[r.ID] = keyOf(r.Metadata)
+			existing[r.ID] = keyOf(md)
 		}
 	}
 	var todo []chroma.Record
 	keep := map[string]bool{}
-	for _, r := range recs {
+	for _, r := range docRecs {
 		keep[r.ID] = true
 		if k, ok := existing[r.ID]; !ok || k != keyOf(r.Metadata) {
-			todo = append(todo, r)
+			todo = append(todo, toChroma(r))
 		}
 	}
 	if len(todo) > 0 {

@@ -113,7 +113,7 @@ func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) 
 		}
 		c := byCmd[h.Command]
 		if c == nil {
-			c = commandOf(h.Command, r.Metadata)
+			c = commandOf(metaOf(r))
 			byCmd[h.Command] = c
 			order = append(order, c)
 		}

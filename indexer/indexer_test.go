@@ -8,7 +8,11 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/customdocs"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/pipeline"
 )
 
@@ -115,63 +119,23 @@ func TestRenderContextStaysInBudget(t *testing.T) {
 	}
 }
 
-func TestMetaRoundTrip(t *testing.T) {
-	m := Meta{Model: "all-MiniLM-L6-v2", Dims: 384, ModelSHA256: "abc", ModelVariant: "int8", ToolVersion: "v1",
-		SchemaVersion: SchemaVersion, Distro: "debian-12", OS: "linux", BuiltAt: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
-		Complete: true, Commands: 900, Chunks: 12000, ProseBudget: 512,
-		Skipped: map[string]string{"broken": "0123abcd", "empty": "4567ef01"}}
-	md := m.Map()
-	// Chroma hands numbers back as float64 or int64 after JSON
-	md[MetaDims] = float64(384)
-	md[MetaCommands] = int64(900)
-	if got := ParseMeta(md); !reflect.DeepEqual(got, m) {
-		t.Errorf("round trip:\n got %+v\nwant %+v", got, m)
-	}
-	if err := m.CheckModel(embed.Info{SHA256: "abc"}); err != nil {
+func TestCheckModel(t *testing.T) {
+	m := index.Meta{Model: "all-MiniLM-L6-v2", ModelSHA256: "abc", ModelVariant: "int8"}
+	if err := CheckModel(m, embed.Info{SHA256: "abc"}); err != nil {
 		t.Errorf("same model: %v", err)
 	}
-	err := m.CheckModel(embed.Info{Model: "all-MiniLM-L6-v2", Variant: "fp32", SHA256: "def"})
+	err := CheckModel(m, embed.Info{Model: "all-MiniLM-L6-v2", Variant: "fp32", SHA256: "def"})
 	if err == nil || !strings.Contains(err.Error(), "--model-variant int8") {
 		t.Errorf("other model: %v", err)
 	}
 }
 
-func TestMetaKeepsFailures(t *testing.T) {
-	m := Meta{Model: "all-MiniLM-L6-v2", Complete: true,
-		Skipped: map[string]string{"broken": "0123abcd", "twodesc": "4567ef01"},
-		Failed: map[string]string{
-			"broken":  "parse: not a man page (no roff requests), a=b",
-			"twodesc": `panic: runtime error: slice bounds out of range [3:1] (at manparse.(*chunker).prose chunk.go:204, "x")`,
-		}}
-	md := m.Map()
-	for k, v := range md {
-		switch v.(type) {
-		case string, int, bool:
-		default:
-			t.Errorf("metadata %s is a %T: Chroma takes scalars only", k, v)
-		}
-	}
-	if got := ParseMeta(md); !reflect.DeepEqual(got.Failed, m.Failed) || !reflect.DeepEqual(got.Skipped, m.Skipped) {
-		t.Errorf("round trip: failed %q, skipped %q", got.Failed, got.Skipped)
-	}
-	// a collection built before failures were kept still reads
-	delete(md, MetaFailed)
-	if got := ParseMeta(md); got.Failed != nil || got.Skipped["broken"] != "0123abcd" || !got.Complete {
-		t.Errorf("old metadata: %+v", got)
-	}
-
-	long := FailureText("read: \x1b[31mred\x1b[0m\n" + strings.Repeat("é", 400))
-	if strings.ContainsAny(long, "\x1b\n") || len(long) > maxFailureText+3 || !strings.HasSuffix(long, "é...") {
-		t.Errorf("FailureText: %q", long)
-	}
-}
-
 func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
-	a := keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1"})
-	if a == keyOf(map[string]any{"content_hash": "h2", "fingerprint": "f1"}) || a == keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f2"}) {
+	a := keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f1"}))
+	if a == keyOf(index.FromChroma(map[string]any{"content_hash": "h2", "fingerprint": "f1"})) || a == keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f2"})) {
 		t.Error("keyOf ignores a change")
 	}
-	if a != keyOf(map[string]any{"content_hash": "h1", "fingerprint": "f1", "indexed_at": "later"}) {
+	if a != keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f1", "indexed_at": "later"})) {
 		t.Error("keyOf depends on more than text and fingerprint")
 	}
 }
@@ -246,5 +210,46 @@ func TestGroupAppliesPriority(t *testing.T) {
 	got := Group(hits, 3)
 	if got[0].Command != "deployctl" || got[1].Command != "kubectl" || got[2].Command != "helm" || got[0].Source != "custom" {
 		t.Errorf("order %s %s %s; want the high-priority doc first, the low one last", got[0].Command, got[1].Command, got[2].Command)
+	}
+}
+
+// The context block renders what the chunker wrote: an option's flags and
+// argument, an example's command line.
+func TestRenderContextFromChunks(t *testing.T) {
+	page, err := manparse.Parse([]byte(".TH FROB 1\n.SH NAME\nfrob \\- frobnicate files\n.SH OPTIONS\n.TP\n\\fB\\-o\\fR, \\fB\\-\\-output\\fR \\fIFILE\\fR\nwrite to FILE. Then more.\n.SH EXAMPLES\nFrobnicate a file:\n.PP\n.nf\nfrob -o out in\n.fi\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := CommandHit{Command: "frob"}
+	for _, c := range page.Chunks(manparse.ChunkOptions{}) {
+		h.Matches = append(h.Matches, Match{Kind: index.Kind(c.Kind), Option: c.Option, Section: c.Section, Text: c.Text})
+	}
+	out := RenderContext([]CommandHit{h}, 1000)
+	for _, want := range []string{"\n  -o, --output FILE        write to FILE.\n", "\n  frob -o out in    # Frobnicate a file:\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+// Custom docs' records carry the keys they had before the schema was typed.
+func TestDocRecordsMetadata(t *testing.T) {
+	d, err := customdocs.Parse("deploy.md", []byte("---\ncommand: deploy\n---\n# deploy\n\nShip the site.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Fingerprint = "f1"
+	recs := DocRecords([]customdocs.Doc{d}, distro.Info{ID: "debian-12", OS: "linux"}, time.Date(2026, 11, 25, 3, 4, 5, 0, time.UTC))
+	if len(recs) == 0 {
+		t.Fatal("no records")
+	}
+	md := recs[0].Metadata.ToChroma()
+	want := map[string]any{"command": "deploy", "kind": "summary", "section": "NAME", "source": "custom", "distro": "debian-12", "os": "linux",
+		"indexed_at": "2026-11-25T03:04:05Z", "content_hash": index.ContentHash(recs[0].Text), "fingerprint": "f1", "doc_path": "deploy.md"}
+	if d.Description != "" {
+		want["description"] = d.Description
+	}
+	if !reflect.DeepEqual(md, want) {
+		t.Errorf("doc record metadata:\n got %#v\nwant %#v", md, want)
 	}
 }

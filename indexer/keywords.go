@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/keyword"
 )
 
@@ -20,7 +20,7 @@ import (
 // and saved. It is derived from the records alone, so it travels with
 // them: an imported index gets its own on first use (or at import).
 func KeywordIndex(ctx context.Context, coll *chroma.Collection, dir string) (*keyword.Index, error) {
-	meta := ParseMeta(coll.Metadata())
+	meta := index.ParseMeta(coll.Metadata())
 	n, err := coll.Count(ctx)
 	if err != nil {
 		return nil, err
@@ -53,12 +53,8 @@ func BuildKeywordIndex(ctx context.Context, coll *chroma.Collection) (*keyword.I
 	}
 	docs := make([]keyword.Doc, len(recs))
 	for i, r := range recs {
-		cmd, _ := r.Metadata["command"].(string)
-		var aliases []string
-		if a, _ := r.Metadata["aliases"].(string); a != "" {
-			aliases = strings.Split(a, ",")
-		}
-		docs[i] = keyword.Doc{ID: r.ID, Command: cmd, Aliases: aliases, Text: r.Document}
+		md := metaOf(r)
+		docs[i] = keyword.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document}
 	}
 	return keyword.Build(docs), nil
 }

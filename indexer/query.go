@@ -8,14 +8,15 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 )
 
 // Match is one chunk that answered a request.
 type Match struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Section string `json:"section"`
-	Option  string `json:"option,omitempty"`
+	ID      string     `json:"id"`
+	Kind    index.Kind `json:"kind"`
+	Section string     `json:"section"`
+	Option  string     `json:"option,omitempty"`
 	// Score is the chunk's score in the ranking that found it: its cosine
 	// similarity (semantic) or its BM25 score (keyword, BM25 set too).
 	Score float64 `json:"score"`
@@ -96,13 +97,14 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 	byCmd := map[string]*CommandHit{}
 	var order []*CommandHit
 	for _, h := range hits {
-		cmd, _ := h.Metadata["command"].(string)
+		md := metaOf(h.Record)
+		cmd := md.Command
 		if cmd == "" {
 			continue
 		}
 		c := byCmd[cmd]
 		if c == nil {
-			c = commandOf(cmd, h.Metadata)
+			c = commandOf(md)
 			byCmd[cmd] = c
 			order = append(order, c)
 		}
@@ -128,7 +130,7 @@ func rankScore(ms []Match) float64 {
 	w := make([]float64, len(ms))
 	for i, m := range ms {
 		w[i] = m.Score
-		if m.Kind == "summary" {
+		if m.Kind == index.KindSummary {
 			w[i] += summaryBonus
 		}
 	}
@@ -140,22 +142,14 @@ func rankScore(ms []Match) float64 {
 	return score
 }
 
-func commandOf(cmd string, md map[string]any) *CommandHit {
-	c := &CommandHit{Command: cmd}
-	c.Description, _ = md["description"].(string)
-	c.Version, _ = md["version"].(string)
-	c.ManSection, _ = md["man_section"].(string)
-	c.InstalledPath, _ = md["installed_path"].(string)
-	c.Aliases, _ = md["aliases"].(string)
-	c.Source, _ = md["source"].(string)
-	c.Priority, _ = md["priority"].(string)
-	return c
+// commandOf starts a command's hit from the metadata of its first record.
+func commandOf(md index.Metadata) *CommandHit {
+	return &CommandHit{Command: md.Command, Description: md.Description, Version: md.Version,
+		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: strings.Join(md.Aliases, ","),
+		Source: string(md.Source), Priority: md.Priority}
 }
 
 func matchOf(h chroma.Hit) Match {
-	m := Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document}
-	m.Kind, _ = h.Metadata["kind"].(string)
-	m.Section, _ = h.Metadata["section"].(string)
-	m.Option, _ = h.Metadata["option"].(string)
-	return m
+	md := metaOf(h.Record)
+	return Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document, Kind: md.Kind, Section: md.Section, Option: md.Option}
 }

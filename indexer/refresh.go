@@ -7,6 +7,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/pipeline"
 )
 
@@ -73,7 +74,7 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 		return sum, err
 	}
 	for _, cmd := range sum.Plan.Removed {
-		recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"command": cmd}})
+		recs, err := coll.All(ctx, chroma.Include{Where: index.WhereCommand(cmd)})
 		if err != nil {
 			return sum, err
 		}
@@ -103,7 +104,7 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 		sum.Deleted += b.Deleted
 	case len(sum.Plan.Removed) > 0:
 		// only deletions: the counts and the skipped list change
-		meta := ParseMeta(coll.Metadata())
+		meta := index.ParseMeta(coll.Metadata())
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {
 			return sum, err
 		}

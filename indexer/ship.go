@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -15,7 +16,7 @@ import (
 // complete index is exported: an interrupted build would ship holes.
 func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVersion string) (packaging.Manifest, error) {
 	md := coll.Metadata()
-	meta := ParseMeta(md)
+	meta := index.ParseMeta(md)
 	if !meta.Complete {
 		return packaging.Manifest{}, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init` before exporting", coll.Name())
 	}
@@ -27,7 +28,7 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 	cmds := map[string]bool{}
 	for i, r := range recs {
 		out[i] = packaging.Record{ID: r.ID, Document: r.Document, Metadata: r.Metadata, Embedding: r.Embedding}
-		if c, _ := r.Metadata["command"].(string); c != "" {
+		if c := metaOf(r).Command; c != "" {
 			cmds[c] = true
 		}
 	}
@@ -116,17 +117,15 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 				return err
 			}
 			tmpName = target + importSuffix
-			md := placed(m.CollectionMetadata, to)
-			md[MetaComplete] = false // until every record is in
+			md := index.Placed(m.CollectionMetadata, to.Distro, to.OS)
+			index.SetComplete(md, false) // until every record is in
 			tmp, err = store.CreateCollection(ctx, tmpName, md)
 			return err
 		},
 	}
 	if !o.Validate {
 		h.Record = func(rec packaging.Record) error {
-			if _, ok := rec.Metadata["distro"]; ok {
-				rec.Metadata["distro"], rec.Metadata["os"] = to.Distro, to.OS
-			}
+			index.PlaceRecord(rec.Metadata, to.Distro, to.OS)
 			batch = append(batch, chroma.Record{ID: rec.ID, Document: rec.Document, Metadata: rec.Metadata, Embedding: rec.Embedding})
 			limit := store.MaxBatchSize()
 			if o.WriteBatch > 0 {
@@ -149,7 +148,7 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 		}
 	}
 	if err == nil && !o.Validate {
-		err = tmp.SetMetadata(ctx, placed(m.CollectionMetadata, to))
+		err = tmp.SetMetadata(ctx, index.Placed(m.CollectionMetadata, to.Distro, to.OS))
 	}
 	if err != nil {
 		if tmp != nil {
@@ -162,17 +161,6 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 		return m, target, nil
 	}
 	return m, target, swap(ctx, store, tmpName, target)
-}
-
-// placed is the collection metadata of an index imported to t: another
-// distribution's tarball placed with --distro becomes that one's index.
-func placed(md map[string]any, t Target) map[string]any {
-	out := make(map[string]any, len(md))
-	for k, v := range md {
-		out[k] = v
-	}
-	out[MetaDistro], out[MetaOS] = t.Distro, t.OS
-	return out
 }
 
 // swap puts the collection tmp in target's place.

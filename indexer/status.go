@@ -7,14 +7,15 @@ import (
 	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/pipeline"
 )
 
 // CollectionStatus describes one cmdai collection.
 type CollectionStatus struct {
-	Name    string `json:"name"`
-	Records int    `json:"records"`
-	Meta    Meta   `json:"metadata"`
+	Name    string     `json:"name"`
+	Records int        `json:"records"`
+	Meta    index.Meta `json:"metadata"`
 	// Current is true for this machine's distribution.
 	Current bool `json:"current"`
 	// Temporary marks a collection a build or an import writes aside
@@ -68,7 +69,7 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 	}
 	out := make([]CollectionStatus, len(infos))
 	for i, c := range infos {
-		out[i] = CollectionStatus{Name: c.Name, Records: c.Count, Meta: ParseMeta(c.Metadata), Current: c.Name == current, Temporary: Temporary(c.Name)}
+		out[i] = CollectionStatus{Name: c.Name, Records: c.Count, Meta: index.ParseMeta(c.Metadata), Current: c.Name == current, Temporary: Temporary(c.Name)}
 	}
 	return out, nil
 }
@@ -76,8 +77,8 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 // Stale compares the commands the index holds (their summary records'
 // fingerprints) with what a quick scan of this machine finds.
 func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options, names bool) (*Staleness, error) {
-	skipped := ParseMeta(coll.Metadata()).Skipped
-	recs, err := coll.All(ctx, chroma.Include{Where: map[string]string{"kind": "summary"}})
+	skipped := index.ParseMeta(coll.Metadata()).Skipped
+	recs, err := coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
 	if err != nil {
 		return nil, err
 	}
@@ -99,17 +100,15 @@ func staleness(recs []chroma.Record, installed []pipeline.Installed, skipped map
 	known := map[string]bool{}
 	var list []string
 	for _, r := range recs {
-		cmd, _ := r.Metadata["command"].(string)
-		fp, _ := r.Metadata["fingerprint"].(string)
-		if cmd == "" || isDocSource(r.Metadata) {
+		md := metaOf(r)
+		cmd, fp := md.Command, md.Fingerprint
+		if cmd == "" || md.Source.IsDoc() {
 			continue
 		}
 		st.Indexed++
 		known[cmd] = true
-		if a, _ := r.Metadata["aliases"].(string); a != "" {
-			for _, name := range strings.Split(a, ",") {
-				known[name] = true
-			}
+		for _, name := range md.Aliases {
+			known[name] = true
 		}
 		cur, ok := now[cmd]
 		switch {

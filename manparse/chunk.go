@@ -15,6 +15,32 @@ const (
 	KindSection = "section" // a piece of any other section
 )
 
+// The first line of an option chunk is "<name>(<section>) option <flags>"
+// and that of an example chunk "<name>(<section>) example"; the body
+// follows. SplitChunk reads them back, so renderers need not know them.
+const (
+	optionHeading  = " option "
+	exampleHeading = " example"
+)
+
+// SplitChunk splits the text of a chunk of the given kind into its label
+// and its body: an option chunk's label is its flags and argument
+// ("-r, --recursive"), any other chunk's is its first line. A text of
+// one line is an option's label, or any other kind's body.
+func SplitChunk(kind, text string) (label, body string) {
+	first, rest, ok := strings.Cut(text, "\n")
+	if kind == KindOption {
+		if i := strings.Index(first, optionHeading); i >= 0 {
+			first = first[i+len(optionHeading):]
+		}
+		return first, rest
+	}
+	if !ok {
+		return "", text
+	}
+	return first, rest
+}
+
 // DefaultMaxTokens is all-MiniLM-L6-v2's sequence limit: the model
 // truncates beyond 256 word pieces, so a longer chunk would be embedded
 // by its start only.
@@ -222,7 +248,7 @@ func (c *chunker) prose(s *Section, start int) {
 
 func (c *chunker) option(o Option) {
 	main := mainFlag(o.Flags)
-	head := c.head + " option " + strings.Join(o.Flags, ", ")
+	head := c.head + optionHeading + strings.Join(o.Flags, ", ")
 	if o.Arg != "" {
 		head += " " + o.Arg
 	}
@@ -241,7 +267,7 @@ func (c *chunker) option(o Option) {
 }
 
 func (c *chunker) example(n int, e Example) {
-	head := c.head + " example\n"
+	head := c.head + exampleHeading + "\n"
 	var paras []string
 	if e.Description != "" {
 		paras = append(paras, splitParas(e.Description)...)

@@ -21,23 +21,24 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/scanner"
 )
 
-// Status of one command after the pipeline.
+// Status of one command after the pipeline, as index.Status names it.
 const (
-	StatusParsed    = "parsed"      // documented by its man page (or --help)
-	StatusAlias     = "alias"       // shares the man page of another command
-	StatusNoManPage = "no_man_page" // nothing to index
-	StatusFailed    = "failed"      // its page could not be read or parsed
-	StatusDenied    = "denied"      // --help fallback refused to run it
+	StatusParsed    = string(index.StatusParsed)
+	StatusAlias     = string(index.StatusAlias)
+	StatusNoManPage = string(index.StatusNoManPage)
+	StatusFailed    = string(index.StatusFailed)
+	StatusDenied    = string(index.StatusDenied)
 )
 
-// Sources of a command's documentation.
+// Sources of a command's documentation, as its records say.
 const (
-	SourceMan  = "man"
-	SourceHelp = "help"
+	SourceMan  = string(index.SourceMan)
+	SourceHelp = string(index.SourceHelp)
 )
 
 // MaxPageBytes caps one decompressed man page; the largest on a Debian
@@ -76,34 +77,25 @@ type Options struct {
 // Result is what the pipeline learned about one command. It is the object
 // `cmdai index scan --json` prints, one per line: keep the JSON stable.
 type Result struct {
-	Command     string   `json:"command"`
-	Path        string   `json:"path"`
-	Status      string   `json:"status"`
-	Source      string   `json:"source,omitempty"`
-	ManPage     string   `json:"man_page,omitempty"`
-	ManSection  string   `json:"man_section,omitempty"`
-	AliasOf     string   `json:"alias_of,omitempty"`
-	Aliases     []string `json:"aliases,omitempty"`
-	Description string   `json:"description,omitempty"`
-	Sections    []string `json:"sections,omitempty"`
-	Options     int      `json:"options"`
-	Examples    int      `json:"examples"`
-	Chunks      []Record `json:"chunks,omitempty"`
+	Command     string         `json:"command"`
+	Path        string         `json:"path"`
+	Status      string         `json:"status"`
+	Source      string         `json:"source,omitempty"`
+	ManPage     string         `json:"man_page,omitempty"`
+	ManSection  string         `json:"man_section,omitempty"`
+	AliasOf     string         `json:"alias_of,omitempty"`
+	Aliases     []string       `json:"aliases,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Sections    []string       `json:"sections,omitempty"`
+	Options     int            `json:"options"`
+	Examples    int            `json:"examples"`
+	Chunks      []index.Record `json:"chunks,omitempty"`
 	// Trimmed counts chunks left out by Options.ProseBudget.
 	Trimmed int    `json:"trimmed_chunks,omitempty"`
 	Error   string `json:"error,omitempty"`
 	// Fingerprint changes when the executable or its man page does (path,
 	// size, modification time): what `index status` compares for staleness.
 	Fingerprint string `json:"fingerprint,omitempty"`
-}
-
-// Record is one chunk ready for the vector store: a stable id, the text to
-// embed, and metadata that tells a consumer everything without our code.
-type Record struct {
-	ID       string         `json:"id"`
-	Text     string         `json:"text"`
-	Tokens   int            `json:"tokens"`
-	Metadata map[string]any `json:"metadata"`
 }
 
 // Stats summarise a run.
@@ -665,49 +657,28 @@ func withAliases(r Result, j job) []Result {
 var chunkPage = (*manparse.Page).Chunks
 
 // records turns a page's chunks into vector-store records.
-func records(opts Options, r Result, page *manparse.Page) ([]Record, int) {
+func records(opts Options, r Result, page *manparse.Page) ([]index.Record, int) {
 	co := opts.Chunk
 	co.Command = r.Command
 	chunks, trimmed := manparse.Budget(chunkPage(page, co), opts.ProseBudget)
-	now := opts.Now().UTC().Format(time.RFC3339)
-	out := make([]Record, len(chunks))
+	now := opts.Now()
+	out := make([]index.Record, len(chunks))
 	for i, c := range chunks {
-		sum := sha256.Sum256([]byte(c.Text))
-		md := map[string]any{
-			"command":        r.Command,
-			"section":        c.Section,
-			"kind":           c.Kind,
-			"man_section":    r.ManSection,
-			"installed_path": r.Path,
-			"distro":         opts.Distro.ID,
-			"os":             opts.Distro.OS,
-			"source":         r.Source,
-			"indexed_at":     now,
-			"content_hash":   hex.EncodeToString(sum[:]),
-		}
-		if c.Option != "" {
-			md["option"] = c.Option
+		md := index.Metadata{
+			Command: r.Command, Section: c.Section, Kind: index.Kind(c.Kind), Option: c.Option,
+			ManSection: r.ManSection, InstalledPath: r.Path, ManPage: r.ManPage,
+			Distro: opts.Distro.ID, OS: opts.Distro.OS, Source: index.Source(r.Source),
+			IndexedAt: now, ContentHash: index.ContentHash(c.Text),
+			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description,
 		}
 		if page.Source != "" {
 			// the title line's source field names the package and its
 			// version ("GNU coreutils 9.1"): the best version we know
 			// without running the program
-			md["version"] = page.Source
-			md["is_gnu"] = strings.Contains(page.Source, "GNU")
+			md.Version = page.Source
+			md.IsGNU = strings.Contains(page.Source, "GNU")
 		}
-		if r.ManPage != "" {
-			md["man_page"] = r.ManPage
-		}
-		if r.Fingerprint != "" {
-			md["fingerprint"] = r.Fingerprint
-		}
-		if len(r.Aliases) > 0 {
-			md["aliases"] = strings.Join(r.Aliases, ",")
-		}
-		if r.Description != "" {
-			md["description"] = r.Description
-		}
-		out[i] = Record{ID: c.ID, Text: c.Text, Tokens: c.Tokens, Metadata: md}
+		out[i] = index.Record{ID: c.ID, Text: c.Text, Tokens: c.Tokens, Metadata: md}
 	}
 	return out, trimmed
 }

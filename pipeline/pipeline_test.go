@@ -96,7 +96,7 @@ func TestRunGroupsSharedPages(t *testing.T) {
 	if !reflect.DeepEqual(frob.Aliases, []string{"frobcopy", "refrob", "unfrob"}) {
 		t.Errorf("aliases = %q", frob.Aliases)
 	}
-	if len(frob.Chunks) == 0 || frob.Chunks[0].Metadata["aliases"] != "frobcopy,refrob,unfrob" {
+	if len(frob.Chunks) == 0 || strings.Join(frob.Chunks[0].Metadata.Aliases, ",") != "frobcopy,refrob,unfrob" {
 		t.Errorf("chunks carry the aliases: %+v", frob.Chunks)
 	}
 	if !strings.Contains(rs[1].Error, "read") {

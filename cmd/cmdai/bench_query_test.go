@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkQueryWarm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	meta := indexer.ParseMeta(coll.Metadata())
+	meta := index.ParseMeta(coll.Metadata())
 	e, err := openEmbedder(ctx, SystemIO(), os.Getenv, ModelOptions{Variant: meta.ModelVariant}, 0)
 	if err != nil {
 		b.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/keyword"
 	"github.com/cmdai/cmdai/paths"
@@ -202,7 +203,7 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	if err := answerable(ctx, coll); err != nil {
 		return indexer.Searcher{}, nil, err
 	}
-	meta := indexer.ParseMeta(coll.Metadata())
+	meta := index.ParseMeta(coll.Metadata())
 	if mo.Variant == "" {
 		mo.Variant = meta.ModelVariant
 	}
@@ -210,7 +211,7 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	if e, err = openEmbedder(ctx, io, getenv, mo, 0); err != nil {
 		return indexer.Searcher{}, nil, err
 	}
-	if err := meta.CheckModel(e.Info()); err != nil {
+	if err := indexer.CheckModel(meta, e.Info()); err != nil {
 		e.Close()
 		return indexer.Searcher{}, nil, withCode(ExitVerification, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/pipeline"
@@ -227,7 +228,7 @@ func printInit(opts *InitOptions, conn *connection, sum indexer.Summary, workers
 				fmt.Fprintf(out, "            ... and %d more (--verbose or `cmdai index status --detailed` lists them)\n", len(sum.Failures)-i)
 				break
 			}
-			fmt.Fprintf(out, "            %s: %s\n", f.Command, indexer.FailureText(f.Error))
+			fmt.Fprintf(out, "            %s: %s\n", f.Command, index.FailureText(f.Error))
 		}
 	}
 	fmt.Fprintf(out, "next: cmdai index query \"find files modified today\"\n")

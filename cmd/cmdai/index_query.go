@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
 )
 
@@ -102,7 +103,7 @@ func openIndex(ctx context.Context, conn *connection, name string) (*chroma.Coll
 // finished or one without records, with exit code 3 and what to run:
 // never an empty answer with exit 0.
 func answerable(ctx context.Context, coll *chroma.Collection) error {
-	if !indexer.ParseMeta(coll.Metadata()).Complete {
+	if !index.ParseMeta(coll.Metadata()).Complete {
 		return withCode(ExitNoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
 	}
 	n, err := coll.Count(ctx)

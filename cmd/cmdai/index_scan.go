@@ -270,7 +270,7 @@ func printDetailed(w io.Writer, r pipeline.Result) error {
 		fmt.Fprintf(w, "  options:   %d\n  examples:  %d\n  chunks:    %d\n", r.Options, r.Examples, len(r.Chunks))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, c := range r.Chunks {
-			fmt.Fprintf(tw, "    %s\t%v\t%d tokens\n", c.ID, c.Metadata["kind"], c.Tokens)
+			fmt.Fprintf(tw, "    %s\t%v\t%d tokens\n", c.ID, c.Metadata.Kind, c.Tokens)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
 )
 
@@ -192,7 +193,7 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 	defer st.Close()
 	model, err := embed.Verify(os.Getenv("CMDAI_MODEL_DIR"), "")
 	need(t, err)
-	meta := indexer.Meta{Model: embed.ModelName, Dims: 384, ModelSHA256: model.ModelSHA256(embed.DefaultVariant), ModelVariant: embed.DefaultVariant, SchemaVersion: indexer.SchemaVersion,
+	meta := index.Meta{Model: embed.ModelName, Dims: 384, ModelSHA256: model.ModelSHA256(embed.DefaultVariant), ModelVariant: embed.DefaultVariant, SchemaVersion: index.SchemaVersion,
 		Distro: "debian-12", OS: "linux", Complete: true}
 	if _, err := st.CreateCollection(ctx, "cmdai_linux_debian-12", meta.Map()); err != nil {
 		t.Fatal(err)

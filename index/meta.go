@@ -1,38 +1,35 @@
-package indexer
+package index
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/cmdai/cmdai/embed"
 )
 
 // SchemaVersion numbers the layout of records and collection metadata;
 // an index of another schema is rebuilt, not reused.
 const SchemaVersion = 1
 
-// Collection metadata keys.
+// Collection metadata keys: only this package knows them.
 const (
-	MetaModel         = "model"
-	MetaDims          = "dims"
-	MetaModelSHA      = "model_sha256"
-	MetaModelVariant  = "model_variant"
-	MetaToolVersion   = "tool_version"
-	MetaSchemaVersion = "schema_version"
-	MetaDistro        = "distro"
-	MetaOS            = "os"
-	MetaBuiltAt       = "built_at"
-	MetaComplete      = "complete"
-	MetaCommands      = "commands"
-	MetaChunks        = "chunks"
-	MetaProseBudget   = "prose_budget"
-	MetaSkipped       = "skipped"
-	MetaFailed        = "failed"
+	metaModel         = "model"
+	metaDims          = "dims"
+	metaModelSHA      = "model_sha256"
+	metaModelVariant  = "model_variant"
+	metaToolVersion   = "tool_version"
+	metaSchemaVersion = "schema_version"
+	metaDistro        = "distro"
+	metaOS            = "os"
+	metaBuiltAt       = "built_at"
+	metaComplete      = "complete"
+	metaCommands      = "commands"
+	metaChunks        = "chunks"
+	metaProseBudget   = "prose_budget"
+	metaSkipped       = "skipped"
+	metaFailed        = "failed"
 )
 
 // Meta is an index's collection metadata.
@@ -65,36 +62,36 @@ type Meta struct {
 // Map is the form Chroma stores.
 func (m Meta) Map() map[string]any {
 	return map[string]any{
-		MetaModel: m.Model, MetaDims: m.Dims, MetaModelSHA: m.ModelSHA256, MetaModelVariant: m.ModelVariant,
-		MetaToolVersion: m.ToolVersion, MetaSchemaVersion: m.SchemaVersion, MetaDistro: m.Distro, MetaOS: m.OS,
-		MetaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), MetaComplete: m.Complete,
-		MetaCommands: m.Commands, MetaChunks: m.Chunks, MetaProseBudget: m.ProseBudget,
-		MetaSkipped: encodeSkipped(m.Skipped), MetaFailed: encodeFailed(m.Failed),
+		metaModel: m.Model, metaDims: m.Dims, metaModelSHA: m.ModelSHA256, metaModelVariant: m.ModelVariant,
+		metaToolVersion: m.ToolVersion, metaSchemaVersion: m.SchemaVersion, metaDistro: m.Distro, metaOS: m.OS,
+		metaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), metaComplete: m.Complete,
+		metaCommands: m.Commands, metaChunks: m.Chunks, metaProseBudget: m.ProseBudget,
+		metaSkipped: encodeSkipped(m.Skipped), metaFailed: encodeFailed(m.Failed),
 	}
 }
 
 // ParseMeta reads collection metadata back; missing keys stay zero.
 func ParseMeta(md map[string]any) Meta {
 	var m Meta
-	m.Model, _ = md[MetaModel].(string)
-	m.Dims = intOf(md[MetaDims])
-	m.ModelSHA256, _ = md[MetaModelSHA].(string)
-	m.ModelVariant, _ = md[MetaModelVariant].(string)
-	m.ToolVersion, _ = md[MetaToolVersion].(string)
-	m.SchemaVersion = intOf(md[MetaSchemaVersion])
-	m.Distro, _ = md[MetaDistro].(string)
-	m.OS, _ = md[MetaOS].(string)
-	if s, ok := md[MetaBuiltAt].(string); ok {
+	m.Model, _ = md[metaModel].(string)
+	m.Dims = intOf(md[metaDims])
+	m.ModelSHA256, _ = md[metaModelSHA].(string)
+	m.ModelVariant, _ = md[metaModelVariant].(string)
+	m.ToolVersion, _ = md[metaToolVersion].(string)
+	m.SchemaVersion = intOf(md[metaSchemaVersion])
+	m.Distro, _ = md[metaDistro].(string)
+	m.OS, _ = md[metaOS].(string)
+	if s, ok := md[metaBuiltAt].(string); ok {
 		m.BuiltAt, _ = time.Parse(time.RFC3339, s)
 	}
-	m.Complete, _ = md[MetaComplete].(bool)
-	m.Commands = intOf(md[MetaCommands])
-	m.Chunks = intOf(md[MetaChunks])
-	m.ProseBudget = intOf(md[MetaProseBudget])
-	if s, ok := md[MetaSkipped].(string); ok {
+	m.Complete, _ = md[metaComplete].(bool)
+	m.Commands = intOf(md[metaCommands])
+	m.Chunks = intOf(md[metaChunks])
+	m.ProseBudget = intOf(md[metaProseBudget])
+	if s, ok := md[metaSkipped].(string); ok {
 		m.Skipped = decodeSkipped(s)
 	}
-	if s, ok := md[MetaFailed].(string); ok {
+	if s, ok := md[metaFailed].(string); ok {
 		m.Failed = decodeFailed(s)
 	}
 	return m
@@ -179,12 +176,19 @@ func intOf(v any) int {
 	return 0
 }
 
-// CheckModel says whether vectors from info can be compared with this
-// index's, and what to do when not.
-func (m Meta) CheckModel(info embed.Info) error {
-	if m.ModelSHA256 == info.SHA256 {
-		return nil
+// Placed is collection metadata md (as an export holds it) for an index
+// placed on distro and os: another distribution's tarball imported with
+// --distro becomes that one's index. Every other key is kept as it was,
+// ours or not, so that an import holds exactly what was exported.
+func Placed(md map[string]any, distro, os string) map[string]any {
+	out := make(map[string]any, len(md))
+	for k, v := range md {
+		out[k] = v
 	}
-	return fmt.Errorf("the index was built with %s %s (sha256 %.12s) but the embedder is %s %s (sha256 %.12s): use --model-variant %s, or rebuild with `cmdai index init --force`",
-		m.Model, m.ModelVariant, m.ModelSHA256, info.Model, info.Variant, info.SHA256, m.ModelVariant)
+	out[metaDistro], out[metaOS] = distro, os
+	return out
 }
+
+// SetComplete marks collection metadata md complete or not, leaving the
+// rest as it is.
+func SetComplete(md map[string]any, complete bool) { md[metaComplete] = complete }
