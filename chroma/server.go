@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/termtext"
 )
 
 // ChromaVersion is the chromadb release scripts/install-chroma.sh pins;
@@ -345,7 +346,7 @@ func tailFile(path string, n int) string {
 		return "(no log)"
 	}
 	// The log is the server's text: printed without its escape sequences.
-	lines := strings.Split(strings.TrimRight(plainText(string(raw)), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(termtext.Clean(string(raw)), "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
