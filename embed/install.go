@@ -2,7 +2,6 @@ package embed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -256,6 +255,3 @@ func download(ctx context.Context, client *http.Client, url, dst string, idle ti
 	}
 	return f.Close()
 }
-
-// errIsNoModel reports a missing (rather than damaged) model.
-func errIsNoModel(err error) bool { return errors.Is(err, ErrNoModel) }
