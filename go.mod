@@ -3,6 +3,7 @@ module github.com/cmdai/cmdai
 go 1.26.8
 
 require (
+	github.com/amikos-tech/chroma-go v0.4.0
 	github.com/daulet/tokenizers v1.24.0
 	github.com/klauspost/compress v1.20.3
 	github.com/knights-analytics/hugot v0.6.1
@@ -13,11 +14,11 @@ require (
 	github.com/yalue/onnxruntime_go v1.25.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
-	github.com/amikos-tech/chroma-go v0.4.0 // indirect
 	github.com/amikos-tech/chroma-go-local v0.3.3 // indirect
 	github.com/amikos-tech/pure-onnx v0.0.1 // indirect
 	github.com/amikos-tech/pure-tokenizers v0.1.5 // indirect
@@ -76,6 +77,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.32.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

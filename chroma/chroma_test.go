@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/testmode"
 )
 
 // chromaBin finds the real server. A test that needs it fails when it is
@@ -20,6 +22,7 @@ import (
 // (`make chroma`, run by `make test`, installs it).
 func chromaBin(t testing.TB) string {
 	t.Helper()
+	testmode.Heavy(t, "the Chroma server")
 	if os.Getenv("CMDAI_TOOLS") == "" {
 		t.Setenv("CMDAI_TOOLS", filepath.Join("..", ".tools"))
 	}

@@ -67,22 +67,6 @@ func (s *Server) logPath() string { return LogPath(s.DataDir) }
 // LogPath is where the private server over dataDir writes its log.
 func LogPath(dataDir string) string { return filepath.Join(dataDir, logName) }
 
-// ansi matches terminal escape sequences (CSI and OSC) that a server's
-// log may hold even with NO_COLOR set.
-var ansi = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
-
-// plainText removes escape sequences and other control characters but
-// newlines and tabs, so that a log tail prints as text.
-func plainText(s string) string {
-	s = ansi.ReplaceAllString(s, "")
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || (r >= 0x20 && r != 0x7f && !(r >= 0x80 && r < 0xa0)) {
-			return r
-		}
-		return -1
-	}, s)
-}
-
 // noSpaceText is what Chroma's errors say when a write hits a full disk:
 // the OS error itself (Rust's "os error 28", SQLite's "database or disk
 // is full").

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/termtext"
 )
 
 // ChromaVersion is the chromadb release scripts/install-chroma.sh pins;
@@ -312,7 +315,9 @@ func unlock(f *os.File, dir string) {
 
 // writePID records who owns the directory: "<cmdai pid> <server pid> <port>".
 func writePID(dir string, server, port int) {
-	_ = os.WriteFile(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
+	// Atomic, so that a cmdai reading it while it is written (readPID)
+	// never sees half a line.
+	_ = fsx.WriteBytes(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
 }
 
 func readPID(dir string) (owner, server int, err error) {
@@ -341,7 +346,7 @@ func tailFile(path string, n int) string {
 		return "(no log)"
 	}
 	// The log is the server's text: printed without its escape sequences.
-	lines := strings.Split(strings.TrimRight(plainText(string(raw)), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(termtext.Clean(string(raw)), "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"bufio"
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -146,44 +145,4 @@ func (c *Cache) Close() error {
 		return err
 	}
 	return c.f.Close()
-}
-
-// Cached wraps an Embedder with a Cache: texts seen before are not
-// embedded again.
-type Cached struct {
-	Embedder
-	Cache *Cache
-	// Hits and Misses count texts served from the cache and embedded.
-	Hits, Misses int
-}
-
-// Embed returns vectors for texts, embedding only the ones not cached.
-func (c *Cached) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	var missIdx []int
-	var missTexts []string
-	for i, t := range texts {
-		if v, ok := c.Cache.Get(t); ok {
-			out[i] = v
-			c.Hits++
-			continue
-		}
-		missIdx = append(missIdx, i)
-		missTexts = append(missTexts, t)
-	}
-	if len(missTexts) == 0 {
-		return out, nil
-	}
-	vecs, err := c.Embedder.Embed(ctx, missTexts)
-	if err != nil {
-		return nil, err
-	}
-	c.Misses += len(missTexts)
-	for j, i := range missIdx {
-		out[i] = vecs[j]
-	}
-	if err := c.Cache.Put(missTexts, vecs); err != nil {
-		return nil, err
-	}
-	return out, nil
 }

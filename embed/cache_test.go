@@ -104,26 +104,3 @@ func TestBatcherSortsByLengthAndKeepsOrder(t *testing.T) {
 		t.Errorf("batches = %q, want %q", r.batches, want)
 	}
 }
-
-func TestCachedEmbedsOnlyMisses(t *testing.T) {
-	r := &countingRunner{}
-	c, err := OpenCache(t.TempDir(), testSHA, Dims)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	e := &Cached{Embedder: &batcher{r: r, info: Info{Dims: Dims}, batchSize: 8}, Cache: c}
-	if _, err := e.Embed(context.Background(), []string{"x", "yy"}); err != nil {
-		t.Fatal(err)
-	}
-	vecs, err := e.Embed(context.Background(), []string{"yy", "zzz", "x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.Hits != 2 || e.Misses != 3 || len(r.batches) != 2 || !reflect.DeepEqual(r.batches[1], []string{"zzz"}) {
-		t.Errorf("hits %d misses %d batches %q", e.Hits, e.Misses, r.batches)
-	}
-	if vecs[0][0] != 2 || vecs[1][0] != 3 || vecs[2][0] != 1 {
-		t.Error("cached vectors returned out of order")
-	}
-}

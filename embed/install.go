@@ -2,7 +2,6 @@ package embed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mholt/archiver/v4"
 
+	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/netx"
 )
 
@@ -41,11 +41,11 @@ func Install(src, dst string) (Manifest, error) {
 	}
 	defer os.RemoveAll(tmp)
 	for name := range m.Files {
-		if err := copyFile(filepath.Join(src, name), filepath.Join(tmp, name)); err != nil {
+		if err := fsx.CopyFile(filepath.Join(src, name), filepath.Join(tmp, name), 0o644); err != nil {
 			return m, fmt.Errorf("install model: %w", err)
 		}
 	}
-	if err := copyFile(filepath.Join(src, ManifestFile), filepath.Join(tmp, ManifestFile)); err != nil {
+	if err := fsx.CopyFile(filepath.Join(src, ManifestFile), filepath.Join(tmp, ManifestFile), 0o644); err != nil {
 		return m, fmt.Errorf("install model: %w", err)
 	}
 	if _, err := Verify(tmp, ""); err != nil {
@@ -85,31 +85,14 @@ func swapDir(src, dst string) error {
 		}
 		return err
 	}
+	// The swap is durable only once the parent directory is on disk.
+	if err := fsx.SyncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
 	if old != "" {
 		return os.RemoveAll(old)
 	}
 	return nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("copy %s: %w", src, err)
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // Import installs a model from a directory or a tarball (.tar, .tar.gz,
@@ -272,6 +255,3 @@ func download(ctx context.Context, client *http.Client, url, dst string, idle ti
 	}
 	return f.Close()
 }
-
-// errIsNoModel reports a missing (rather than damaged) model.
-func errIsNoModel(err error) bool { return errors.Is(err, ErrNoModel) }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cmdai/cmdai/fsx"
 )
 
 // ModelName is the one model cmdai embeds with.
@@ -172,5 +174,5 @@ func WriteManifest(dir string, m Manifest) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+	return fsx.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
 }

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -169,5 +170,35 @@ func TestPullFromMirror(t *testing.T) {
 	}
 	if _, err := os.Stat(dst2); err == nil {
 		t.Error("a failed pull installed something")
+	}
+}
+
+// TestWriteManifestReplacesWhole: a manifest is replaced by a rename, not
+// truncated in place, so a reader that opened the old one reads it whole.
+func TestWriteManifestReplacesWhole(t *testing.T) {
+	dir := fakeModel(t, "a")
+	path := filepath.Join(dir, ManifestFile)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	m := Manifest{Name: ModelName, Dims: Dims, MaxSeqLength: MaxSeqLength, Pooling: "mean", Normalize: true, Source: "test:other"}
+	if err := WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := io.ReadAll(reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(seen, old) {
+		t.Errorf("a reader of the old manifest saw %d bytes, want the old %d: it was rewritten in place", len(seen), len(old))
+	}
+	if _, err := Verify(dir, ""); err != nil {
+		t.Errorf("the new manifest does not verify: %v", err)
 	}
 }

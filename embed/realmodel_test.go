@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cmdai/cmdai/testmode"
 )
 
 // require fails the test when a real component is missing, with the fix;
@@ -27,6 +29,7 @@ func require(t testing.TB, ok bool, format string, args ...any) {
 // the checkout's .tools.
 func realModelDir(t testing.TB) string {
 	t.Helper()
+	testmode.Heavy(t, "the model")
 	dir := os.Getenv("CMDAI_TEST_MODEL_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", ".tools", "model", ModelName)
@@ -38,6 +41,7 @@ func realModelDir(t testing.TB) string {
 
 func requireORT(t testing.TB) {
 	t.Helper()
+	testmode.Heavy(t, "ONNX Runtime and the tokenizers library")
 	require(t, ORTAvailable(), "this test binary has no ONNX Runtime backend: run the tests with `make test` (go test -tags ORT, after `make tools`)")
 	require(t, FindORTLibDir(os.Getenv) != "", "%s not found: run `make tools` or set CMDAI_ORT_LIB_DIR", ORTLibName)
 }

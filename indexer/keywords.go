@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/keyword"
 )
@@ -66,19 +67,7 @@ func saveKeywordIndex(ix *keyword.Index, dir, collection, path string) error {
 		return err
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
-	tmp, err := os.CreateTemp(dir, ".bm25-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := ix.Save(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := fsx.WriteFile(path, 0o644, ix.Save); err != nil {
 		return err
 	}
 	for _, o := range old {

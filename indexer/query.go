@@ -1,13 +1,10 @@
 package indexer
 
 import (
-	"context"
-	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
 
@@ -67,27 +64,6 @@ const (
 // priorityBonus is added to a custom doc's command score (on the cosine
 // scale): its author says how strongly to prefer it.
 var priorityBonus = map[string]float64{"high": 0.05, "low": -0.05}
-
-// Query embeds the request and returns the k best commands, best first,
-// each with its matching chunks (best first). See Group for the score.
-func Query(ctx context.Context, coll *chroma.Collection, e embed.Embedder, request string, k int) ([]CommandHit, error) {
-	request = strings.TrimSpace(request)
-	if request == "" {
-		return nil, fmt.Errorf("empty request: say what you want to do, e.g. \"find files modified today\"")
-	}
-	if k <= 0 {
-		k = 5
-	}
-	vecs, err := e.Embed(ctx, []string{request})
-	if err != nil {
-		return nil, err
-	}
-	hits, err := coll.Query(ctx, vecs[0], max(minChunks, k*chunksPerCommand))
-	if err != nil {
-		return nil, err
-	}
-	return Group(hits, k), nil
-}
 
 // Group aggregates chunk hits per command. A match's Score is its cosine
 // similarity; a command's Score ranks commands: its best match (plus

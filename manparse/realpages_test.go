@@ -19,6 +19,7 @@ import (
 
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/scanner"
+	"github.com/cmdai/cmdai/testmode"
 )
 
 const installHint = "install the test dependencies with `make test-deps` (Debian: apt-get install man-db manpages groff-base)"
@@ -32,6 +33,7 @@ var (
 // installedPages lists every man page file in this machine's man path.
 func installedPages(t testing.TB) []scanner.ManPage {
 	t.Helper()
+	testmode.Heavy(t, "this machine's man pages")
 	pagesOnce.Do(func() {
 		roots := scanner.ManPath(os.Getenv, scanner.SplitPath(os.Getenv("PATH")), "")
 		ix, _, err := scanner.BuildManIndex(context.Background(), roots, scanner.IndexOptions{})
@@ -270,6 +272,7 @@ func TestRecallAgainstMan(t *testing.T) {
 // TestWellKnownOptions checks option extraction on pages every Debian
 // system has (plus ssh and curl, which .ci/run installs).
 func TestWellKnownOptions(t *testing.T) {
+	testmode.Heavy(t, "this machine's man pages")
 	roots := scanner.ManPath(os.Getenv, scanner.SplitPath(os.Getenv("PATH")), "")
 	ix, _, err := scanner.BuildManIndex(context.Background(), roots, scanner.IndexOptions{})
 	if err != nil {

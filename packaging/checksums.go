@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cmdai/cmdai/fsx"
 )
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
@@ -40,7 +42,7 @@ func WriteChecksumFile(path string) (string, error) {
 		return "", err
 	}
 	line := fmt.Sprintf("%s  %s\n", sum, filepath.Base(path))
-	return sum, os.WriteFile(path+ChecksumSuffix, []byte(line), 0o644)
+	return sum, fsx.WriteBytes(path+ChecksumSuffix, []byte(line), 0o644)
 }
 
 // ParseChecksums reads sha256sum output: "<64 hex>  <name>" per line
@@ -97,30 +99,11 @@ func VerifyFile(path, sums string) error {
 	return nil
 }
 
-// WriteFile writes a tarball to path the safe way: into a temporary file
-// beside it, synced, then renamed, so that a failure never leaves a half
-// file under the final name; then the checksums file beside it. It
-// returns the tarball's sha256.
+// WriteFile writes a tarball to path atomically (fsx.WriteFile), so that
+// a failure never leaves a half file under the final name; then the
+// checksums file beside it. It returns the tarball's sha256.
 func WriteFile(path string, write func(io.Writer) error) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := fsx.WriteFile(path, 0o644, write); err != nil {
 		return "", err
 	}
 	return WriteChecksumFile(path)

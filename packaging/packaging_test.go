@@ -328,3 +328,43 @@ func TestReadManifestOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestChecksumFileReplacedWhole: rewriting a checksums file replaces it
+// (a new file renamed over the old) instead of truncating it in place, so
+// a reader that opened the old one reads it whole, never a half-written
+// new one.
+func TestChecksumFileReplacedWhole(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "chroma-index-debian-12.tar.gz")
+	if err := os.WriteFile(p, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteChecksumFile(p); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(p + ChecksumSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := os.Open(p + ChecksumSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if err := os.WriteFile(p, []byte("second"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteChecksumFile(p); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := io.ReadAll(reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(seen, old) {
+		t.Errorf("a reader of the old checksums file saw %q, want the old %q: the file was rewritten in place", seen, old)
+	}
+	if err := VerifyFile(p, p+ChecksumSuffix); err != nil {
+		t.Errorf("the new checksums file does not verify the new tarball: %v", err)
+	}
+}

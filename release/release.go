@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/netx"
 	"github.com/cmdai/cmdai/packaging"
 )
@@ -194,13 +195,14 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	final := filepath.Join(dir, name)
 	part := final + ".part"
 	if src, ok := s.local(); ok {
-		if err := copyFile(filepath.Join(src, name), part); err != nil {
+		// An atomic copy: no half file ever stands under the final name.
+		if err := fsx.CopyFile(filepath.Join(src, name), final, 0o644); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return "", fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(src, name))
 			}
 			return "", err
 		}
-		return final, os.Rename(part, final)
+		return final, nil
 	}
 	f, err := os.OpenFile(part, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -281,7 +283,11 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 		}
 	}
 	f.Close()
-	return final, os.Rename(part, final)
+	if err := os.Rename(part, final); err != nil {
+		return "", err
+	}
+	// The rename is durable only once the directory entry is on disk.
+	return final, fsx.SyncDir(dir)
 }
 
 // contentRange parses "bytes START-END/SIZE".
@@ -314,21 +320,4 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	p.done += int64(n)
 	p.fn(p.done, p.total)
 	return n, err
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/testmode"
 )
 
 // These tests look at this machine: its $PATH and its installed man pages.
@@ -16,6 +18,7 @@ import (
 // install hint rather than skip.
 
 func TestScanRealPath(t *testing.T) {
+	testmode.Heavy(t, "this machine's commands")
 	dirs := SplitPath(os.Getenv("PATH"))
 	start := time.Now()
 	cmds, problems, err := ScanPath(context.Background(), dirs, 0)
@@ -49,6 +52,7 @@ var (
 // realManIndex indexes this machine's man path once per test binary.
 func realManIndex(t testing.TB) *ManIndex {
 	t.Helper()
+	testmode.Heavy(t, "this machine's man pages")
 	realOnce.Do(func() {
 		start := time.Now()
 		realRoots = ManPath(os.Getenv, SplitPath(os.Getenv("PATH")), "")

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/termtext"
 )
 
 // version is set by the release build (-ldflags "-X main.version=...").
@@ -119,6 +121,15 @@ func helpHint(c *cli.Context) string {
 // run executes the command line and returns the process exit code,
 // printing the error, if any, to ErrOut.
 func run(ctx context.Context, args []string, io *IOStreams) int {
+	// Results, tables, --context and help all carry text from man pages
+	// and --help output: none of it may drive the terminal (set its title,
+	// move the cursor). JSON needs no cleaning but for C1 controls, which
+	// encoding/json leaves raw. ErrOut is not wrapped: progress bars draw
+	// on it with control characters; what it prints from pages is cleaned
+	// where it is printed.
+	safe := *io
+	safe.Out = termtext.NewWriter(io.Out)
+	io = &safe
 	f := &Factory{IO: io, Getenv: getenv}
 	app := newApp(f)
 	ctx, watch := withChromaWatch(ctx)
@@ -130,7 +141,8 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
 		return ExitFailure
 	}
-	msg := err.Error()
+	// An error may quote a page or a server's log.
+	msg := termtext.Clean(err.Error())
 	// The library's own usage errors: an unknown flag, a missing required
 	// one, `help` for a command that does not exist.
 	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {

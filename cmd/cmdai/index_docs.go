@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/customdocs"
+	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/paths"
 )
 
@@ -55,22 +55,12 @@ EXAMPLES:
 					return err
 				}
 				path := filepath.Join(dir, name+".md")
-				flag := os.O_CREATE | os.O_WRONLY | os.O_EXCL
-				if force {
-					flag = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-				}
-				fh, err := os.OpenFile(path, flag, 0o644)
-				if errors.Is(err, os.ErrExist) {
+				if _, err := os.Lstat(path); err == nil && !force {
 					return usageError("%s exists: edit it, or pass --force to start over", path)
 				}
-				if err != nil {
-					return err
-				}
-				if _, err := fh.WriteString(customdocs.Template(name)); err != nil {
-					fh.Close()
-					return err
-				}
-				if err := fh.Close(); err != nil {
+				// Atomic: with --force the old doc stays whole until the
+				// template replaces it.
+				if err := fsx.WriteBytes(path, []byte(customdocs.Template(name)), 0o644); err != nil {
 					return err
 				}
 				fmt.Fprintf(f.IO.Out, "wrote %s: edit it, then run `cmdai index refresh`\n", path)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,5 +27,39 @@ func TestDocsNew(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "index", "docs", "new", "../evil"); code != ExitUsage {
 		t.Errorf("a path as a name: exit %d", code)
+	}
+}
+
+// TestDocsNewForceReplacesWhole: --force replaces the doc by a rename,
+// not by truncating it in place, so an editor or `index refresh` that has
+// the old file open reads it whole; and a failed write loses nothing.
+func TestDocsNewForceReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mytool.md")
+	old := "# my own notes, hours of work\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reader, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if code, out, errOut := runCLI(t, "index", "docs", "new", "mytool", "--dir", dir, "--force"); code != 0 {
+		t.Fatalf("docs new --force: exit %d %s %s", code, out, errOut)
+	}
+	seen, err := io.ReadAll(reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(seen) != old {
+		t.Errorf("a reader of the old doc saw %q, want %q: it was rewritten in place", seen, old)
+	}
+	now, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(now) != customdocs.Template("mytool") {
+		t.Errorf("--force wrote %q, want the template", now)
 	}
 }

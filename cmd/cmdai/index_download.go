@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/netx"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/paths"
@@ -149,7 +150,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	// Verify before anything reads it; a bad file is removed so that the
 	// next run fetches it anew instead of resuming a wrong one.
 	sums := path + packaging.ChecksumSuffix
-	if err := os.WriteFile(sums, []byte(want+"  "+name+"\n"), 0o644); err != nil {
+	if err := fsx.WriteBytes(sums, []byte(want+"  "+name+"\n"), 0o644); err != nil {
 		return err
 	}
 	if err := packaging.VerifyFile(path, sums); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/pipeline"
+	"github.com/cmdai/cmdai/termtext"
 )
 
 // InitOptions are the inputs of `cmdai index init`.
@@ -321,7 +322,7 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.
 		return bo, err
 	}
 	for _, p := range problems {
-		fmt.Fprintf(opts.IO.ErrOut, "cmdai: skipped %s: %s\n", p.Path, p.Err)
+		fmt.Fprintf(opts.IO.ErrOut, "cmdai: skipped %s: %s\n", termtext.Clean(p.Path), termtext.Clean(p.Err))
 	}
 	bo.Docs = docs
 	if !opts.NoCache && len(emb.list) > 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/testmode"
 )
 
 // need fails the test when a real component (model, Chroma, ONNX
@@ -34,6 +35,7 @@ func need(t *testing.T, err error) {
 // realEnv points cmdai at a fresh cache, the test model and the tools.
 func realEnv(t *testing.T) {
 	t.Helper()
+	testmode.Heavy(t, "the model, ONNX Runtime and Chroma")
 	tools := os.Getenv("CMDAI_TOOLS")
 	if tools == "" {
 		tools, _ = filepath.Abs(filepath.Join("..", "..", ".tools"))
