@@ -384,24 +384,8 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		if meta.Commands, err = countCommands(ctx, coll); err != nil {
 			return sum, err
 		}
-		meta.Skipped = map[string]string{}
-		for c, fp := range old.Skipped {
-			if !only[c] {
-				meta.Skipped[c] = fp
-			}
-		}
-		for c, fp := range skipped {
-			meta.Skipped[c] = fp
-		}
-		meta.Failed = map[string]string{}
-		for c, why := range old.Failed {
-			if !only[c] {
-				meta.Failed[c] = why
-			}
-		}
-		for c, why := range failed {
-			meta.Failed[c] = why
-		}
+		meta.Skipped = keptOthers(old.Skipped, skipped, only)
+		meta.Failed = keptOthers(old.Failed, failed, only)
 	}
 	if err := coll.SetMetadata(ctx, meta.Map()); err != nil {
 		return sum, err
@@ -447,4 +431,20 @@ func readExisting(ctx context.Context, coll *chroma.Collection, key, cmd map[str
 func countCommands(ctx context.Context, coll *chroma.Collection) (int, error) {
 	recs, err := coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
 	return len(recs), err
+}
+
+// keptOthers merges what a partial build of the commands in only learned
+// (now) into what the collection said of every command (before): the
+// other commands keep their entries.
+func keptOthers(before, now map[string]string, only map[string]bool) map[string]string {
+	out := map[string]string{}
+	for c, v := range before {
+		if !only[c] {
+			out[c] = v
+		}
+	}
+	for c, v := range now {
+		out[c] = v
+	}
+	return out
 }
