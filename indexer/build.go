@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/pipeline"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // DefaultProseBudget is the word pieces of prose embedded per man page
@@ -123,7 +124,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 
 	// A swap an earlier run (build or import) was killed in is undone
 	// first, so that the index is where it belongs.
-	if err := RecoverImport(ctx, store, o.Collection); err != nil {
+	if err := ship.RecoverImport(ctx, store, o.Collection); err != nil {
 		return sum, err
 	}
 	// What is there already decides what can be kept, and where the build
@@ -391,7 +392,7 @@ func Build(ctx context.Context, store *chroma.Store, o BuildOptions) (Summary, e
 		return sum, err
 	}
 	if name != o.Collection {
-		if err := swap(ctx, store, name, o.Collection); err != nil {
+		if err := ship.Swap(ctx, store, name, o.Collection); err != nil {
 			return sum, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/pipeline"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // CollectionStatus describes one cmdai collection.
@@ -27,7 +28,7 @@ type CollectionStatus struct {
 // Temporary reports whether name is a collection a build or an import
 // works with beside an index.
 func Temporary(name string) bool {
-	for _, s := range []string{buildSuffix, importSuffix, oldSuffix} {
+	for _, s := range []string{buildSuffix, ship.ImportSuffix, ship.OldSuffix} {
 		if strings.HasSuffix(name, s) {
 			return true
 		}

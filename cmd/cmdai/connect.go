@@ -11,8 +11,6 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/paths"
 )
 
@@ -165,17 +163,6 @@ func (c *connection) checkBuildSpace(ctx context.Context, collection string, com
 		}
 	}
 	return c.checkSpace(records, embed.Dims)
-}
-
-// checkSpaceFirst puts the space check in front of an import's manifest
-// check: the manifest says how many records will be written.
-func (c *connection) checkSpaceFirst(check func(packaging.Manifest) (indexer.Target, error)) func(packaging.Manifest) (indexer.Target, error) {
-	return func(m packaging.Manifest) (indexer.Target, error) {
-		if err := c.checkSpace(m.Records, m.Model.Dims); err != nil {
-			return indexer.Target{}, err
-		}
-		return check(m)
-	}
 }
 
 // connectChroma reaches the configured server, starting the private one

@@ -5,18 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/netx"
-	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // DownloadOptions are the inputs of `cmdai index download`.
@@ -119,17 +117,6 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 		}
 	}
 	name := release.TarballName(info.ID)
-	// The published sum first: a location that publishes none is refused
-	// before a byte of the tarball is fetched.
-	want, err := src.Checksums(ctx, name)
-	switch {
-	case errors.Is(err, release.ErrNotFound):
-		return fmt.Errorf("no index for %s at %s: %w (`cmdai index download --list --base-url %s` shows what it offers)", info.ID, opts.Base, err, opts.Base)
-	case errors.Is(err, release.ErrNoChecksums):
-		return withCode(ExitVerification, err)
-	case err != nil:
-		return networkCode(err)
-	}
 	var progress release.Progress
 	if !opts.Import.BatchMode && !opts.JSON && io.ErrTTY {
 		var bar *progressbar.ProgressBar
@@ -140,24 +127,14 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 			_ = bar.Set64(done)
 		}
 	}
-	path, err := src.Fetch(ctx, name, dir, progress)
-	if errors.Is(err, release.ErrNotFound) {
-		return fmt.Errorf("no index for %s at %s: %w (`cmdai index download --list` shows what there is)", info.ID, opts.Base, err)
-	}
-	if err != nil {
+	got, err := ship.Fetch(ctx, src, info.ID, dir, progress)
+	switch {
+	case errors.Is(err, ship.ErrVerification):
+		return withCode(ExitVerification, err)
+	case err != nil:
 		return networkCode(err)
 	}
-	// Verify before anything reads it; a bad file is removed so that the
-	// next run fetches it anew instead of resuming a wrong one.
-	sums := path + packaging.ChecksumSuffix
-	if err := fsx.WriteBytes(sums, []byte(want+"  "+name+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := packaging.VerifyFile(path, sums); err != nil {
-		os.Remove(path)
-		os.Remove(sums)
-		return withCode(ExitVerification, err)
-	}
+	path, want := got.Path, got.SHA256
 	if !opts.JSON {
 		fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified\n", path, want)
 	}

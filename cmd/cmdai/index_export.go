@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // ExportOptions are the inputs of `cmdai index export`.
@@ -91,7 +91,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	}
 	var m packaging.Manifest
 	sum, err := packaging.WriteFile(out, func(w io.Writer) (err error) {
-		m, err = indexer.Export(ctx, coll, w, conn.Version)
+		m, err = ship.Export(ctx, coll, w, conn.Version)
 		return err
 	})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"time"
 
@@ -18,8 +17,8 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // ImportOptions are the inputs of `cmdai index import`.
@@ -107,7 +106,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if st, err := os.Stat(opts.Path); err != nil || st.IsDir() {
 		return fmt.Errorf("import: %s is not a tarball to import (want the chroma-index-<distro>.tar.gz that `cmdai index export` or a release made)", opts.Path)
 	}
-	sums, err := verifyBeside(opts.Path)
+	sums, err := ship.VerifyBeside(opts.Path)
 	if err != nil {
 		return withCode(ExitVerification, err)
 	}
@@ -115,91 +114,31 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
 	}
 	here, _ := resolveDistro(ctx, "", opts.Detect)
-	check := func(m packaging.Manifest) (indexer.Target, error) {
-		if opts.expect != "" && m.Distro != opts.expect {
-			return indexer.Target{}, withCode(ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
+	var (
+		conn       *connection
+		connectErr error
+	)
+	fo := ship.FileOptions{Check: importCheck(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: importProgress(opts)}
+	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*chroma.Store, error) {
+		if conn, connectErr = connectChroma(ctx, opts.Getenv, opts.Chroma); connectErr != nil {
+			return nil, connectErr
 		}
-		if err := checkModel(opts, m); err != nil {
-			return indexer.Target{}, err
-		}
-		target := distro.Info{OS: m.OS, ID: m.Distro}
-		if opts.Distro != "" {
-			info, err := distro.Parse(opts.Distro)
-			if err != nil {
-				return indexer.Target{}, withCode(ExitUsage, fmt.Errorf("--distro: %w", err))
-			}
-			target = info
-		} else if here.ID != "" && here.ID != m.Distro && !opts.Yes && !opts.Validate {
-			if err := confirmOtherDistro(opts, m, here); err != nil {
-				return indexer.Target{}, err
-			}
-		}
-		name := target.CollectionName()
-		if err := distro.ValidCollectionName(name); err != nil {
-			return indexer.Target{}, fmt.Errorf("distribution %q gives no valid collection name: %w (pass --distro ID)", target.ID, err)
-		}
-		return indexer.Target{Collection: name, Distro: target.ID, OS: target.OS}, nil
+		return conn.Store, conn.checkSpace(m.Records, m.Model.Dims)
 	}
-	fail := func(err error) error {
-		var code *exitError
-		if errors.As(err, &code) {
-			return err
+	defer func() {
+		if conn != nil {
+			conn.Close()
 		}
-		if errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile) {
-			return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", opts.Path, err))
-		}
-		return fmt.Errorf("import %s: %w; the previous index is unchanged", opts.Path, err)
-	}
+	}()
 	// Every check the manifest alone decides (format, model, distribution,
 	// the question to ask) is made before a server starts: a call that
 	// cannot go on fails at once, with its own exit code.
-	first, err := readManifest(ctx, opts.Path)
+	m, target, err := ship.ImportFile(ctx, opts.Path, fo)
+	if connectErr != nil {
+		return connectErr
+	}
 	if err != nil {
-		return fail(err)
-	}
-	to, err := check(first)
-	if err != nil {
-		return fail(err)
-	}
-	f, err := os.Open(opts.Path)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-
-	// The import reads the manifest again; it must be the one checked.
-	checked := func(m packaging.Manifest) (indexer.Target, error) {
-		if !reflect.DeepEqual(m, first) {
-			return indexer.Target{}, withCode(ExitVerification, fmt.Errorf("%s changed while it was being imported: import it again once it is complete", opts.Path))
-		}
-		return to, nil
-	}
-	iopts := indexer.ImportOptions{Check: checked, Validate: opts.Validate, WriteBatch: opts.WriteBatch}
-	var conn *connection
-	if !opts.Validate {
-		if conn, err = connectChroma(ctx, opts.Getenv, opts.Chroma); err != nil {
-			return err
-		}
-		defer conn.Close()
-		iopts.Check = conn.checkSpaceFirst(iopts.Check)
-		if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
-			var bar *progressbar.ProgressBar
-			iopts.Progress = func(done, total int) {
-				if bar == nil {
-					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut), progressbar.OptionShowCount(),
-						progressbar.OptionClearOnFinish(), progressbar.OptionSetDescription("importing"), progressbar.OptionThrottle(100*time.Millisecond))
-				}
-				_ = bar.Set(done)
-			}
-		}
-	}
-	var store *chroma.Store
-	if conn != nil {
-		store = conn.Store
-	}
-	m, target, err := indexer.Import(ctx, store, f, iopts)
-	if err != nil {
-		return fail(err)
+		return importFailed(opts.Path, err)
 	}
 	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
@@ -215,43 +154,64 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	return nil
 }
 
-// verifyBeside checks path against FILE.sha256 or a checksums.txt in its
-// directory that lists it (what a release holds), and returns which one
-// it used ("" if there is neither).
-func verifyBeside(path string) (string, error) {
-	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("import: %w", err)
-	}
-	for _, sums := range []string{path + packaging.ChecksumSuffix, filepath.Join(filepath.Dir(path), "checksums.txt")} {
-		f, err := os.Open(sums)
-		if err != nil {
-			continue
+// importCheck decides from the manifest whether the import goes on and
+// into which collection; it runs before a server starts.
+func importCheck(opts *ImportOptions, here distro.Info) func(packaging.Manifest) (ship.Target, error) {
+	return func(m packaging.Manifest) (ship.Target, error) {
+		if opts.expect != "" && m.Distro != opts.expect {
+			return ship.Target{}, withCode(ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
 		}
-		list, err := packaging.ParseChecksums(f)
-		f.Close()
-		if err != nil {
-			return sums, fmt.Errorf("%s: %w", sums, err)
+		if err := checkModel(opts, m); err != nil {
+			return ship.Target{}, err
 		}
-		if _, ok := list[filepath.Base(path)]; !ok {
-			if strings.HasSuffix(sums, packaging.ChecksumSuffix) {
-				return sums, fmt.Errorf("%s lists no checksum for %s", sums, filepath.Base(path))
+		target := distro.Info{OS: m.OS, ID: m.Distro}
+		if opts.Distro != "" {
+			info, err := distro.Parse(opts.Distro)
+			if err != nil {
+				return ship.Target{}, withCode(ExitUsage, fmt.Errorf("--distro: %w", err))
 			}
-			continue
+			target = info
+		} else if here.ID != "" && here.ID != m.Distro && !opts.Yes && !opts.Validate {
+			if err := confirmOtherDistro(opts, m, here); err != nil {
+				return ship.Target{}, err
+			}
 		}
-		return sums, packaging.VerifyFile(path, sums)
+		name := target.CollectionName()
+		if err := distro.ValidCollectionName(name); err != nil {
+			return ship.Target{}, fmt.Errorf("distribution %q gives no valid collection name: %w (pass --distro ID)", target.ID, err)
+		}
+		return ship.Target{Collection: name, Distro: target.ID, OS: target.OS}, nil
 	}
-	return "", nil
 }
 
-// readManifest reads the manifest of the tarball at path (its first
-// entry) without reading the records.
-func readManifest(ctx context.Context, path string) (packaging.Manifest, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return packaging.Manifest{}, err
+// importFailed gives a failed import its exit code and says that the
+// previous index is unchanged.
+func importFailed(path string, err error) error {
+	var code *exitError
+	switch {
+	case errors.As(err, &code):
+		return err
+	case errors.Is(err, ship.ErrVerification):
+		return withCode(ExitVerification, err)
+	case errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile):
+		return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", path, err))
 	}
-	defer f.Close()
-	return packaging.ReadManifest(ctx, f, packaging.Limits{})
+	return fmt.Errorf("import %s: %w; the previous index is unchanged", path, err)
+}
+
+// importProgress is the import's progress bar, when one is wanted.
+func importProgress(opts *ImportOptions) func(done, total int) {
+	if opts.BatchMode || opts.JSON || !opts.IO.ErrTTY {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut), progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(), progressbar.OptionSetDescription("importing"), progressbar.OptionThrottle(100*time.Millisecond))
+		}
+		_ = bar.Set(done)
+	}
 }
 
 // checkModel refuses an index whose vectors the installed model cannot be

@@ -1,4 +1,8 @@
-package indexer
+// Package ship moves indexes between machines: export to a tarball, import
+// from one atomically (a temporary collection swapped into place, with
+// recovery of a swap a kill interrupted), and download from a release
+// location (checksums first, fetch with resume, verify, then import).
+package ship
 
 import (
 	"context"
@@ -28,7 +32,7 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 	cmds := map[string]bool{}
 	for i, r := range recs {
 		out[i] = packaging.Record{ID: r.ID, Document: r.Document, Metadata: r.Metadata, Embedding: r.Embedding}
-		if c := metaOf(r).Command; c != "" {
+		if c := index.FromChroma(r.Metadata).Command; c != "" {
 			cmds[c] = true
 		}
 	}
@@ -70,10 +74,11 @@ type ImportOptions struct {
 	Limits   packaging.Limits
 }
 
-// Suffixes of the collections an import works with next to its target.
+// Suffixes of the collections an import works with next to its target
+// (status shows them as temporary).
 const (
-	importSuffix = "__import"
-	oldSuffix    = "__old"
+	ImportSuffix = "__import"
+	OldSuffix    = "__old"
 )
 
 // Import loads a tarball into a collection atomically: the records go into
@@ -116,7 +121,7 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 			if err := RecoverImport(ctx, store, target); err != nil {
 				return err
 			}
-			tmpName = target + importSuffix
+			tmpName = target + ImportSuffix
 			md := index.Placed(m.CollectionMetadata, to.Distro, to.OS)
 			index.SetComplete(md, false) // until every record is in
 			tmp, err = store.CreateCollection(ctx, tmpName, md)
@@ -160,12 +165,14 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 	if o.Validate {
 		return m, target, nil
 	}
-	return m, target, swap(ctx, store, tmpName, target)
+	return m, target, Swap(ctx, store, tmpName, target)
 }
 
-// swap puts the collection tmp in target's place.
-func swap(ctx context.Context, store *chroma.Store, tmp, target string) error {
-	old := target + oldSuffix
+// Swap puts the collection tmp in target's place: target is set aside as
+// target+OldSuffix first, so a kill between the two renames is undone by
+// RecoverImport. indexer's builds swap their result in with it too.
+func Swap(ctx context.Context, store *chroma.Store, tmp, target string) error {
+	old := target + OldSuffix
 	hadOld := true
 	if err := store.RenameCollection(ctx, target, old); errors.Is(err, chroma.ErrNoCollection) {
 		hadOld = false
@@ -200,16 +207,16 @@ func RecoverImport(ctx context.Context, store *chroma.Store, target string) erro
 	for _, c := range names {
 		have[c.Name] = true
 	}
-	if have[target+importSuffix] {
-		if err := store.DeleteCollection(ctx, target+importSuffix); err != nil {
+	if have[target+ImportSuffix] {
+		if err := store.DeleteCollection(ctx, target+ImportSuffix); err != nil {
 			return fmt.Errorf("remove the leftover of an interrupted import: %w", err)
 		}
 	}
-	if have[target+oldSuffix] {
+	if have[target+OldSuffix] {
 		if have[target] {
-			return store.DeleteCollection(ctx, target+oldSuffix)
+			return store.DeleteCollection(ctx, target+OldSuffix)
 		}
-		if err := store.RenameCollection(ctx, target+oldSuffix, target); err != nil {
+		if err := store.RenameCollection(ctx, target+OldSuffix, target); err != nil {
 			return fmt.Errorf("restore the index an interrupted import set aside: %w", err)
 		}
 	}
