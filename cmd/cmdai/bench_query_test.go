@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/search"
 )
 
 // BenchmarkQueryWarm measures `index query` with the server up and the
@@ -38,7 +38,7 @@ func BenchmarkQueryWarm(b *testing.B) {
 	}
 	defer e.Close()
 	requests := readRequests(b)
-	var total, embedT, search []time.Duration
+	var total, embedT, searchT []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := requests[i%len(requests)].Request
@@ -52,17 +52,17 @@ func BenchmarkQueryWarm(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(indexer.Group(hits, 5)) == 0 {
+		if len(search.Group(hits, 5)) == 0 {
 			b.Fatalf("no result for %q", r)
 		}
 		t2 := time.Now()
-		embedT, search, total = append(embedT, t1.Sub(t0)), append(search, t2.Sub(t1)), append(total, t2.Sub(t0))
+		embedT, searchT, total = append(embedT, t1.Sub(t0)), append(searchT, t2.Sub(t1)), append(total, t2.Sub(t0))
 	}
 	b.StopTimer()
 	for _, m := range []struct {
 		name string
 		d    []time.Duration
-	}{{"total", total}, {"embed", embedT}, {"search", search}} {
+	}{{"total", total}, {"embed", embedT}, {"search", searchT}} {
 		b.ReportMetric(percentile(m.d, 50), m.name+"-p50-ms")
 		b.ReportMetric(percentile(m.d, 95), m.name+"-p95-ms")
 	}

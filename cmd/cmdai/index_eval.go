@@ -15,9 +15,10 @@ import (
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/keyword"
 	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/pipeline"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/bm25"
 )
 
 // EvalOptions are the inputs of `cmdai index eval`.
@@ -75,7 +76,7 @@ EXAMPLES:
 				if m = strings.TrimSpace(m); m == baselineMode {
 					continue
 				}
-				if _, err := indexer.ParseMode(m); err != nil {
+				if _, err := search.ParseMode(m); err != nil {
 					return usageError("--mode: %v (or %s)", err, baselineMode)
 				}
 			}
@@ -87,20 +88,20 @@ EXAMPLES:
 	}
 }
 
-func readEvalQueries(path string) ([]indexer.EvalQuery, error) {
+func readEvalQueries(path string) ([]search.EvalQuery, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var qs []indexer.EvalQuery
+	var qs []search.EvalQuery
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
-		var q indexer.EvalQuery
+		var q search.EvalQuery
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || q.Text() == "" || q.Command == "" {
 			return nil, fmt.Errorf("%s line %d: want {\"query\": \"...\", \"command\": \"...\"}", path, n)
 		}
@@ -130,7 +131,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 	}
 	for _, m := range strings.Split(opts.Modes, ",") {
 		m = strings.TrimSpace(m)
-		var rank indexer.Ranker
+		var rank search.Ranker
 		if m == baselineMode {
 			pages, err := pagesBaseline(ctx, info)
 			if err != nil {
@@ -144,7 +145,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 				return out, nil
 			}
 		} else {
-			mode, err := indexer.ParseMode(m)
+			mode, err := search.ParseMode(m)
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
@@ -157,7 +158,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 				return out, err
 			}
 		}
-		res, err := indexer.Evaluate(ctx, m, queries, opts.K, resolve, rank)
+		res, err := search.Evaluate(ctx, m, queries, opts.K, resolve, rank)
 		if err != nil {
 			return err
 		}
@@ -175,8 +176,8 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 
 // pagesBaseline indexes this machine's man pages whole: one BM25 document
 // per command with the text of every chunk, no prose budget.
-func pagesBaseline(ctx context.Context, info distro.Info) (*keyword.Index, error) {
-	var docs []keyword.Doc
+func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, error) {
+	var docs []bm25.Doc
 	_, err := pipeline.Run(ctx, pipeline.Options{Distro: info}, func(r pipeline.Result) error {
 		if len(r.Chunks) == 0 {
 			return nil
@@ -186,22 +187,22 @@ func pagesBaseline(ctx context.Context, info distro.Info) (*keyword.Index, error
 			b.WriteString(c.Text)
 			b.WriteString("\n")
 		}
-		docs = append(docs, keyword.Doc{ID: r.Command, Command: r.Command, Aliases: r.Aliases, Text: b.String()})
+		docs = append(docs, bm25.Doc{ID: r.Command, Command: r.Command, Aliases: r.Aliases, Text: b.String()})
 		return nil
 	})
-	return keyword.Build(docs), err
+	return bm25.Build(docs), err
 }
 
 // openSearcher opens what a search in any mode needs: the collection, the
 // embedder of its model, and its keyword index (loaded or built, when
 // withKeywords).
-func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string, conn *connection, info distro.Info, mo ModelOptions, withKeywords bool) (indexer.Searcher, func(), error) {
+func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string, conn *connection, info distro.Info, mo ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
 	coll, err := openIndex(ctx, conn, info.CollectionName())
 	if err != nil {
-		return indexer.Searcher{}, nil, err
+		return search.Searcher{}, nil, err
 	}
 	if err := answerable(ctx, coll); err != nil {
-		return indexer.Searcher{}, nil, err
+		return search.Searcher{}, nil, err
 	}
 	meta := index.ParseMeta(coll.Metadata())
 	if mo.Variant == "" {
@@ -209,20 +210,20 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	}
 	var e embed.Embedder
 	if e, err = openEmbedder(ctx, io, getenv, mo, 0); err != nil {
-		return indexer.Searcher{}, nil, err
+		return search.Searcher{}, nil, err
 	}
 	if err := indexer.CheckModel(meta, e.Info()); err != nil {
 		e.Close()
-		return indexer.Searcher{}, nil, withCode(ExitVerification, err)
+		return search.Searcher{}, nil, withCode(ExitVerification, err)
 	}
-	s := indexer.Searcher{Coll: coll, Embedder: e}
+	s := search.Searcher{Coll: coll, Embedder: e}
 	if withKeywords {
 		root, err := paths.CacheRoot(getenv)
 		if err != nil {
 			e.Close()
 			return s, nil, err
 		}
-		if s.Keywords, err = indexer.KeywordIndex(ctx, coll, filepath.Join(root, "keywords")); err != nil {
+		if s.Keywords, err = search.KeywordIndex(ctx, coll, filepath.Join(root, "keywords")); err != nil {
 			e.Close()
 			return s, nil, err
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/testmode"
 )
 
@@ -157,9 +158,9 @@ func TestIndexEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval: exit %d %s %s", code, out, errOut)
 	}
-	modes := map[string]indexer.EvalResult{}
+	modes := map[string]search.EvalResult{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var r indexer.EvalResult
+		var r search.EvalResult
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("eval output %q: %v", line, err)
 		}

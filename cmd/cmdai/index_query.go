@@ -12,7 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/search"
 )
 
 // QueryOptions are the inputs of `cmdai index query`.
@@ -36,9 +36,9 @@ func newQueryCommand(f *Factory) *cli.Command {
 		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
 		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
-		&cli.IntFlag{Name: "max-tokens", Value: indexer.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
+		&cli.IntFlag{Name: "max-tokens", Value: search.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-		&cli.StringFlag{Name: "mode", Value: string(indexer.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
+		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
 	flags = append(flags, chromaFlags(&opts.Chroma)...)
@@ -66,7 +66,7 @@ EXAMPLES:
 			if opts.ContextTokens <= 0 {
 				return usageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
 			}
-			if _, err := indexer.ParseMode(opts.Mode); err != nil {
+			if _, err := search.ParseMode(opts.Mode); err != nil {
 				return usageError("--mode: %v", err)
 			}
 			if err := firstErr(checkDistroFlag(opts.Distro), checkModelFlags(opts.Model)); err != nil {
@@ -83,10 +83,10 @@ EXAMPLES:
 
 // QueryResult is what `query --json` prints.
 type QueryResult struct {
-	Request    string               `json:"request"`
-	Collection string               `json:"collection"`
-	Commands   []indexer.CommandHit `json:"commands"`
-	Millis     float64              `json:"query_ms"`
+	Request    string              `json:"request"`
+	Collection string              `json:"collection"`
+	Commands   []search.CommandHit `json:"commands"`
+	Millis     float64             `json:"query_ms"`
 }
 
 // openIndex opens this distribution's collection, with exit code 3 and
@@ -122,11 +122,11 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer conn.Close()
-	mode, err := indexer.ParseMode(opts.Mode)
+	mode, err := search.ParseMode(opts.Mode)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	s, closeS, err := openSearcher(ctx, opts.IO, opts.Getenv, conn, info, opts.Model, mode != indexer.ModeSemantic)
+	s, closeS, err := openSearcher(ctx, opts.IO, opts.Getenv, conn, info, opts.Model, mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	switch {
 	case opts.Context:
-		fmt.Fprint(opts.IO.Out, indexer.RenderContext(hits, opts.ContextTokens))
+		fmt.Fprint(opts.IO.Out, search.RenderContext(hits, opts.ContextTokens))
 	case opts.JSON:
 		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: coll.Name(), Commands: hits, Millis: ms})
 	default:

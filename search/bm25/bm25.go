@@ -1,6 +1,6 @@
-// Package keyword ranks an index's chunks by BM25 over their words, the
+// Package bm25 ranks an index's chunks by BM25 over their words, the
 // keyword half of hybrid retrieval.
-package keyword
+package bm25
 
 import (
 	"encoding/gob"

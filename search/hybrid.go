@@ -1,4 +1,4 @@
-package indexer
+package search
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/keyword"
+	"github.com/cmdai/cmdai/search/bm25"
 )
 
 // Mode chooses how Search ranks.
@@ -32,9 +32,9 @@ func ParseMode(s string) (Mode, error) {
 
 // Searcher answers requests against one index.
 type Searcher struct {
-	Coll     *chroma.Collection
+	Coll     Collection
 	Embedder embed.Embedder // for semantic and hybrid
-	Keywords *keyword.Index // for keyword and hybrid
+	Keywords *bm25.Index    // for keyword and hybrid
 }
 
 // Reciprocal rank fusion: a command's fused score is the sum over the
@@ -88,8 +88,8 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
 }
 
-// keywordRanking ranks commands by their BM25 chunks: the best chunk's
-// score, plus supportWeight x the next supportChunks, as Group does.
+// keywordRanking ranks commands by their BM25 chunks, by the keyword rule
+// of aggregate.
 func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) ([]CommandHit, error) {
 	hits := s.Keywords.Search(request, pool)
 	ids := make([]string, len(hits))
@@ -104,43 +104,19 @@ func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) 
 	for _, r := range recs {
 		byID[r.ID] = r
 	}
-	byCmd := map[string]*CommandHit{}
-	var order []*CommandHit
+	chunks := make([]chunk, 0, len(hits))
 	for _, h := range hits {
 		r, ok := byID[h.ID]
 		if !ok {
 			continue // the keyword index is older than the collection
 		}
-		c := byCmd[h.Command]
-		if c == nil {
-			c = commandOf(metaOf(r))
-			byCmd[h.Command] = c
-			order = append(order, c)
-		}
 		m := matchOf(chroma.Hit{Record: r})
 		// The score in the ranking that found it (a semantic match's is
 		// its cosine); BM25 says which scale it is on.
 		m.Score, m.BM25 = h.Score, h.Score
-		c.Matches = append(c.Matches, m)
+		chunks = append(chunks, chunk{command: h.Command, md: metaOf(r), match: m})
 	}
-	for _, c := range order {
-		w := make([]float64, len(c.Matches))
-		for i, m := range c.Matches {
-			w[i] = m.BM25
-		}
-		sort.Sort(sort.Reverse(sort.Float64Slice(w)))
-		c.Score = w[0]
-		for _, x := range w[1:min(len(w), 1+supportChunks)] {
-			c.Score += 2 * supportWeight * x
-		}
-		c.Score *= 1 + 4*priorityBonus[c.Priority] // high x1.2, low x0.8
-	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
-	out := make([]CommandHit, len(order))
-	for i, c := range order {
-		out[i] = *c
-	}
-	return out, nil
+	return aggregate(chunks, keywordRule, len(chunks)), nil
 }
 
 // withKeywordScores gives keyword mode's commands their keyword (BM25)

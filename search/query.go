@@ -1,4 +1,4 @@
-package indexer
+package search
 
 import (
 	"sort"
@@ -65,30 +65,53 @@ const (
 // scale): its author says how strongly to prefer it.
 var priorityBonus = map[string]float64{"high": 0.05, "low": -0.05}
 
-// Group aggregates chunk hits per command. A match's Score is its cosine
-// similarity; a command's Score ranks commands: its best match (plus
-// summaryBonus for a summary chunk) and supportWeight times its next
-// supportChunks matches, weighted the same way.
-func Group(hits []chroma.Hit, k int) []CommandHit {
+// rule is how one ranking turns a command's chunk scores into the
+// command's score: its best chunk (plus summaryBonus for a summary), plus
+// support x its next supportChunks chunks weighted the same way, then the
+// custom doc's priority. Each ranking has its own scale, hence its own
+// weights; the rule itself is written once, in aggregate.
+type rule struct {
+	summaryBonus float64
+	support      float64
+	priority     func(score float64, priority string) float64
+}
+
+// semanticRule: cosine similarities; priority adds priorityBonus.
+var semanticRule = rule{summaryBonus: summaryBonus, support: supportWeight,
+	priority: func(s float64, p string) float64 { return s + priorityBonus[p] }}
+
+// keywordRule: BM25 scores have no fixed scale, so a summary gets no
+// bonus, support weighs twice as much, and priority scales the score
+// (high x1.2, low x0.8).
+var keywordRule = rule{support: 2 * supportWeight,
+	priority: func(s float64, p string) float64 { return s * (1 + 4*priorityBonus[p]) }}
+
+// chunk is one scored chunk of a ranking, with its record's metadata and
+// the command it belongs to.
+type chunk struct {
+	command string
+	md      index.Metadata
+	match   Match
+}
+
+// aggregate groups chunks by command (in order of first appearance, each
+// command's details from its first chunk), scores each command by r,
+// and returns at most k commands, best first, each with its matches best
+// first.
+func aggregate(chunks []chunk, r rule, k int) []CommandHit {
 	byCmd := map[string]*CommandHit{}
 	var order []*CommandHit
-	for _, h := range hits {
-		md := metaOf(h.Record)
-		cmd := md.Command
-		if cmd == "" {
-			continue
-		}
-		c := byCmd[cmd]
+	for _, ch := range chunks {
+		c := byCmd[ch.command]
 		if c == nil {
-			c = commandOf(md)
-			byCmd[cmd] = c
+			c = commandOf(ch.md)
+			byCmd[ch.command] = c
 			order = append(order, c)
 		}
-		m := matchOf(h)
-		c.Matches = append(c.Matches, m)
+		c.Matches = append(c.Matches, ch.match)
 	}
 	for _, c := range order {
-		c.Score = rankScore(c.Matches) + priorityBonus[c.Priority]
+		c.Score = r.priority(r.score(c.Matches), c.Priority)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
 	if len(order) > k {
@@ -102,20 +125,36 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 	return out
 }
 
-func rankScore(ms []Match) float64 {
+// score is a command's score from its matches before priority.
+func (r rule) score(ms []Match) float64 {
 	w := make([]float64, len(ms))
 	for i, m := range ms {
 		w[i] = m.Score
 		if m.Kind == index.KindSummary {
-			w[i] += summaryBonus
+			w[i] += r.summaryBonus
 		}
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(w)))
 	score := w[0]
 	for _, s := range w[1:min(len(w), 1+supportChunks)] {
-		score += supportWeight * s
+		score += r.support * s
 	}
 	return score
+}
+
+// Group aggregates chunk hits per command by the semantic rule. A
+// match's Score is its cosine similarity; a command's Score ranks
+// commands. Records without a command are left out.
+func Group(hits []chroma.Hit, k int) []CommandHit {
+	chunks := make([]chunk, 0, len(hits))
+	for _, h := range hits {
+		md := metaOf(h.Record)
+		if md.Command == "" {
+			continue
+		}
+		chunks = append(chunks, chunk{command: md.Command, md: md, match: matchOf(h)})
+	}
+	return aggregate(chunks, semanticRule, k)
 }
 
 // commandOf starts a command's hit from the metadata of its first record.

@@ -1,4 +1,4 @@
-package keyword
+package bm25
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package indexer
+package search
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/keyword"
+	"github.com/cmdai/cmdai/search/bm25"
 )
 
 // KeywordIndex returns the BM25 index of the collection's chunks, kept in
@@ -20,7 +20,7 @@ import (
 // record count): a missing or outdated one is rebuilt from the records
 // and saved. It is derived from the records alone, so it travels with
 // them: an imported index gets its own on first use (or at import).
-func KeywordIndex(ctx context.Context, coll *chroma.Collection, dir string) (*keyword.Index, error) {
+func KeywordIndex(ctx context.Context, coll Collection, dir string) (*bm25.Index, error) {
 	meta := index.ParseMeta(coll.Metadata())
 	n, err := coll.Count(ctx)
 	if err != nil {
@@ -29,7 +29,7 @@ func KeywordIndex(ctx context.Context, coll *chroma.Collection, dir string) (*ke
 	key := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d|%s", coll.Name(), meta.BuiltAt.UTC().Format(time.RFC3339Nano), n, meta.Chunks, meta.ModelSHA256)))
 	path := filepath.Join(dir, coll.Name()+"-"+hex.EncodeToString(key[:6])+".bm25")
 	if f, err := os.Open(path); err == nil {
-		ix, err := keyword.Load(f)
+		ix, err := bm25.Load(f)
 		f.Close()
 		if err == nil && ix.Len() == n {
 			return ix, nil
@@ -47,22 +47,22 @@ func KeywordIndex(ctx context.Context, coll *chroma.Collection, dir string) (*ke
 }
 
 // BuildKeywordIndex reads every chunk of the collection and indexes it.
-func BuildKeywordIndex(ctx context.Context, coll *chroma.Collection) (*keyword.Index, error) {
+func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error) {
 	recs, err := coll.All(ctx, chroma.Include{Documents: true})
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]keyword.Doc, len(recs))
+	docs := make([]bm25.Doc, len(recs))
 	for i, r := range recs {
 		md := metaOf(r)
-		docs[i] = keyword.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document}
+		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document}
 	}
-	return keyword.Build(docs), nil
+	return bm25.Build(docs), nil
 }
 
 // saveKeywordIndex writes atomically and removes the collection's older
 // indexes.
-func saveKeywordIndex(ix *keyword.Index, dir, collection, path string) error {
+func saveKeywordIndex(ix *bm25.Index, dir, collection, path string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
