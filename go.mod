@@ -3,6 +3,7 @@ module github.com/cmdai/cmdai
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.5.0
 	github.com/amikos-tech/chroma-go v0.4.0
 	github.com/daulet/tokenizers v1.24.0
 	github.com/klauspost/compress v1.20.3

@@ -9,9 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/paths"
 )
 
 // ExitBusy: another cmdai holds the private server's data directory.
@@ -184,7 +184,7 @@ func connectChroma(ctx context.Context, getenv func(string) string, o ChromaOpti
 	}
 	dir := o.DataDir
 	if dir == "" {
-		if dir, err = paths.ChromaDir(getenv); err != nil {
+		if dir, err = config.ChromaDir(getenv); err != nil {
 			return nil, err
 		}
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/fsx"
-	"github.com/cmdai/cmdai/paths"
 )
 
 func newDocsCommand(f *Factory) *cli.Command {
@@ -45,11 +45,11 @@ EXAMPLES:
 					return usageError("%q is not a command name", name)
 				}
 				if dir == "" {
-					root, err := paths.ConfigRoot(f.Getenv)
+					d, err := config.CommandsDir(f.Getenv)
 					if err != nil {
 						return err
 					}
-					dir = filepath.Join(root, "commands")
+					dir = d
 				}
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					return err

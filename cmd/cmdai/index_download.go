@@ -10,9 +10,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/netx"
-	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
 )
@@ -112,7 +112,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	}
 	dir := opts.Dir
 	if dir == "" {
-		if dir, err = paths.DownloadDir(opts.Import.Getenv); err != nil {
+		if dir, err = config.DownloadDir(opts.Import.Getenv); err != nil {
 			return err
 		}
 	}

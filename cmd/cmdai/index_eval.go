@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/pipeline"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
@@ -218,12 +217,12 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	}
 	s := search.Searcher{Coll: coll, Embedder: e}
 	if withKeywords {
-		root, err := paths.CacheRoot(getenv)
+		dir, err := config.KeywordDir(getenv)
 		if err != nil {
 			e.Close()
 			return s, nil, err
 		}
-		if s.Keywords, err = search.KeywordIndex(ctx, coll, filepath.Join(root, "keywords")); err != nil {
+		if s.Keywords, err = search.KeywordIndex(ctx, coll, dir); err != nil {
 			e.Close()
 			return s, nil, err
 		}

@@ -6,19 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/paths"
 	"github.com/cmdai/cmdai/pipeline"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -326,7 +325,7 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.
 	}
 	bo.Docs = docs
 	if !opts.NoCache && len(emb.list) > 0 {
-		dir, err := paths.EmbeddingCacheDir(opts.Getenv)
+		dir, err := config.EmbeddingCacheDir(opts.Getenv)
 		if err != nil {
 			return bo, err
 		}
@@ -342,11 +341,11 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.
 // under the config root, then dirs. A broken file is a problem reported by
 // name, never an error.
 func loadDocs(getenv func(string) string, dirs []string) ([]customdocs.Doc, []customdocs.Problem, error) {
-	root, err := paths.ConfigRoot(getenv)
+	defaults, err := config.DocDirs(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
-	all := append([]string{filepath.Join(root, "commands"), filepath.Join(root, "hints")}, dirs...)
+	all := append(defaults, dirs...)
 	docs, problems := customdocs.Load(all)
 	return docs, problems, nil
 }

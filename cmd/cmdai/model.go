@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/paths"
 )
 
 // modelDirFlag and friends are shared by every command that embeds.
@@ -28,7 +28,7 @@ func resolveModelDir(getenv func(string) string, dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}
-	return paths.ModelDir(getenv, embed.ModelName)
+	return config.ModelDir(getenv, embed.ModelName)
 }
 
 func newModelCommand(f *Factory) *cli.Command {

@@ -1,0 +1,190 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The configuration file's names in the config root; CMDAI_CONFIG may
+// name any file ending in one of formats' extensions.
+const (
+	YAMLName = "config.yaml"
+	TOMLName = "config.toml"
+)
+
+// formats maps a file extension to its parser.
+var formats = map[string]func(data []byte) (map[string]rawValue, error){
+	".yaml": parseYAML,
+	".yml":  parseYAML,
+	".toml": parseTOML,
+}
+
+// rawValue is a parsed value before it is checked against its setting:
+// what the format said, and where (line 0 when the format does not say).
+type rawValue struct {
+	text   string // a scalar as written
+	isBool bool   // a boolean literal
+	isNum  bool   // a number literal
+	// quoted says the format quotes text (TOML): a number there is not
+	// text, where YAML's unquoted 2024 may well be a database's name.
+	quoted bool
+	// other names what is not a scalar ("a list", "a table", "nothing");
+	// "" for a scalar.
+	other string
+	line  int
+}
+
+// File is a loaded configuration file: checked values, by key.
+type File struct {
+	Path   string
+	values map[string]any
+}
+
+// Find says which configuration file applies: the one CMDAI_CONFIG names,
+// else config.yaml or config.toml in the config root. It is "" when there
+// is none (or no config root can be told: nothing to read then, as
+// before files existed). Both in the root is an error: which one wins
+// would be a guess.
+func Find(getenv Env) (string, error) {
+	if p := getenv(EnvConfig); p != "" {
+		if _, ok := formats[filepath.Ext(p)]; !ok {
+			return "", fmt.Errorf("%s=%s: a configuration file is YAML (.yaml, .yml) or TOML (.toml); rename it or point %s at one", EnvConfig, p, EnvConfig)
+		}
+		return p, nil
+	}
+	root, err := ConfigRoot(getenv)
+	if err != nil {
+		return "", nil
+	}
+	var found []string
+	for _, name := range []string{YAMLName, TOMLName} {
+		p := filepath.Join(root, name)
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("configuration file %s: %w", p, err)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("both %s and %s exist: cmdai reads one configuration file; merge them into one and remove the other", found[0], found[1])
+}
+
+// Load finds the configuration file (see Find) and reads it. With no
+// file it returns an empty File: every lookup falls through to the
+// default. Every problem is an error naming the file and the fix: a
+// setting silently ignored would be worse than none.
+func Load(getenv Env) (*File, error) {
+	p, err := Find(getenv)
+	if err != nil || p == "" {
+		return &File{}, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		if getenv(EnvConfig) != "" {
+			return nil, fmt.Errorf("%s=%s: %w (fix the path, or unset %s)", EnvConfig, p, err, EnvConfig)
+		}
+		return nil, fmt.Errorf("configuration file %s: %w", p, err)
+	}
+	return Parse(p, data)
+}
+
+// Parse checks data, the content of configuration file path (its
+// extension says the format), against Settings.
+func Parse(path string, data []byte) (*File, error) {
+	parse, ok := formats[filepath.Ext(path)]
+	if !ok {
+		return nil, fmt.Errorf("configuration file %s: not .yaml, .yml or .toml", path)
+	}
+	raw, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("configuration file %s does not parse: %w (fix it, or move it away to use the defaults)", path, err)
+	}
+	f := &File{Path: path, values: make(map[string]any, len(raw))}
+	for key, rv := range raw {
+		s, ok := lookupSetting(key)
+		if !ok {
+			return nil, fmt.Errorf("configuration file %s%s: unknown key %q (the keys are %s; see \"cmdai --help\")", path, at(rv.line), key, keyList())
+		}
+		v, err := s.check(rv)
+		if err != nil {
+			return nil, fmt.Errorf("configuration file %s%s: %s: %w", path, at(rv.line), key, err)
+		}
+		f.values[key] = v
+	}
+	return f, nil
+}
+
+func at(line int) string {
+	if line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(":%d", line)
+}
+
+// check converts rv to the setting's kind.
+func (s Setting) check(rv rawValue) (any, error) {
+	if rv.other != "" {
+		return nil, fmt.Errorf("wants %s, not %s", s.Kind, rv.other)
+	}
+	switch s.Kind {
+	case Bool:
+		b, err := strconv.ParseBool(strings.ToLower(rv.text))
+		if err != nil || !rv.isBool {
+			return nil, fmt.Errorf("wants %s, not %q", s.Kind, rv.text)
+		}
+		return b, nil
+	case Int:
+		n, err := strconv.Atoi(rv.text)
+		if err != nil || !rv.isNum {
+			return nil, fmt.Errorf("wants %s, not %q", s.Kind, rv.text)
+		}
+		return n, nil
+	case Duration:
+		d, err := time.ParseDuration(rv.text)
+		if err != nil || rv.isNum || rv.isBool {
+			return nil, fmt.Errorf("wants %s, not %q", s.Kind, rv.text)
+		}
+		return d, nil
+	}
+	if rv.isBool || (rv.isNum && rv.quoted) {
+		return nil, fmt.Errorf("wants %s, not %s (quote it if you mean the text)", s.Kind, rv.text)
+	}
+	if strings.TrimSpace(rv.text) == "" {
+		return nil, fmt.Errorf("wants %s, not an empty one (remove the line for the default)", s.Kind)
+	}
+	if s.Path && !filepath.IsAbs(rv.text) {
+		return nil, fmt.Errorf("%q is not an absolute path: the file is read from any working directory", rv.text)
+	}
+	return rv.text, nil
+}
+
+// Value is the file's value for key, of the Go type its Kind says; ok is
+// false when the file does not set it. A nil File sets nothing.
+func (f *File) Value(key string) (v any, ok bool) {
+	if f == nil {
+		return nil, false
+	}
+	v, ok = f.values[key]
+	return v, ok
+}
+
+// Fallback is the file's place in the order flag > CMDAI_* env > file >
+// default: the value it gives the setting of environment variable env
+// when neither the command line nor the environment set it (set false).
+func (f *File) Fallback(env string, set bool) (v any, ok bool) {
+	if set {
+		return nil, false
+	}
+	return f.Value(KeyFor(env))
+}
