@@ -62,6 +62,7 @@ EXAMPLES:
 		EnableBashCompletion: true,
 		Action:               appAction,
 	}
+	applyConfigFile(f, app)
 	refuseEmptyValues(app.Commands)
 	return app
 }
