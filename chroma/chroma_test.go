@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/testmode"
 )
 
@@ -61,7 +62,7 @@ func TestServerLockStopRestart(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if alive(pid) {
+	if procgroup.Alive(pid) {
 		t.Fatalf("server pid %d still alive after Stop", pid)
 	}
 	if _, err := os.Stat(filepath.Join(dir, pidName)); !os.IsNotExist(err) {
@@ -138,7 +139,7 @@ func TestKilledOwnerLeavesNoServer(t *testing.T) {
 	}
 	defer s.Stop()
 	waitGone(serverPID, 10*time.Second)
-	if alive(serverPID) {
+	if procgroup.Alive(serverPID) {
 		t.Fatalf("server %d of the killed owner still runs", serverPID)
 	}
 }
