@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/testmode"
 )
@@ -163,27 +163,13 @@ func TestMain(m *testing.M) {
 
 func TestConnectUnreachable(t *testing.T) {
 	start := time.Now()
-	_, err := Connect(context.Background(), Config{URL: "http://" + closedPort(t)})
+	_, err := Connect(context.Background(), Config{URL: "http://" + testnet.ClosedPort(t)})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("err = %v, want ErrUnreachable", err)
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("took %s to give up", d)
 	}
-}
-
-// closedPort returns a loopback address where nothing listens: a port the
-// kernel just gave out and that was closed again (a fixed port such as 9
-// answers whatever happens to listen there).
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }
 
 func unit(v ...float32) []float32 {
