@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/testmode"
 )
 
@@ -61,7 +62,7 @@ func TestServerLockStopRestart(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if alive(pid) {
+	if procgroup.Alive(pid) {
 		t.Fatalf("server pid %d still alive after Stop", pid)
 	}
 	if _, err := os.Stat(filepath.Join(dir, pidName)); !os.IsNotExist(err) {
@@ -138,7 +139,7 @@ func TestKilledOwnerLeavesNoServer(t *testing.T) {
 	}
 	defer s.Stop()
 	waitGone(serverPID, 10*time.Second)
-	if alive(serverPID) {
+	if procgroup.Alive(serverPID) {
 		t.Fatalf("server %d of the killed owner still runs", serverPID)
 	}
 }
@@ -162,27 +163,13 @@ func TestMain(m *testing.M) {
 
 func TestConnectUnreachable(t *testing.T) {
 	start := time.Now()
-	_, err := Connect(context.Background(), Config{URL: "http://" + closedPort(t)})
+	_, err := Connect(context.Background(), Config{URL: "http://" + testnet.ClosedPort(t)})
 	if !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("err = %v, want ErrUnreachable", err)
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("took %s to give up", d)
 	}
-}
-
-// closedPort returns a loopback address where nothing listens: a port the
-// kernel just gave out and that was closed again (a fixed port such as 9
-// answers whatever happens to listen there).
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }
 
 func unit(v ...float32) []float32 {

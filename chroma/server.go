@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/termtext"
 )
 
@@ -159,7 +160,7 @@ func startOnce(ctx context.Context, o ServerOptions, lock *os.File) (*Server, er
 		lock:    lock,
 		exited:  make(chan struct{}),
 	}
-	if err := startChild(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
+	if err := procgroup.Start(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrServerStart, o.Bin, err)
 	}
 	writePID(o.DataDir, cmd.Process.Pid, port)
@@ -232,11 +233,11 @@ func (s *Server) Stop() error {
 	select {
 	case <-s.exited:
 	default:
-		_ = signalGroup(s.cmd.Process.Pid, syscall.SIGTERM)
+		_ = procgroup.Signal(s.cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-s.exited:
 		case <-time.After(10 * time.Second):
-			_ = signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+			_ = procgroup.Signal(s.cmd.Process.Pid, syscall.SIGKILL)
 			<-s.exited
 		}
 	}
@@ -246,7 +247,7 @@ func (s *Server) Stop() error {
 }
 
 func (s *Server) kill() {
-	_ = signalGroup(s.cmd.Process.Pid, syscall.SIGKILL)
+	_ = procgroup.Signal(s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.exited
 }
 
@@ -284,21 +285,21 @@ func lockDataDir(dir string) (*os.File, error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		owner, server, _ := readPID(dir)
-		if attempt == 0 && owner > 0 && !alive(owner) && server > 0 && alive(server) && looksLikeChroma(server) {
+		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) && looksLikeChroma(server) {
 			// Its cmdai is gone: stop the orphan, then take the lock.
-			_ = signalGroup(server, syscall.SIGTERM)
+			_ = procgroup.Signal(server, syscall.SIGTERM)
 			waitGone(server, 10*time.Second)
-			if alive(server) {
-				_ = signalGroup(server, syscall.SIGKILL)
+			if procgroup.Alive(server) {
+				_ = procgroup.Signal(server, syscall.SIGKILL)
 				waitGone(server, 5*time.Second)
 			}
 			continue
 		}
 		f.Close()
 		who := "another process"
-		if owner > 0 && alive(owner) {
+		if owner > 0 && procgroup.Alive(owner) {
 			who = fmt.Sprintf("another cmdai (pid %d)", owner)
-		} else if server > 0 && alive(server) {
+		} else if server > 0 && procgroup.Alive(server) {
 			who = fmt.Sprintf("a chroma server (pid %d)", server)
 		}
 		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, who, dir, dir)
@@ -335,7 +336,7 @@ func readPID(dir string) (owner, server int, err error) {
 }
 
 func waitGone(pid int, d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end) && alive(pid); {
+	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
 		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cmdai/cmdai/diskspace"
 )
 
 // Space figures for one record: its vector (dims float32s) stored twice
@@ -27,7 +29,7 @@ func SpaceNeeded(records, dims int) int64 {
 // freeSpace returns the bytes available to an unprivileged writer on the
 // file system holding dir, and that file system's mount point; a variable
 // so that tests can inject a full disk.
-var freeSpace = diskFree
+var freeSpace = diskspace.Free
 
 // CheckSpace refuses, before anything is written, a write of need bytes
 // into dir (the private server's data directory) that the disk cannot

@@ -67,119 +67,163 @@ type Handler struct {
 // the count differs from the manifest. A caller that loads records must
 // treat them as unverified until Read returns nil.
 func Read(ctx context.Context, r io.Reader, lim Limits, h Handler) (Manifest, error) {
-	lim = lim.withDefaults()
 	in := &countReader{r: r}
 	zr, err := archiver.Gz{}.OpenReader(in)
 	if err != nil {
 		return Manifest{}, fmt.Errorf("%w: not a gzip file: %v", ErrDamaged, err)
 	}
 	defer zr.Close()
-	out := &bombGuard{r: zr, in: in, lim: lim}
+	tr := &tarReader{lim: lim.withDefaults(), h: h}
+	out := &bombGuard{r: zr, in: in, lim: tr.lim}
+	if err := (archiver.Tar{}).Extract(ctx, out, nil, tr.entry); err != nil {
+		return tr.m, classify(ctx, err)
+	}
+	return tr.m, tr.complete()
+}
 
-	var (
-		m          Manifest
-		gotRecords bool
-		count      int
-	)
-	err = archiver.Tar{}.Extract(ctx, out, nil, func(ctx context.Context, f archiver.File) error {
-		hdr, _ := f.Header.(*tar.Header)
-		if hdr == nil {
-			return fmt.Errorf("%w: entry %q has no tar header", ErrHostile, f.NameInArchive)
+// tarReader is one Read's state across the tarball's entries: the
+// manifest once seen, and what the records entry held so far.
+type tarReader struct {
+	lim        Limits
+	h          Handler
+	m          Manifest
+	gotRecords bool
+	count      int
+}
+
+// entry checks one tar entry's header and hands its content to the
+// reader for its name; anything but the manifest and the records is
+// refused.
+func (t *tarReader) entry(ctx context.Context, f archiver.File) error {
+	hdr, _ := f.Header.(*tar.Header)
+	if hdr == nil {
+		return fmt.Errorf("%w: entry %q has no tar header", ErrHostile, f.NameInArchive)
+	}
+	if err := checkEntry(hdr); err != nil {
+		return err
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	switch hdr.Name {
+	case ManifestName:
+		return t.manifest(hdr, rc)
+	case RecordsName:
+		return t.records(hdr, rc)
+	}
+	return fmt.Errorf("%w: unexpected entry %q (a cmdai index holds %s and %s only)", ErrHostile, hdr.Name, ManifestName, RecordsName)
+}
+
+// manifest reads and checks the manifest (bounded: it is read whole) and
+// hands it to the caller before any record arrives.
+func (t *tarReader) manifest(hdr *tar.Header, rc io.Reader) error {
+	if t.m.Format != "" {
+		return fmt.Errorf("%w: two manifests", ErrHostile)
+	}
+	if hdr.Size > t.lim.MaxManifest {
+		return fmt.Errorf("%w: manifest of %d bytes (limit %d)", ErrHostile, hdr.Size, t.lim.MaxManifest)
+	}
+	data, err := io.ReadAll(io.LimitReader(rc, t.lim.MaxManifest))
+	if err != nil {
+		return damaged(err)
+	}
+	if err := json.Unmarshal(data, &t.m); err != nil {
+		return fmt.Errorf("%w: manifest is not valid JSON: %v", ErrDamaged, err)
+	}
+	if err := t.m.Check(); err != nil {
+		return fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	if t.h.Manifest != nil {
+		if err := t.h.Manifest(t.m); err != nil {
+			return callerErr{err}
 		}
-		if err := checkEntry(hdr); err != nil {
-			return err
+	}
+	return nil
+}
+
+// records streams records.jsonl line by line to the caller, hashing it
+// on the way, and compares size and hash with the manifest's: the
+// records are never held whole.
+func (t *tarReader) records(hdr *tar.Header, rc io.Reader) error {
+	if t.m.Format == "" {
+		return fmt.Errorf("%w: %s comes before %s", ErrHostile, RecordsName, ManifestName)
+	}
+	if t.gotRecords {
+		return fmt.Errorf("%w: two %s entries", ErrHostile, RecordsName)
+	}
+	t.gotRecords = true
+	want := t.m.Files[RecordsName]
+	if hdr.Size != want.Size {
+		return fmt.Errorf("%w: %s is %d bytes, the manifest says %d", ErrDamaged, RecordsName, hdr.Size, want.Size)
+	}
+	sum := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(rc, sum), 64<<10)
+	for {
+		line, err := readLine(br, t.lim.MaxRecord)
+		if err == io.EOF {
+			break
 		}
-		rc, err := f.Open()
 		if err != nil {
 			return err
 		}
-		defer rc.Close()
-		switch hdr.Name {
-		case ManifestName:
-			if m.Format != "" {
-				return fmt.Errorf("%w: two manifests", ErrHostile)
-			}
-			if hdr.Size > lim.MaxManifest {
-				return fmt.Errorf("%w: manifest of %d bytes (limit %d)", ErrHostile, hdr.Size, lim.MaxManifest)
-			}
-			data, err := io.ReadAll(io.LimitReader(rc, lim.MaxManifest))
-			if err != nil {
-				return damaged(err)
-			}
-			if err := json.Unmarshal(data, &m); err != nil {
-				return fmt.Errorf("%w: manifest is not valid JSON: %v", ErrDamaged, err)
-			}
-			if err := m.Check(); err != nil {
-				return fmt.Errorf("%w: %v", ErrDamaged, err)
-			}
-			if h.Manifest != nil {
-				if err := h.Manifest(m); err != nil {
-					return callerErr{err}
-				}
-			}
-			return nil
-		case RecordsName:
-			if m.Format == "" {
-				return fmt.Errorf("%w: %s comes before %s", ErrHostile, RecordsName, ManifestName)
-			}
-			if gotRecords {
-				return fmt.Errorf("%w: two %s entries", ErrHostile, RecordsName)
-			}
-			gotRecords = true
-			want := m.Files[RecordsName]
-			if hdr.Size != want.Size {
-				return fmt.Errorf("%w: %s is %d bytes, the manifest says %d", ErrDamaged, RecordsName, hdr.Size, want.Size)
-			}
-			sum := sha256.New()
-			br := bufio.NewReaderSize(io.TeeReader(rc, sum), 64<<10)
-			for {
-				line, err := readLine(br, lim.MaxRecord)
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					return err
-				}
-				rec, err := unmarshalRecord(line, m.Model.Dims)
-				if err != nil {
-					return fmt.Errorf("%w: %s line %d: %v", ErrDamaged, RecordsName, count+1, err)
-				}
-				count++
-				if count > m.Records {
-					return fmt.Errorf("%w: more records than the manifest's %d", ErrDamaged, m.Records)
-				}
-				if h.Record != nil {
-					if err := h.Record(rec); err != nil {
-						return callerErr{err}
-					}
-				}
-			}
-			if got := hex.EncodeToString(sum.Sum(nil)); got != want.SHA256 {
-				return fmt.Errorf("%w: %s has sha256 %s, the manifest says %s", ErrDamaged, RecordsName, got, want.SHA256)
-			}
-			return nil
+		if err := t.record(line); err != nil {
+			return err
 		}
-		return fmt.Errorf("%w: unexpected entry %q (a cmdai index holds %s and %s only)", ErrHostile, hdr.Name, ManifestName, RecordsName)
-	})
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != want.SHA256 {
+		return fmt.Errorf("%w: %s has sha256 %s, the manifest says %s", ErrDamaged, RecordsName, got, want.SHA256)
+	}
+	return nil
+}
+
+// record decodes one line of records.jsonl, counts it against the
+// manifest's total and hands it to the caller.
+func (t *tarReader) record(line []byte) error {
+	rec, err := unmarshalRecord(line, t.m.Model.Dims)
 	if err != nil {
-		var ce callerErr
-		switch {
-		case errors.As(err, &ce):
-			return m, ce.err
-		case errors.Is(err, ErrHostile) || errors.Is(err, ErrDamaged) || ctx.Err() != nil:
-			return m, err
+		return fmt.Errorf("%w: %s line %d: %v", ErrDamaged, RecordsName, t.count+1, err)
+	}
+	t.count++
+	if t.count > t.m.Records {
+		return fmt.Errorf("%w: more records than the manifest's %d", ErrDamaged, t.m.Records)
+	}
+	if t.h.Record != nil {
+		if err := t.h.Record(rec); err != nil {
+			return callerErr{err}
 		}
-		return m, damaged(err)
 	}
+	return nil
+}
+
+// complete checks, once the tarball has ended cleanly, that it held what
+// the manifest promised: a truncated tarball can end between entries.
+func (t *tarReader) complete() error {
 	switch {
-	case m.Format == "":
-		return m, fmt.Errorf("%w: no %s", ErrDamaged, ManifestName)
-	case !gotRecords:
-		return m, fmt.Errorf("%w: no %s (truncated?)", ErrDamaged, RecordsName)
-	case count != m.Records:
-		return m, fmt.Errorf("%w: %d records, the manifest says %d", ErrDamaged, count, m.Records)
+	case t.m.Format == "":
+		return fmt.Errorf("%w: no %s", ErrDamaged, ManifestName)
+	case !t.gotRecords:
+		return fmt.Errorf("%w: no %s (truncated?)", ErrDamaged, RecordsName)
+	case t.count != t.m.Records:
+		return fmt.Errorf("%w: %d records, the manifest says %d", ErrDamaged, t.count, t.m.Records)
 	}
-	return m, nil
+	return nil
+}
+
+// classify turns an error that stopped the read into what Read returns:
+// the caller's own error unwrapped, a refusal or damage as is, a
+// cancellation as is, and anything else (a tar or gzip failure) as
+// damage.
+func classify(ctx context.Context, err error) error {
+	var ce callerErr
+	switch {
+	case errors.As(err, &ce):
+		return ce.err
+	case errors.Is(err, ErrHostile) || errors.Is(err, ErrDamaged) || ctx.Err() != nil:
+		return err
+	}
+	return damaged(err)
 }
 
 // errManifestRead stops Read once ReadManifest has what it wants.

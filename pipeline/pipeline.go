@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/helprun"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/scanner"
@@ -58,7 +59,7 @@ type Options struct {
 	Commands []string
 	// HelpFallback runs "cmd --help" for commands without a man page.
 	HelpFallback bool
-	Help         scanner.HelpRunner
+	Help         helprun.Runner
 	// Parallel bounds concurrent work; 0 means the number of CPUs.
 	Parallel int
 	Distro   distro.Info
@@ -608,7 +609,7 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 	case opts.HelpFallback:
 		out, err := opts.Help.Run(ctx, j.cmd.Path)
 		switch {
-		case errors.Is(err, scanner.ErrDenied):
+		case errors.Is(err, helprun.ErrDenied):
 			r.Status, r.Error = StatusDenied, err.Error()
 		case err != nil:
 			r.Status, r.Error = StatusFailed, fmt.Sprintf("help: %v", err)

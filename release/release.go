@@ -192,18 +192,33 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	if src, ok := s.local(); ok {
+		return copyLocal(src, name, dir)
+	}
+	return s.fetchHTTP(ctx, name, dir, progress)
+}
+
+// copyLocal copies name from the directory src into dir, atomically: no
+// half file ever stands under the final name.
+func copyLocal(src, name, dir string) (string, error) {
+	final := filepath.Join(dir, name)
+	if err := fsx.CopyFile(filepath.Join(src, name), final, 0o644); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(src, name))
+		}
+		return "", err
+	}
+	return final, nil
+}
+
+// errRefetch asks fetchHTTP to drop the partial download and start anew.
+var errRefetch = errors.New("fetch anew")
+
+// fetchHTTP downloads name over HTTP into name.part in dir, from where an
+// earlier cut download stopped, and renames it to name once complete.
+func (s Source) fetchHTTP(ctx context.Context, name, dir string, progress Progress) (string, error) {
 	final := filepath.Join(dir, name)
 	part := final + ".part"
-	if src, ok := s.local(); ok {
-		// An atomic copy: no half file ever stands under the final name.
-		if err := fsx.CopyFile(filepath.Join(src, name), final, 0o644); err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return "", fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(src, name))
-			}
-			return "", err
-		}
-		return final, nil
-	}
 	f, err := os.OpenFile(part, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return "", err
@@ -216,53 +231,87 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 	// The idle reader cancels this context when the body stalls.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
+	resp, err := s.get(ctx, name, have)
 	if err != nil {
 		return "", err
+	}
+	defer resp.Body.Close()
+	have, total, err := s.resumeAt(resp, f, name, have)
+	if errors.Is(err, errRefetch) {
+		f.Close()
+		os.Remove(part)
+		return s.Fetch(ctx, name, dir, progress)
+	}
+	if err != nil {
+		return "", err
+	}
+	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
+	defer body.Close()
+	if err := s.receive(f, body, name, have, total, progress); err != nil {
+		return "", err
+	}
+	f.Close()
+	if err := os.Rename(part, final); err != nil {
+		return "", err
+	}
+	// The rename is durable only once the directory entry is on disk.
+	return final, fsx.SyncDir(dir)
+}
+
+// get requests name, from byte have on when a partial download exists.
+func (s Source) get(ctx context.Context, name string, have int64) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.urlOf(name), nil)
+	if err != nil {
+		return nil, err
 	}
 	if have > 0 {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return "", netx.Network(fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err))
+		return nil, netx.Network(fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err))
 	}
-	defer resp.Body.Close()
-	total := int64(-1)
+	return resp, nil
+}
+
+// resumeAt reads the server's answer to get: where the body starts in the
+// file (have, or 0 when the whole file comes again, the part f then
+// emptied) and the file's total size (-1 if unknown). errRefetch means
+// the part is as long as the file, or longer.
+func (s Source) resumeAt(resp *http.Response, f *os.File, name string, have int64) (int64, int64, error) {
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
-		if start, size, ok := contentRange(resp.Header.Get("Content-Range")); !ok || start != have {
-			return "", fmt.Errorf("fetch %s: the server resumed at %q, not at byte %d", s.urlOf(name), resp.Header.Get("Content-Range"), have)
-		} else {
-			total = size
+		start, size, ok := contentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != have {
+			return 0, 0, fmt.Errorf("fetch %s: the server resumed at %q, not at byte %d", s.urlOf(name), resp.Header.Get("Content-Range"), have)
 		}
+		return have, size, nil
 	case http.StatusOK:
 		// whole file: start over
 		if err := f.Truncate(0); err != nil {
-			return "", err
+			return 0, 0, err
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return "", err
+			return 0, 0, err
 		}
-		have = 0
-		total = resp.ContentLength
+		return 0, resp.ContentLength, nil
 	case http.StatusRequestedRangeNotSatisfiable:
-		// the part is as long as the file, or longer: fetch it anew
-		f.Close()
-		os.Remove(part)
-		return s.Fetch(ctx, name, dir, progress)
+		return 0, 0, errRefetch
 	case http.StatusNotFound:
-		os.Remove(part)
-		return "", fmt.Errorf("%w: %s", ErrNotFound, s.urlOf(name))
-	default:
-		return "", fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
+		os.Remove(f.Name())
+		return 0, 0, fmt.Errorf("%w: %s", ErrNotFound, s.urlOf(name))
 	}
+	return 0, 0, fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
+}
+
+// receive appends the body to the part f, which holds have bytes, and
+// syncs it; a cut body or a short file is an error that keeps the part
+// for the next run to resume.
+func (s Source) receive(f *os.File, body io.Reader, name string, have, total int64, progress Progress) error {
 	w := io.Writer(f)
 	if progress != nil {
 		w = &progressWriter{w: f, done: have, total: total, fn: progress}
 	}
-	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
-	defer body.Close()
 	if _, err := io.Copy(w, body); err != nil {
 		got := have
 		if st, serr := f.Stat(); serr == nil {
@@ -272,22 +321,17 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 		if total >= 0 {
 			of = fmt.Sprintf("of %d", total)
 		}
-		return "", netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s (the partial download is kept in %s: run the same command again to resume)", s.urlOf(name), err, got, of, part))
+		return netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s (the partial download is kept in %s: run the same command again to resume)", s.urlOf(name), err, got, of, f.Name()))
 	}
 	if err := f.Sync(); err != nil {
-		return "", err
+		return err
 	}
 	if total >= 0 {
 		if st, err := f.Stat(); err == nil && st.Size() != total {
-			return "", fmt.Errorf("fetch %s: got %d of %d bytes (run the same command again to resume)", s.urlOf(name), st.Size(), total)
+			return fmt.Errorf("fetch %s: got %d of %d bytes (run the same command again to resume)", s.urlOf(name), st.Size(), total)
 		}
 	}
-	f.Close()
-	if err := os.Rename(part, final); err != nil {
-		return "", err
-	}
-	// The rename is durable only once the directory entry is on disk.
-	return final, fsx.SyncDir(dir)
+	return nil
 }
 
 // contentRange parses "bytes START-END/SIZE".

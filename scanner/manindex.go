@@ -91,24 +91,52 @@ func BuildManIndex(ctx context.Context, roots []string, opts IndexOptions) (*Man
 	}
 	locales := localeDirs(opts.Lang)
 	langs := append(append([]string(nil), locales...), "") // English last
-	roots = uniqueRoots(roots)
-	limit := 4 * runtime.NumCPU() // directory reads are I/O bound
+	limit := 4 * runtime.NumCPU()                          // directory reads are I/O bound
 
-	// Phase 1: find the manN directories of every root × locale.
-	type base struct {
-		path      string
-		root      int
-		lang      int
-		mustExist bool
+	dirs, problems, err := findSectionDirs(ctx, manBases(uniqueRoots(roots), langs), langs, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("index man pages: %w", err)
 	}
-	var bases []base
-	for ri, r := range roots {
-		for li, l := range langs {
-			bases = append(bases, base{filepath.Join(r, l), ri, li, l == ""})
+	pages, dirProblems, err := listSectionDirs(ctx, dirs, sections, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("index man pages: %w", err)
+	}
+	for _, p := range dirProblems {
+		if p != nil {
+			problems = append(problems, *p)
 		}
 	}
+	return newManIndex(pages), problems, nil
+}
+
+// manBase is one directory that may hold manN directories: a root, or
+// one of its locale subdirectories.
+type manBase struct {
+	path      string
+	root      int
+	lang      int
+	mustExist bool // a root, not a translation
+}
+
+// manBases lists every root × locale, English (lang "") last within each
+// root.
+func manBases(roots, langs []string) []manBase {
+	var bases []manBase
+	for ri, r := range roots {
+		for li, l := range langs {
+			bases = append(bases, manBase{filepath.Join(r, l), ri, li, l == ""})
+		}
+	}
+	return bases
+}
+
+// findSectionDirs reads the bases concurrently (limit at a time) and
+// returns their manN directories and the bases that could not be read,
+// both in the bases' order so that the index does not depend on timing.
+// The error is ctx's.
+func findSectionDirs(ctx context.Context, bases []manBase, langs []string, limit int) ([]sectionDir, []Problem, error) {
 	found := make([][]sectionDir, len(bases))
-	baseProblems := make([][]Problem, len(bases))
+	baseProblems := make([]*Problem, len(bases))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(limit)
 	for i, b := range bases {
@@ -116,42 +144,56 @@ func BuildManIndex(ctx context.Context, roots []string, opts IndexOptions) (*Man
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			entries, err := os.ReadDir(b.path)
-			if err != nil {
-				// A missing translation is normal; a missing root is not.
-				if b.mustExist || !errors.Is(err, fs.ErrNotExist) {
-					baseProblems[i] = []Problem{{Path: b.path, Err: manDirError(err)}}
-				}
-				return nil
-			}
-			for _, e := range entries {
-				name := e.Name()
-				if len(name) < 4 || !strings.HasPrefix(name, "man") || !isAlnum(name[3]) {
-					continue
-				}
-				p := filepath.Join(b.path, name)
-				if !e.IsDir() && !(e.Type()&fs.ModeSymlink != 0 && isDir(p)) {
-					continue
-				}
-				found[i] = append(found[i], sectionDir{path: p, sec: name[3:], lang: b.lang, loc: langs[b.lang], root: b.root})
-			}
+			found[i], baseProblems[i] = sectionDirsOf(b, langs)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, fmt.Errorf("index man pages: %w", err)
+		return nil, nil, err
 	}
 	var dirs []sectionDir
 	var problems []Problem
 	for i := range bases {
 		dirs = append(dirs, found[i]...)
-		problems = append(problems, baseProblems[i]...)
+		if baseProblems[i] != nil {
+			problems = append(problems, *baseProblems[i])
+		}
 	}
+	return dirs, problems, nil
+}
 
-	// Phase 2: list every manN directory concurrently.
+// sectionDirsOf lists the manN directories (or symlinks to directories)
+// in one base.
+func sectionDirsOf(b manBase, langs []string) ([]sectionDir, *Problem) {
+	entries, err := os.ReadDir(b.path)
+	if err != nil {
+		// A missing translation is normal; a missing root is not.
+		if b.mustExist || !errors.Is(err, fs.ErrNotExist) {
+			return nil, &Problem{Path: b.path, Err: manDirError(err)}
+		}
+		return nil, nil
+	}
+	var dirs []sectionDir
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) < 4 || !strings.HasPrefix(name, "man") || !isAlnum(name[3]) {
+			continue
+		}
+		p := filepath.Join(b.path, name)
+		if !e.IsDir() && !(e.Type()&fs.ModeSymlink != 0 && isDir(p)) {
+			continue
+		}
+		dirs = append(dirs, sectionDir{path: p, sec: name[3:], lang: b.lang, loc: langs[b.lang], root: b.root})
+	}
+	return dirs, nil
+}
+
+// listSectionDirs lists every manN directory concurrently (limit at a
+// time); results and problems are indexed like dirs. The error is ctx's.
+func listSectionDirs(ctx context.Context, dirs []sectionDir, sections []string, limit int) ([][]candidate, []*Problem, error) {
 	pages := make([][]candidate, len(dirs))
 	dirProblems := make([]*Problem, len(dirs))
-	g, gctx = errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(limit)
 	for i, d := range dirs {
 		g.Go(func() error {
@@ -163,18 +205,20 @@ func BuildManIndex(ctx context.Context, roots []string, opts IndexOptions) (*Man
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, fmt.Errorf("index man pages: %w", err)
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("index man pages: %w", err)
+		return nil, nil, err
 	}
+	return pages, dirProblems, nil
+}
 
+// newManIndex gathers the listed pages: all of them for All, and those
+// in a configured section under their name, best first, for Lookup.
+func newManIndex(pages [][]candidate) *ManIndex {
 	ix := &ManIndex{byName: map[string][]candidate{}}
-	for i := range dirs {
-		if dirProblems[i] != nil {
-			problems = append(problems, *dirProblems[i])
-		}
-		for _, c := range pages[i] {
+	for _, cs := range pages {
+		for _, c := range cs {
 			ix.all = append(ix.all, c.page)
 			if c.sec >= 0 {
 				name := pageName(c.page)
@@ -186,7 +230,7 @@ func BuildManIndex(ctx context.Context, roots []string, opts IndexOptions) (*Man
 		sort.Slice(cs, func(a, b int) bool { return cs[a].less(cs[b]) })
 	}
 	sort.Slice(ix.all, func(a, b int) bool { return ix.all[a].Path < ix.all[b].Path })
-	return ix, problems, nil
+	return ix
 }
 
 // listSectionDir parses the file names of one manN directory.

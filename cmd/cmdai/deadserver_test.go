@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -20,17 +19,4 @@ func deadServerURL(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-// closedPort returns a loopback address where nothing listens: a port the
-// kernel just gave out and that was closed again.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }

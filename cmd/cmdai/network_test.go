@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/internal/testnet"
 )
 
 // stallAfterHeaders answers every path with a body it promises in full
@@ -102,7 +104,7 @@ func TestModelPullStalledServer(t *testing.T) {
 // exit 4 (unreachable), naming the URL, not a generic failure.
 func TestDownloadUnreachable(t *testing.T) {
 	t.Setenv("CMDAI_HOME", t.TempDir())
-	base := "http://" + closedPort(t) + "/rel"
+	base := "http://" + testnet.ClosedPort(t) + "/rel"
 	for _, args := range [][]string{{"--list"}, {"debian-12"}} {
 		code, _, errOut := runBounded(t, append([]string{"index", "download", "--base-url", base}, args...)...)
 		if code != ExitUnreachable || !strings.Contains(errOut, base) {

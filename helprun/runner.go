@@ -1,4 +1,4 @@
-package scanner
+package helprun
 
 import (
 	"bytes"
@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cmdai/cmdai/procgroup"
 )
 
-// ErrDenied is returned (wrapped) by HelpRunner for commands it refuses to
+// ErrDenied is returned (wrapped) by Runner for commands it refuses to
 // run at all, because some implementations act before parsing arguments
 // or treat unknown options loosely (busybox applets, old init tools).
 var ErrDenied = errors.New("refusing to run --help: command is on the deny list")
@@ -48,13 +50,13 @@ func matchAny(patterns []string, name string) bool {
 	return false
 }
 
-// HelpRunner runs "cmd --help" for commands without a man page, as safely
+// Runner runs "cmd --help" for commands without a man page, as safely
 // as a child process can be run: stdin is /dev/null, stdout and stderr are
 // pipes (no terminal), it gets its own session (no controlling tty, and
 // the whole process group is killed on timeout), a throwaway HOME and
 // working directory, and an environment with nothing of ours in it.
 // The zero value uses the defaults.
-type HelpRunner struct {
+type Runner struct {
 	// Timeout bounds one run; 0 means 2s.
 	Timeout time.Duration
 	// MaxOutput caps the help text kept; 0 means 256 KiB. The command is
@@ -65,8 +67,8 @@ type HelpRunner struct {
 	Deny []string
 }
 
-// HelpResult is one --help run.
-type HelpResult struct {
+// Result is one --help run.
+type Result struct {
 	Output     []byte
 	FromStderr bool // stdout was empty; the help came from stderr
 	Truncated  bool // the output hit MaxOutput and was cut
@@ -76,7 +78,7 @@ type HelpResult struct {
 // Run returns the --help output of the executable at path. A non-zero exit
 // status is fine (many tools exit 1 or 2 after printing usage); no output,
 // a timeout or a denied command (ErrDenied) are errors.
-func (h HelpRunner) Run(ctx context.Context, path string) ([]byte, error) {
+func (h Runner) Run(ctx context.Context, path string) ([]byte, error) {
 	r, err := h.Exec(ctx, path)
 	if err != nil {
 		return nil, err
@@ -86,7 +88,7 @@ func (h HelpRunner) Run(ctx context.Context, path string) ([]byte, error) {
 
 // Exec is Run with details: truncation, exit code, and which stream the
 // help came from.
-func (h HelpRunner) Exec(ctx context.Context, path string) (*HelpResult, error) {
+func (h Runner) Exec(ctx context.Context, path string) (*Result, error) {
 	if h.denied(path) {
 		return nil, fmt.Errorf("%s: %w", path, ErrDenied)
 	}
@@ -113,20 +115,20 @@ func (h HelpRunner) Exec(ctx context.Context, path string) (*HelpResult, error) 
 	cmd.Dir = home
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C", "HOME=" + home, "TERM=dumb", "COLUMNS=100"}
 	cmd.Stdin = nil // os/exec opens /dev/null: a read gets EOF at once
-	stop := func() { _ = killTree(cmd) }
+	stop := func() { _ = procgroup.Kill(cmd) }
 	stdout := &capBuffer{max: limit, full: stop}
 	stderr := &capBuffer{max: limit, full: stop}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// If a descendant escaped the process group and holds our pipes open,
 	// stop waiting for it shortly after the kill.
 	cmd.WaitDelay = 500 * time.Millisecond
-	isolate(cmd)
+	procgroup.Isolate(cmd)
 
 	runErr := cmd.Run()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run %s --help: %w", path, err)
 	}
-	res := &HelpResult{ExitCode: -1}
+	res := &Result{ExitCode: -1}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -154,7 +156,7 @@ func (h HelpRunner) Exec(ctx context.Context, path string) (*HelpResult, error) 
 // denied checks the name on PATH and, for symlinks, the target's name:
 // a multi-call binary acts on argv[0], so a harmless-looking name that
 // links to reboot is refused too.
-func (h HelpRunner) denied(p string) bool {
+func (h Runner) denied(p string) bool {
 	names := []string{p}
 	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
 		names = append(names, real)

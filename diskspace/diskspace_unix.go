@@ -1,21 +1,23 @@
 //go:build unix
 
-package chroma
+package diskspace
 
 import (
+	"fmt"
 	"path/filepath"
 	"syscall"
 )
 
-// diskFree asks statfs for the space available to unprivileged users and
-// finds the mount point by walking up while the device stays the same.
-func diskFree(dir string) (int64, string, error) {
+// Free returns the bytes available to unprivileged users on the file
+// system holding dir (statfs), and its mount point, found by walking up
+// while the device stays the same. dir must exist.
+func Free(dir string) (free int64, mount string, err error) {
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(dir, &fs); err != nil {
-		return 0, "", err
+		return 0, "", fmt.Errorf("free space of %s: %w", dir, err)
 	}
-	free := int64(fs.Bavail) * int64(fs.Bsize)
-	mount, err := filepath.Abs(dir)
+	free = int64(fs.Bavail) * int64(fs.Bsize)
+	mount, err = filepath.Abs(dir)
 	if err != nil {
 		return free, dir, nil
 	}

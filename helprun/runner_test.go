@@ -1,4 +1,4 @@
-package scanner
+package helprun
 
 import (
 	"bytes"
@@ -18,7 +18,9 @@ import (
 func script(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	write(t, p, []byte("#!/bin/sh\n"+body), 0o755)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -32,7 +34,7 @@ func needShell(t *testing.T) {
 func TestHelpUsableDespiteExitStatus(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "tool", "echo 'Usage: tool [-v] FILE'\necho '  -v  verbose'\nexit 2\n")
-	res, err := HelpRunner{}.Exec(context.Background(), p)
+	res, err := Runner{}.Exec(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestHelpUsableDespiteExitStatus(t *testing.T) {
 func TestHelpFromStderr(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "tool", "echo 'usage: tool' >&2\nexit 1\n")
-	res, err := HelpRunner{}.Exec(context.Background(), p)
+	res, err := Runner{}.Exec(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestHelpFromStderr(t *testing.T) {
 	}
 	// Stdout is preferred when both have something.
 	p = script(t, t.TempDir(), "both", "echo noise >&2\necho 'usage: both'\n")
-	if out, err := (HelpRunner{}).Run(context.Background(), p); err != nil || string(out) != "usage: both\n" {
+	if out, err := (Runner{}).Run(context.Background(), p); err != nil || string(out) != "usage: both\n" {
 		t.Errorf("Run(both) = %q, %v", out, err)
 	}
 }
@@ -61,10 +63,10 @@ func TestHelpFromStderr(t *testing.T) {
 func TestHelpNoOutput(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "quiet", "exit 0\n")
-	if _, err := (HelpRunner{}).Run(context.Background(), p); err == nil || !strings.Contains(err.Error(), "printed nothing") {
+	if _, err := (Runner{}).Run(context.Background(), p); err == nil || !strings.Contains(err.Error(), "printed nothing") {
 		t.Errorf("Run(quiet) error = %v", err)
 	}
-	if _, err := (HelpRunner{}).Run(context.Background(), filepath.Join(t.TempDir(), "absent")); err == nil {
+	if _, err := (Runner{}).Run(context.Background(), filepath.Join(t.TempDir(), "absent")); err == nil {
 		t.Error("Run(absent) succeeded")
 	}
 }
@@ -76,7 +78,7 @@ func TestHelpTimeoutKillsGroup(t *testing.T) {
 	// whole process group lets Run return promptly.
 	p := script(t, dir, "hang", "echo starting\nsleep 30 &\nsleep 30\n")
 	start := time.Now()
-	_, err := HelpRunner{Timeout: 300 * time.Millisecond}.Run(context.Background(), p)
+	_, err := Runner{Timeout: 300 * time.Millisecond}.Run(context.Background(), p)
 	if el := time.Since(start); el > 10*time.Second { // a bound: it would hang for 30 s
 		t.Errorf("Run took %v with a 300ms timeout", el)
 	}
@@ -91,7 +93,7 @@ func TestHelpCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := (HelpRunner{Timeout: time.Minute}).Run(ctx, p); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := (Runner{Timeout: time.Minute}).Run(ctx, p); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Run with a cancelled context: %v", err)
 	}
 	if el := time.Since(start); el > 10*time.Second { // a bound: it would hang for 30 s
@@ -103,7 +105,7 @@ func TestHelpStdinIsEmpty(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "reader", "if read line; then echo \"read: $line\"; else echo 'usage: got EOF'; fi\n")
 	start := time.Now()
-	out, err := HelpRunner{Timeout: 5 * time.Second}.Run(context.Background(), p)
+	out, err := Runner{Timeout: 5 * time.Second}.Run(context.Background(), p)
 	if err != nil || string(out) != "usage: got EOF\n" {
 		t.Errorf("Run(reader) = %q, %v", out, err)
 	}
@@ -119,7 +121,7 @@ if (exec 3</dev/tty) 2>/dev/null; then echo "has a controlling tty"; fi
 tty || true
 echo usage: ttycheck
 `)
-	out, err := HelpRunner{}.Run(context.Background(), p)
+	out, err := Runner{}.Run(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ echo "PWD=$(pwd)"
 env | sort
 test -d "$HOME" && test -w "$HOME" && echo "home writable"
 `)
-	out, err := HelpRunner{}.Run(context.Background(), p)
+	out, err := Runner{}.Run(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +177,7 @@ func TestHelpOutputCapped(t *testing.T) {
 	needShell(t)
 	p := script(t, t.TempDir(), "chatty", "exec /usr/bin/yes 'usage: chatty, over and over'\n")
 	start := time.Now()
-	res, err := HelpRunner{MaxOutput: 64 << 10, Timeout: time.Minute}.Exec(context.Background(), p)
+	res, err := Runner{MaxOutput: 64 << 10, Timeout: time.Minute}.Exec(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,23 +200,25 @@ func TestHelpDenied(t *testing.T) {
 	harmless := script(t, dir, "harmless", body)
 	cases := []struct {
 		path string
-		h    HelpRunner
+		h    Runner
 	}{
-		{script(t, dir, "mkfs.ext4", body), HelpRunner{}},
-		{script(t, dir, "reboot", body), HelpRunner{}},
-		{script(t, dir, "systemd-reboot-helper", body), HelpRunner{}},
-		{script(t, dir, "pm-suspend", body), HelpRunner{}},
-		{script(t, dir, "custom-danger", body), HelpRunner{Deny: []string{"custom-*"}}},
-		{harmless, HelpRunner{Deny: []string{dir + "/harm*"}}}, // full-path pattern
+		{script(t, dir, "mkfs.ext4", body), Runner{}},
+		{script(t, dir, "reboot", body), Runner{}},
+		{script(t, dir, "systemd-reboot-helper", body), Runner{}},
+		{script(t, dir, "pm-suspend", body), Runner{}},
+		{script(t, dir, "custom-danger", body), Runner{Deny: []string{"custom-*"}}},
+		{harmless, Runner{Deny: []string{dir + "/harm*"}}}, // full-path pattern
 	}
 	// A harmless name that links to a denied binary: multi-call programs
 	// act on what they are, not what they are called.
 	link := filepath.Join(dir, "innocent")
-	symlink(t, filepath.Join(dir, "reboot"), link)
+	if err := os.Symlink(filepath.Join(dir, "reboot"), link); err != nil {
+		t.Fatal(err)
+	}
 	cases = append(cases, struct {
 		path string
-		h    HelpRunner
-	}{link, HelpRunner{}})
+		h    Runner
+	}{link, Runner{}})
 
 	for _, tc := range cases {
 		_, err := tc.h.Run(context.Background(), tc.path)
@@ -225,7 +229,7 @@ func TestHelpDenied(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a denied command was run")
 	}
-	if out, err := (HelpRunner{}).Run(context.Background(), harmless); err != nil || string(out) != "usage\n" {
+	if out, err := (Runner{}).Run(context.Background(), harmless); err != nil || string(out) != "usage\n" {
 		t.Errorf("Run(harmless) = %q, %v", out, err)
 	}
 }

@@ -1,4 +1,4 @@
-package chroma
+package procgroup
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package scanner
+package helprun
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestHelpTimeoutKillsDescendants(t *testing.T) {
 			}
 		}
 	}()
-	if _, err := (HelpRunner{Timeout: time.Minute}).Run(ctx, p); err == nil {
+	if _, err := (Runner{Timeout: time.Minute}).Run(ctx, p); err == nil {
 		t.Fatal("Run(spawner) succeeded")
 	}
 	b, err := os.ReadFile(pidFile)
