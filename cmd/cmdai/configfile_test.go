@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/testnet"
 )
 
 // withConfigFile makes a CMDAI_HOME whose config root holds body as
@@ -35,7 +36,7 @@ func withConfigFile(t *testing.T, body string) string {
 // TestConfigFilePrecedence: flag > CMDAI_* env > config file. A closed
 // port makes the error name the URL that won, with no server needed.
 func TestConfigFilePrecedence(t *testing.T) {
-	fileURL, envURL, flagURL := "http://"+closedPort(t), "http://"+closedPort(t), "http://"+closedPort(t)
+	fileURL, envURL, flagURL := "http://"+testnet.ClosedPort(t), "http://"+testnet.ClosedPort(t), "http://"+testnet.ClosedPort(t)
 	withConfigFile(t, "chroma-url: "+fileURL+"\n")
 	check := func(what, want string, args ...string) {
 		t.Helper()
@@ -55,7 +56,7 @@ func TestConfigFilePrecedence(t *testing.T) {
 // with --all is a usage error. Both get past the checks to Chroma (here a
 // closed port) only when the file's value is not taken for a flag.
 func TestConfigFileIsNotTheCommandLine(t *testing.T) {
-	url := "http://" + closedPort(t)
+	url := "http://" + testnet.ClosedPort(t)
 	withConfigFile(t, "distro: debian-12\nchroma-url: "+url+"\n")
 	if code, _, stderr := runCLI(t, "index", "clear", "--all", "--confirm"); code != ExitUnreachable || !strings.Contains(stderr, url) {
 		t.Errorf("file distro with --all: exit %d, want %d (Chroma reached for):\n%s", code, ExitUnreachable, stderr)
