@@ -1,4 +1,6 @@
-// Package indexer joins the man-page pipeline, the embedder and a Chroma
-// collection: it builds a distribution's index, answers requests against
-// it and reports its state.
-package indexer
+// Package build builds, refreshes and reports on one distribution's
+// index: named stages (scan, parse and chunk, diff against what the
+// collection holds, embed through the cache, write) on one errgroup,
+// joined by bounded channels, with man pages, --help output, users'
+// command docs and hints as sources feeding the same stream.
+package build

@@ -1,4 +1,4 @@
-package indexer
+package build
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/cmdai/cmdai/index"
 )
 
-// DocRecords turns users' command docs and hints into records, with the
+// docRecords turns users' command docs and hints into records, with the
 // same metadata as man-page records plus source (custom or hint),
 // priority and keywords.
-func DocRecords(docs []customdocs.Doc, info distro.Info, now time.Time) []index.Record {
+func docRecords(docs []customdocs.Doc, info distro.Info, now time.Time) []index.Record {
 	var out []index.Record
 	for _, d := range docs {
 		for _, c := range d.Chunks() {
@@ -28,14 +28,6 @@ func DocRecords(docs []customdocs.Doc, info distro.Info, now time.Time) []index.
 		}
 	}
 	return out
-}
-
-// SyncDocs makes the collection's custom-doc and hint records those of
-// recs: changed or new ones are embedded (open is called only then) and
-// written, those of files that are gone are deleted. Unchanged ones are
-// left alone.
-func SyncDocs(ctx context.Context, coll *chroma.Collection, recs []index.Record, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
-	return syncDocs(ctx, coll, recs, nil, cache, open)
 }
 
 // docsOf keeps the command docs of the named commands (by name or alias).
@@ -56,75 +48,32 @@ func docsOf(docs []customdocs.Doc, names map[string]bool) []customdocs.Doc {
 	return out
 }
 
-// syncDocs is SyncDocs over the docs of the commands in only (all when
-// only is empty): other commands' doc records are neither kept nor
-// deleted, so a build of some commands leaves them as they are.
-func syncDocs(ctx context.Context, coll *chroma.Collection, docRecs []index.Record, only map[string]bool, cache *embed.Cache, open func() (embed.Embedder, error)) (written, deleted int, err error) {
-	existing := map[string]string{}
+// syncDocs makes the collection's custom-doc and hint records those of
+// docs, through the same stages as a build with the docs as its only
+// source: changed or new ones are embedded (embedders is called only
+// then) and written, those of files that are gone are deleted, unchanged
+// ones are left alone.
+func syncDocs(ctx context.Context, coll *chroma.Collection, docs []customdocs.Doc, info distro.Info, cache *embed.Cache, embedders func() ([]embed.Embedder, error)) (written, deleted int, err error) {
+	held := map[string]stored{}
 	for _, src := range []index.Source{index.SourceCustom, index.SourceHint} {
-		old, err := coll.All(ctx, chroma.Include{Where: index.WhereSource(src)})
+		recs, err := readHeld(ctx, coll, index.WhereSource(src))
 		if err != nil {
 			return 0, 0, err
 		}
-		for _, r := range old {
-			md := metaOf(r)
-			if len(only) > 0 && (src != index.SourceCustom || !only[md.Command]) {
-				continue
-			}
-			existing[r.ID] = keyOf(md)
+		for id, st := range recs {
+			held[id] = st
 		}
 	}
-	var todo []chroma.Record
-	keep := map[string]bool{}
-	for _, r := range docRecs {
-		keep[r.ID] = true
-		if k, ok := existing[r.ID]; !ok || k != keyOf(r.Metadata) {
-			todo = append(todo, toChroma(r))
-		}
+	var sum Summary
+	s := newStream(coll, held, nil, &sum)
+	s.docs, s.distro, s.now = docs, info, time.Now()
+	s.cache, s.embedders = cache, embedders
+	if err := s.run(ctx, 1); err != nil {
+		return sum.DocsWritten, 0, err
 	}
-	if len(todo) > 0 {
-		var need []int
-		for i := range todo {
-			if cache != nil {
-				if v, ok := cache.Get(todo[i].Document); ok {
-					todo[i].Embedding = v
-					continue
-				}
-			}
-			need = append(need, i)
-		}
-		if len(need) > 0 {
-			e, err := open()
-			if err != nil {
-				return 0, 0, err
-			}
-			texts := make([]string, len(need))
-			for j, i := range need {
-				texts[j] = todo[i].Document
-			}
-			vecs, err := e.Embed(ctx, texts)
-			if err != nil {
-				return 0, 0, err
-			}
-			for j, i := range need {
-				todo[i].Embedding = vecs[j]
-			}
-			if cache != nil {
-				_ = cache.Put(texts, vecs)
-			}
-		}
-		if err := coll.Upsert(ctx, todo); err != nil {
-			return 0, 0, err
-		}
-	}
-	var gone []string
-	for id := range existing {
-		if !keep[id] {
-			gone = append(gone, id)
-		}
-	}
+	_, gone := s.gone()
 	if err := coll.Delete(ctx, gone); err != nil {
-		return len(todo), 0, err
+		return sum.DocsWritten, 0, err
 	}
-	return len(todo), len(gone), nil
+	return sum.DocsWritten, len(gone), nil
 }
