@@ -265,6 +265,8 @@ func (s *stream) embed(ctx context.Context, g *errgroup.Group, in <-chan batch, 
 		drain(in)
 		return err
 	}
+	// Adding workers to g while g.Wait runs is safe: this goroutine is
+	// one of g's, so g's count is not zero.
 	var workers sync.WaitGroup
 	for i, e := range list {
 		var start []batch
