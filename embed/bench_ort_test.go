@@ -21,8 +21,8 @@ import (
 	"github.com/daulet/tokenizers"
 	ort "github.com/yalue/onnxruntime_go"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/pipeline"
 )
 
 // benchCommands are common commands whose pages give the corpus: a mix of
@@ -40,7 +40,7 @@ var corpus struct {
 func manChunks(b *testing.B, n int) []string {
 	b.Helper()
 	corpus.once.Do(func() {
-		_, corpus.err = pipeline.Run(context.Background(), pipeline.Options{Commands: benchCommands}, func(r pipeline.Result) error {
+		_, corpus.err = pages.Run(context.Background(), pages.Options{Commands: benchCommands}, func(r pages.Result) error {
 			for _, c := range r.Chunks {
 				corpus.texts = append(corpus.texts, c.Text)
 			}

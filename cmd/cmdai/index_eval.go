@@ -10,12 +10,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/pipeline"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -177,7 +177,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 // per command with the text of every chunk, no prose budget.
 func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, error) {
 	var docs []bm25.Doc
-	_, err := pipeline.Run(ctx, pipeline.Options{Distro: info}, func(r pipeline.Result) error {
+	_, err := pages.Run(ctx, pages.Options{Distro: info}, func(r pages.Result) error {
 		if len(r.Chunks) == 0 {
 			return nil
 		}
@@ -211,7 +211,7 @@ func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string
 	if e, err = openEmbedder(ctx, io, getenv, mo, 0); err != nil {
 		return search.Searcher{}, nil, err
 	}
-	if err := indexer.CheckModel(meta, e.Info()); err != nil {
+	if err := build.CheckModel(meta, e.Info()); err != nil {
 		e.Close()
 		return search.Searcher{}, nil, withCode(ExitVerification, err)
 	}

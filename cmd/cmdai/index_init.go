@@ -12,13 +12,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/pipeline"
 	"github.com/cmdai/cmdai/termtext"
 )
 
@@ -60,7 +60,7 @@ func newInitCommand(f *Factory) *cli.Command {
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
 		&cli.StringSliceFlag{Name: "docs", Usage: "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)"},
-		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
 	flags = append(flags, chromaFlags(&opts.Chroma)...)
@@ -132,8 +132,8 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	}
 	// A typo must cost nothing: the names are checked against $PATH
 	// before the model loads or anything in Chroma is touched.
-	if err := pipeline.CheckCommands(ctx, pipeline.Options{PathDirs: opts.PathDirs, Commands: opts.Commands, Parallel: opts.Parallel}); err != nil {
-		if errors.Is(err, pipeline.ErrUnknownCommand) {
+	if err := pages.CheckCommands(ctx, pages.Options{PathDirs: opts.PathDirs, Commands: opts.Commands, Parallel: opts.Parallel}); err != nil {
+		if errors.Is(err, pages.ErrUnknownCommand) {
 			return withCode(ExitUsage, fmt.Errorf("--command: %w; nothing was changed", err))
 		}
 		return err
@@ -160,7 +160,7 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	}
 	bo.Embedders = emb.list
 	setProgress(opts, &bo)
-	sum, err := indexer.Build(ctx, conn.Store, bo)
+	sum, err := build.Build(ctx, conn.Store, bo)
 	if err != nil {
 		if opts.BatchMode || opts.JSON {
 			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
@@ -173,10 +173,10 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 
 // setProgress shows a build's progress: a bar on a terminal, a JSON line
 // every 100 pages in batch mode.
-func setProgress(opts *InitOptions, bo *indexer.BuildOptions) {
+func setProgress(opts *InitOptions, bo *build.Options) {
 	if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
 		var bar *progressbar.ProgressBar
-		bo.Progress = func(p indexer.Progress) {
+		bo.Progress = func(p build.Progress) {
 			if bar == nil {
 				bar = progressbar.NewOptions(p.TotalPages, progressbar.OptionSetWriter(opts.IO.ErrOut),
 					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond),
@@ -187,7 +187,7 @@ func setProgress(opts *InitOptions, bo *indexer.BuildOptions) {
 		}
 	} else if opts.BatchMode {
 		// CI logs: a structured line every 100 pages, nothing more.
-		bo.Progress = func(p indexer.Progress) {
+		bo.Progress = func(p build.Progress) {
 			if p.Pages%100 == 0 || p.Pages == p.TotalPages {
 				line, _ := json.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded})
 				fmt.Fprintln(opts.IO.ErrOut, string(line))
@@ -196,11 +196,11 @@ func setProgress(opts *InitOptions, bo *indexer.BuildOptions) {
 	}
 }
 
-func printInit(opts *InitOptions, conn *connection, sum indexer.Summary, workers int) error {
+func printInit(opts *InitOptions, conn *connection, sum build.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		return enc.Encode(struct {
-			indexer.Summary
+			build.Summary
 			Chroma string `json:"chroma"`
 			Mode   string `json:"chroma_mode"`
 		}{sum, conn.URL, conn.Mode})
@@ -241,11 +241,11 @@ const maxFailuresShown = 5
 
 // printVerbose adds what --verbose promises: the scan's totals, each
 // stage's rate, and every page that failed with its reason.
-func printVerbose(out io.Writer, sum indexer.Summary) {
+func printVerbose(out io.Writer, sum build.Summary) {
 	st := sum.Stats
 	fmt.Fprintf(out, "  scan:     %d commands on PATH: %d with a man page, %d parsed, %d aliases, %d without a page, %d failed\n",
 		st.CommandsSeen, st.WithManPage, st.Parsed, st.Aliases, st.NoManPage, st.Failed)
-	rate := func(n int, d pipeline.Duration) string {
+	rate := func(n int, d pages.Duration) string {
 		if s := time.Duration(d).Seconds(); s > 0 {
 			return fmt.Sprintf("%.0f/s", float64(n)/s)
 		}
@@ -305,9 +305,9 @@ func (e *embedders) Close() {
 // buildOptions turns the command's options into the indexer's; the
 // embedding cache is opened for the model the embedders run (opening
 // them if need be).
-func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (indexer.BuildOptions, error) {
-	bo := indexer.BuildOptions{
-		Pipeline: pipeline.Options{
+func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (build.Options, error) {
+	bo := build.Options{
+		Pages: pages.Options{
 			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
 			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
 			ProseBudget: opts.ProseBudget,

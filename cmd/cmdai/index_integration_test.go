@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/testmode"
 )
@@ -220,7 +220,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 }
 
-func currentCollection(st IndexStatus) *indexer.CollectionStatus {
+func currentCollection(st IndexStatus) *build.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -294,7 +294,7 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 	}
 	io, out, errOut := testIO()
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
@@ -329,19 +329,19 @@ func TestRefresh(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	newOpts := func(io *IOStreams) *InitOptions {
 		return &InitOptions{IO: io, Getenv: os.Getenv, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-			ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
 	if err := runInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
-	refresh := func() indexer.RefreshSummary {
+	refresh := func() build.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
 		if err := runRefresh(context.Background(), newOpts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
-		var sum indexer.RefreshSummary
+		var sum build.RefreshSummary
 		if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -417,7 +417,7 @@ priority: high
 	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
 	newOpts := func(io *IOStreams) *InitOptions {
 		return &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-			ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, out, errOut := testIO()
 	if err := runInit(context.Background(), newOpts(io)); err != nil {
@@ -434,14 +434,14 @@ priority: high
 	if code != 0 || !strings.Contains(qout, "go-module") {
 		t.Errorf("query for the hint: %s", qout)
 	}
-	refresh := func() indexer.RefreshSummary {
+	refresh := func() build.RefreshSummary {
 		io, out, errOut := testIO()
 		o := newOpts(io)
 		o.JSON = true
 		if err := runRefresh(context.Background(), o); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
-		var sum indexer.RefreshSummary
+		var sum build.RefreshSummary
 		json.Unmarshal(out.Bytes(), &sum)
 		return sum
 	}

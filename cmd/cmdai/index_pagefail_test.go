@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/build"
 )
 
 // badPages adds to fakeMachine's two commands a page of pages we have
@@ -80,7 +80,7 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 	bin, man := badPages(t)
 	io, out, errOut := testIO()
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/indexer"
 )
 
 func newRefreshCommand(f *Factory) *cli.Command {
@@ -25,7 +25,7 @@ func newRefreshCommand(f *Factory) *cli.Command {
 		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.StringSliceFlag{Name: "docs", Usage: "also the command docs and hints in `DIR` (repeatable), as for init"},
-		&cli.IntFlag{Name: "prose-budget", Value: indexer.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
 	flags = append(flags, chromaFlags(&opts.Chroma)...)
@@ -82,7 +82,7 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 	}
 	setProgress(opts, &bo)
 	var cache *embed.Cache
-	open := func(o *indexer.BuildOptions) error {
+	open := func(o *build.Options) error {
 		list, err := emb.Open(ctx)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 		o.Cache, cache = withCache.Cache, withCache.Cache
 		return err
 	}
-	sum, err := indexer.Refresh(ctx, conn.Store, bo, open)
+	sum, err := build.Refresh(ctx, conn.Store, bo, open)
 	if cache != nil {
 		cache.Close()
 	}

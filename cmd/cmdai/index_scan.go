@@ -13,8 +13,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/pipeline"
 )
 
 // ScanOptions are the inputs of `cmdai index scan`.
@@ -116,7 +116,7 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 	if err != nil {
 		return err
 	}
-	popts := pipeline.Options{
+	popts := pages.Options{
 		PathDirs:     opts.PathDirs,
 		ManPath:      opts.ManPath,
 		Lang:         opts.Lang,
@@ -148,9 +148,9 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 			}
 		}
 	}
-	st, err := pipeline.Run(ctx, popts, p.Command)
+	st, err := pages.Run(ctx, popts, p.Command)
 	if err != nil {
-		if errors.Is(err, pipeline.ErrUnknownCommand) {
+		if errors.Is(err, pages.ErrUnknownCommand) {
 			return withCode(ExitUsage, err)
 		}
 		return err
@@ -167,26 +167,26 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 // scanPrinter renders scan results; the run function is the same for
 // humans and machines.
 type scanPrinter interface {
-	Command(pipeline.Result) error
+	Command(pages.Result) error
 	Done() error
-	Stats(pipeline.Stats) error
+	Stats(pages.Stats) error
 }
 
 type jsonScanPrinter struct{ enc *json.Encoder }
 
-func (p *jsonScanPrinter) Command(r pipeline.Result) error {
+func (p *jsonScanPrinter) Command(r pages.Result) error {
 	return p.enc.Encode(struct {
 		Type string `json:"type"`
-		pipeline.Result
+		pages.Result
 	}{"command", r})
 }
 
 func (p *jsonScanPrinter) Done() error { return nil }
 
-func (p *jsonScanPrinter) Stats(st pipeline.Stats) error {
+func (p *jsonScanPrinter) Stats(st pages.Stats) error {
 	return p.enc.Encode(struct {
 		Type string `json:"type"`
-		pipeline.Stats
+		pages.Stats
 	}{"stats", st})
 }
 
@@ -194,10 +194,10 @@ type textScanPrinter struct {
 	out      io.Writer
 	detailed bool
 	info     distro.Info
-	rows     []pipeline.Result
+	rows     []pages.Result
 }
 
-func (p *textScanPrinter) Command(r pipeline.Result) error {
+func (p *textScanPrinter) Command(r pages.Result) error {
 	if p.detailed {
 		return printDetailed(p.out, r)
 	}
@@ -217,7 +217,7 @@ func (p *textScanPrinter) Done() error {
 		if r.AliasOf != "" {
 			status = "alias of " + r.AliasOf
 		}
-		if r.Source == pipeline.SourceHelp {
+		if r.Source == pages.SourceHelp {
 			status += " (--help)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Command, status, dash(r.ManSection), r.Options, len(r.Chunks), r.Path, dash(r.ManPage))
@@ -228,7 +228,7 @@ func (p *textScanPrinter) Done() error {
 	// the table says which failed; why needs a line of its own (an alias
 	// shares its page's reason)
 	for _, r := range p.rows {
-		if r.Status == pipeline.StatusFailed && r.AliasOf == "" {
+		if r.Status == pages.StatusFailed && r.AliasOf == "" {
 			fmt.Fprintf(p.out, "failed: %s (%s): %s\n", r.Command, dash(r.ManPage), r.Error)
 		}
 	}
@@ -242,7 +242,7 @@ func dash(s string) string {
 	return s
 }
 
-func printDetailed(w io.Writer, r pipeline.Result) error {
+func printDetailed(w io.Writer, r pages.Result) error {
 	fmt.Fprintf(w, "%s  %s\n", r.Command, r.Path)
 	fmt.Fprintf(w, "  status:    %s\n", r.Status)
 	if r.AliasOf != "" {
@@ -251,7 +251,7 @@ func printDetailed(w io.Writer, r pipeline.Result) error {
 	if r.ManPage != "" {
 		fmt.Fprintf(w, "  man page:  %s (section %s)\n", r.ManPage, r.ManSection)
 	}
-	if r.Source == pipeline.SourceHelp {
+	if r.Source == pages.SourceHelp {
 		fmt.Fprintf(w, "  source:    %s --help\n", r.Path)
 	}
 	if r.Error != "" {
@@ -266,7 +266,7 @@ func printDetailed(w io.Writer, r pipeline.Result) error {
 	if len(r.Sections) > 0 {
 		fmt.Fprintf(w, "  sections:  %s\n", strings.Join(r.Sections, ", "))
 	}
-	if r.Status == pipeline.StatusParsed {
+	if r.Status == pages.StatusParsed {
 		fmt.Fprintf(w, "  options:   %d\n  examples:  %d\n  chunks:    %d\n", r.Options, r.Examples, len(r.Chunks))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, c := range r.Chunks {
@@ -280,7 +280,7 @@ func printDetailed(w io.Writer, r pipeline.Result) error {
 	return err
 }
 
-func (p *textScanPrinter) Stats(st pipeline.Stats) error {
+func (p *textScanPrinter) Stats(st pages.Stats) error {
 	w := p.out
 	fmt.Fprintf(w, "\ndistribution:      %s (collection %s)\n", p.info.ID, p.info.CollectionName())
 	fmt.Fprintf(w, "commands on PATH:  %d\n", st.CommandsSeen)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/indexer"
-	"github.com/cmdai/cmdai/pipeline"
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/build/pages"
 )
 
 // StatusOptions are the inputs of `cmdai index status`.
@@ -35,8 +35,8 @@ type IndexStatus struct {
 		Version string `json:"version"`
 		Healthy bool   `json:"healthy"`
 	} `json:"server"`
-	Current     string                     `json:"current_collection"`
-	Collections []indexer.CollectionStatus `json:"collections"`
+	Current     string                   `json:"current_collection"`
+	Collections []build.CollectionStatus `json:"collections"`
 }
 
 func newStatusCommand(f *Factory) *cli.Command {
@@ -80,7 +80,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
 	st.Server.Healthy = conn.Heartbeat(ctx) == nil
 	st.Current = info.CollectionName()
-	if st.Collections, err = indexer.Collections(ctx, conn.Store, st.Current); err != nil {
+	if st.Collections, err = build.Collections(ctx, conn.Store, st.Current); err != nil {
 		return err
 	}
 	found := false
@@ -94,7 +94,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		if err != nil {
 			return err
 		}
-		if c.Stale, err = indexer.Stale(ctx, coll, pipeline.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}, opts.Detailed); err != nil {
+		if c.Stale, err = build.Stale(ctx, coll, pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}, opts.Detailed); err != nil {
 			return err
 		}
 	}

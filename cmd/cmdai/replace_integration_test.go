@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/indexer"
 )
 
 // smallInit builds the index of the made-up machine (frob, unfrob) and
@@ -29,7 +29,7 @@ func smallInit(t *testing.T) *InitOptions {
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
@@ -156,7 +156,7 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	errOut := &cancelOn{cancel: cancel}
 	io.ErrOut = errOut
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(ctx, opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
 	}
@@ -238,7 +238,7 @@ func TestRestrictedBuildIncludesDocs(t *testing.T) {
 		t.Helper()
 		io, _, errOut := testIO()
 		opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-			Commands: commands, ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			Commands: commands, ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 		if err := runInit(context.Background(), opts); err != nil {
 			t.Fatalf("init %v: %v\n%s", commands, err, errOut)
 		}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/build"
 )
 
 // TestQueryScoresAndDocDescription: on a made-up machine (frob's page and
@@ -26,7 +26,7 @@ func TestQueryScoresAndDocDescription(t *testing.T) {
 	}
 	io, _, errOut := testIO()
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/indexer"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -370,7 +370,7 @@ func TestImportExportSameBytes(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
 	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: indexer.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := runInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}

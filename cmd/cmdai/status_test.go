@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/indexer"
+	"github.com/cmdai/cmdai/build"
 )
 
 // TestStatusStaleFigures: an index of 30 commands on a machine with 890
@@ -12,9 +12,9 @@ import (
 // must not put a count over a smaller total.
 func TestStatusStaleFigures(t *testing.T) {
 	io, out, _ := testIO()
-	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []indexer.CollectionStatus{{
+	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []build.CollectionStatus{{
 		Name: "cmdai_linux_debian-12", Records: 400, Current: true,
-		Stale: &indexer.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
+		Stale: &build.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
 	}}}
 	printStatus(&StatusOptions{IO: io}, st)
 	got := out.String()

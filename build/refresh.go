@@ -1,14 +1,14 @@
-package indexer
+package build
 
 import (
 	"context"
 	"sort"
 	"time"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/pipeline"
 )
 
 // RefreshPlan is what a refresh has to do, from the fingerprints alone.
@@ -23,7 +23,7 @@ func (p RefreshPlan) Empty() bool { return len(p.Changed)+len(p.Added)+len(p.Rem
 
 // PlanRefresh compares the index with a quick scan of this machine (paths,
 // sizes and times of executables and man pages; no page is read).
-func PlanRefresh(ctx context.Context, coll *chroma.Collection, popts pipeline.Options) (RefreshPlan, error) {
+func PlanRefresh(ctx context.Context, coll *chroma.Collection, popts pages.Options) (RefreshPlan, error) {
 	st, err := Stale(ctx, coll, popts, true)
 	if err != nil {
 		return RefreshPlan{}, err
@@ -50,9 +50,9 @@ type RefreshSummary struct {
 	Build   *Summary `json:"build,omitempty"`
 	Deleted int      `json:"deleted_records"`
 	// DocsWritten and DocsDeleted count custom-doc and hint records.
-	DocsWritten int               `json:"docs_written"`
-	DocsDeleted int               `json:"docs_deleted"`
-	Total       pipeline.Duration `json:"total_seconds"`
+	DocsWritten int            `json:"docs_written"`
+	DocsDeleted int            `json:"docs_deleted"`
+	Total       pages.Duration `json:"total_seconds"`
 }
 
 // Refresh brings the index up to date with this machine: it re-parses and
@@ -63,14 +63,14 @@ type RefreshSummary struct {
 // refresh reads no page and loads no model.
 //
 // open fills o's Embedders (and Cache) when they are needed.
-func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func(*BuildOptions) error) (RefreshSummary, error) {
+func Refresh(ctx context.Context, store *chroma.Store, o Options, open func(*Options) error) (RefreshSummary, error) {
 	start := time.Now()
 	var sum RefreshSummary
 	coll, err := store.OpenCollection(ctx, o.Collection)
 	if err != nil {
 		return sum, err
 	}
-	if sum.Plan, err = PlanRefresh(ctx, coll, o.Pipeline); err != nil {
+	if sum.Plan, err = PlanRefresh(ctx, coll, o.Pages); err != nil {
 		return sum, err
 	}
 	for _, cmd := range sum.Plan.Removed {
@@ -94,7 +94,7 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 		if err := open(&o); err != nil {
 			return sum, err
 		}
-		o.Pipeline.Commands = todo
+		o.Pages.Commands = todo
 		o.Force = false
 		b, err := Build(ctx, store, o)
 		sum.Build = &b
@@ -121,13 +121,13 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 	}
 	// Users' docs: cheap to read, so always compared; embedded only when
 	// one changed.
-	w, d, err := SyncDocs(ctx, coll, DocRecords(o.Docs, o.Pipeline.Distro, time.Now()), o.Cache, func() (embed.Embedder, error) {
+	w, d, err := syncDocs(ctx, coll, o.Docs, o.Pages.Distro, o.Cache, func() ([]embed.Embedder, error) {
 		if len(o.Embedders) == 0 {
 			if err := open(&o); err != nil {
 				return nil, err
 			}
 		}
-		return o.Embedders[0], nil
+		return o.Embedders, nil
 	})
 	if err != nil {
 		return sum, err
@@ -138,6 +138,6 @@ func Refresh(ctx context.Context, store *chroma.Store, o BuildOptions, open func
 		sum.DocsWritten += sum.Build.DocsWritten
 		sum.DocsDeleted += sum.Build.DocsDeleted
 	}
-	sum.Total = pipeline.Duration(time.Since(start))
+	sum.Total = pages.Duration(time.Since(start))
 	return sum, nil
 }

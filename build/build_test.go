@@ -1,4 +1,4 @@
-package indexer
+package build
 
 import (
 	"reflect"
@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/pipeline"
 )
 
 func TestCheckModel(t *testing.T) {
@@ -44,7 +44,7 @@ func TestStaleness(t *testing.T) {
 		return chroma.Record{ID: cmd + ".1#NAME", Metadata: md}
 	}
 	recs := []chroma.Record{summary("grep", "g1", "egrep,fgrep"), summary("ls", "l1", ""), summary("gone", "x1", "")}
-	installed := []pipeline.Installed{
+	installed := []pages.Installed{
 		{Command: "grep", Fingerprint: "g1"}, {Command: "egrep", Fingerprint: "g1"},
 		{Command: "ls", Fingerprint: "l2"},     // upgraded
 		{Command: "broken", Fingerprint: "b1"}, // its page failed to parse at build time, unchanged
@@ -66,7 +66,7 @@ func TestDocRecordsMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Fingerprint = "f1"
-	recs := DocRecords([]customdocs.Doc{d}, distro.Info{ID: "debian-12", OS: "linux"}, time.Date(2026, 11, 25, 3, 4, 5, 0, time.UTC))
+	recs := docRecords([]customdocs.Doc{d}, distro.Info{ID: "debian-12", OS: "linux"}, time.Date(2026, 11, 25, 3, 4, 5, 0, time.UTC))
 	if len(recs) == 0 {
 		t.Fatal("no records")
 	}

@@ -1,4 +1,4 @@
-package indexer
+package build
 
 import (
 	"context"
@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/pipeline"
 	"github.com/cmdai/cmdai/ship"
 )
 
@@ -77,13 +77,13 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 
 // Stale compares the commands the index holds (their summary records'
 // fingerprints) with what a quick scan of this machine finds.
-func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options, names bool) (*Staleness, error) {
+func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, names bool) (*Staleness, error) {
 	skipped := index.ParseMeta(coll.Metadata()).Skipped
 	recs, err := coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
 	if err != nil {
 		return nil, err
 	}
-	installed, err := pipeline.ScanInstalled(ctx, popts)
+	installed, err := pages.ScanInstalled(ctx, popts)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pipeline.Options,
 
 // staleness compares the summary records and skipped commands of an index
 // with the installed commands.
-func staleness(recs []chroma.Record, installed []pipeline.Installed, skipped map[string]string, names bool) *Staleness {
+func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[string]string, names bool) *Staleness {
 	now := make(map[string]string, len(installed))
 	for _, c := range installed {
 		now[c.Command] = c.Fingerprint

@@ -1,4 +1,4 @@
-package pipeline
+package pages
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func machine(t *testing.T) Options {
 	for _, n := range []string{"frob", "unfrob", "refrob", "frobcopy", "broken", "bare"} {
 		write(t, filepath.Join(bin, n), []byte("#!/bin/sh\n"), 0o755)
 	}
-	src, err := os.ReadFile("../manparse/testdata/frob.1")
+	src, err := os.ReadFile("../../manparse/testdata/frob.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestFailureReason(t *testing.T) {
 func TestRunPageWithTwoDescriptions(t *testing.T) {
 	opts := machine(t)
 	write(t, filepath.Join(opts.PathDirs[0], "twodesc"), []byte("#!/bin/sh\n"), 0o755)
-	src, err := os.ReadFile("../manparse/testdata/twodesc.1")
+	src, err := os.ReadFile("../../manparse/testdata/twodesc.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestRunRecoversFromAPanickingPage(t *testing.T) {
 	}
 	opts := machine(t)
 	write(t, filepath.Join(opts.PathDirs[0], "wobble"), []byte("#!/bin/sh\n"), 0o755)
-	src, err := os.ReadFile("../manparse/testdata/wobble.1")
+	src, err := os.ReadFile("../../manparse/testdata/wobble.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestRunRecoversFromAPanickingPage(t *testing.T) {
 		}
 		frob := byName["frob"]
 		t.Log(frob.Error)
-		for _, w := range []string{"panic: runtime error: index out of range", "pipeline.TestRunRecoversFromAPanickingPage", "pipeline_test.go:"} {
+		for _, w := range []string{"panic: runtime error: index out of range", "pages.TestRunRecoversFromAPanickingPage", "pages_test.go:"} {
 			if !strings.Contains(frob.Error, w) {
 				t.Errorf("frob's error %q lacks %q", frob.Error, w)
 			}

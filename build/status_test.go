@@ -1,12 +1,12 @@
-package indexer
+package build
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/pipeline"
 )
 
 // TestStalenessSummaryOfAPartialIndex: an index of two commands on a
@@ -17,9 +17,9 @@ func TestStalenessSummaryOfAPartialIndex(t *testing.T) {
 		{ID: "grep.1#NAME", Metadata: map[string]any{"command": "grep", "fingerprint": "g1", "kind": "summary"}},
 		{ID: "ls.1#NAME", Metadata: map[string]any{"command": "ls", "fingerprint": "l1", "kind": "summary"}},
 	}
-	installed := []pipeline.Installed{{Command: "grep", Fingerprint: "g1"}, {Command: "ls", Fingerprint: "l2"}}
+	installed := []pages.Installed{{Command: "grep", Fingerprint: "g1"}, {Command: "ls", Fingerprint: "l2"}}
 	for i := 0; i < 40; i++ {
-		installed = append(installed, pipeline.Installed{Command: fmt.Sprintf("tool%d", i), Fingerprint: "t"})
+		installed = append(installed, pages.Installed{Command: fmt.Sprintf("tool%d", i), Fingerprint: "t"})
 	}
 	st := staleness(recs, installed, nil, false)
 	if st.Indexed != 2 || st.Changed != 1 || st.Added != 40 || st.Removed != 0 || st.Stale != 41 {
