@@ -13,7 +13,6 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/distro"
 )
 
 func testIO() (*cmdutil.IOStreams, *bytes.Buffer, *bytes.Buffer) {
@@ -273,18 +272,5 @@ func TestRunScanUnknownCommand(t *testing.T) {
 	err := buildcmd.RunScan(context.Background(), opts)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "nosuchcommand") {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
-	}
-}
-
-func TestResolveDistro(t *testing.T) {
-	info, err := cmdutil.ResolveDistro(context.Background(), "", func(context.Context) (distro.Info, error) {
-		return distro.Info{OS: "linux", ID: "fedora-38"}, nil
-	})
-	if err != nil || info.CollectionName() != "cmdai_linux_fedora-38" {
-		t.Errorf("detected: %+v %v", info, err)
-	}
-	info, err = cmdutil.ResolveDistro(context.Background(), "macos-14", nil)
-	if err != nil || info.CollectionName() != "cmdai_macos_14" {
-		t.Errorf("--distro macos-14: %+v %v", info, err)
 	}
 }
