@@ -4,29 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/termtext"
 )
 
 // version is set by the release build (-ldflags "-X main.version=...").
 var version = "dev"
 
-// Factory holds what every command needs from its environment; tests
-// build one with buffers and fakes.
-type Factory struct {
-	IO *IOStreams
-	// Getenv reads the environment (os.Getenv in main).
-	Getenv func(string) string
-}
-
-// newApp declares the command tree. Each command's constructor declares
-// its flags and parses them into an options struct; its run function does
-// the work. Nothing here prints results.
-func newApp(f *Factory) *cli.App {
+// newApp declares the command tree; the commands live in internal/*cmd.
+// Each command's constructor declares its flags and parses them into an
+// options struct; its run function does the work. Nothing here prints
+// results.
+func newApp(f *cmdutil.Factory) *cli.App {
 	app := &cli.App{
 		Name:    "cmdai",
 		Usage:   "build, ship and query offline command-documentation indexes",
@@ -41,7 +40,7 @@ EXAMPLES:
    $ cmdai index scan --command grep          # what would be indexed for grep
    $ cmdai index scan --json > commands.jsonl # every command, as JSON Lines
 
-` + exitCodesHelp,
+` + cmdutil.ExitCodesHelp,
 		Writer:    f.IO.Out,
 		ErrWriter: f.IO.ErrOut,
 		Flags: []cli.Flag{
@@ -53,21 +52,21 @@ EXAMPLES:
 		},
 		Commands: []*cli.Command{
 			newIndexCommand(f),
-			newModelCommand(f),
+			modelcmd.NewCmdModel(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
 		ExitErrHandler:       func(*cli.Context, error) {},
-		OnUsageError:         onUsageError,
+		OnUsageError:         clix.OnUsageError,
 		EnableBashCompletion: true,
-		Action:               appAction,
+		Action:               clix.AppAction,
 	}
 	applyConfigFile(f, app)
-	refuseEmptyValues(app.Commands)
+	clix.RefuseEmptyValues(app.Commands)
 	return app
 }
 
-func newIndexCommand(f *Factory) *cli.Command {
+func newIndexCommand(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "index",
 		Usage: "build and inspect the command-documentation index",
@@ -84,44 +83,26 @@ EXAMPLES:
    $ cmdai index download ubuntu-24.04                 # a published one
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
-			newScanCommand(f, nil),
-			newInitCommand(f),
-			newRefreshCommand(f),
-			newQueryCommand(f),
-			newStatusCommand(f),
-			newClearCommand(f),
-			newExportCommand(f),
-			newImportCommand(f),
-			newDownloadCommand(f),
-			newEvalCommand(f),
-			newDocsCommand(f),
+			buildcmd.NewCmdScan(f, nil),
+			buildcmd.NewCmdInit(f),
+			buildcmd.NewCmdRefresh(f),
+			querycmd.NewCmdQuery(f),
+			buildcmd.NewCmdStatus(f),
+			buildcmd.NewCmdClear(f),
+			sharecmd.NewCmdExport(f),
+			sharecmd.NewCmdImport(f),
+			sharecmd.NewCmdDownload(f),
+			querycmd.NewCmdEval(f),
+			buildcmd.NewCmdDocs(f),
 		},
-		OnUsageError: onUsageError,
-		Action:       groupAction,
+		OnUsageError: clix.OnUsageError,
+		Action:       clix.GroupAction,
 	}
-}
-
-func onUsageError(c *cli.Context, err error, _ bool) error {
-	// The flag package prefixes `invalid value "" for flag -distro: ` to
-	// our own message, which names the flag already.
-	if m := errEmptyValue.FindStringSubmatch(err.Error()); m != nil {
-		err = errors.New(m[1])
-	}
-	return withCode(ExitUsage, fmt.Errorf("%w (see %q)", err, helpHint(c)))
-}
-
-var errEmptyValue = regexp.MustCompile(`^invalid value ".*" for flag -[\w-]+: (--[\w-]+ needs a value: .*)$`)
-
-func helpHint(c *cli.Context) string {
-	if c == nil || c.Command == nil || c.Command.Name == "" {
-		return "cmdai --help"
-	}
-	return strings.TrimSpace(c.Command.HelpName) + " --help"
 }
 
 // run executes the command line and returns the process exit code,
 // printing the error, if any, to ErrOut.
-func run(ctx context.Context, args []string, io *IOStreams) int {
+func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	// Results, tables, --context and help all carry text from man pages
 	// and --help output: none of it may drive the terminal (set its title,
 	// move the cursor). JSON needs no cleaning but for C1 controls, which
@@ -131,16 +112,16 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 	safe := *io
 	safe.Out = termtext.NewWriter(io.Out)
 	io = &safe
-	f := &Factory{IO: io, Getenv: getenv}
+	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
 	app := newApp(f)
-	ctx, watch := withChromaWatch(ctx)
-	err := watch.explain(app.RunContext(ctx, hoistFlags(app, args)))
+	ctx, watch := cmdutil.WithChromaWatch(ctx)
+	err := watch.Explain(app.RunContext(ctx, clix.HoistFlags(app, args)))
 	if err == nil {
-		return ExitOK
+		return cmdutil.ExitOK
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
-		return ExitFailure
+		return cmdutil.ExitFailure
 	}
 	// An error may quote a page or a server's log.
 	msg := termtext.Clean(err.Error())
@@ -148,8 +129,8 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 	// one, `help` for a command that does not exist.
 	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {
 		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
-		return ExitUsage
+		return cmdutil.ExitUsage
 	}
 	fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
-	return exitCode(err)
+	return cmdutil.ExitCode(err)
 }

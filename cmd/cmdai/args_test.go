@@ -3,10 +3,13 @@ package main
 import (
 	"reflect"
 	"testing"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 func TestHoistFlags(t *testing.T) {
-	app := newApp(&Factory{IO: &IOStreams{}, Getenv: func(string) string { return "" }})
+	app := newApp(&cmdutil.Factory{IO: &cmdutil.IOStreams{}, Getenv: func(string) string { return "" }})
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"cmdai", "index", "query", "count lines", "-k", "3", "--json"},
 			[]string{"cmdai", "index", "query", "-k", "3", "--json", "--", "count lines"}},
@@ -17,8 +20,8 @@ func TestHoistFlags(t *testing.T) {
 		{[]string{"cmdai", "index"}, []string{"cmdai", "index"}},
 		{[]string{"cmdai", "--batch-mode", "model", "status"}, []string{"cmdai", "--batch-mode", "model", "status"}},
 	} {
-		if got := hoistFlags(app, c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("hoistFlags(%q) = %q, want %q", c.in, got, c.want)
+		if got := clix.HoistFlags(app, c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("clix.HoistFlags(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

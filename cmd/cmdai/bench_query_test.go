@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 )
@@ -22,17 +23,18 @@ func BenchmarkQueryWarm(b *testing.B) {
 		b.Fatal("set CMDAI_HOME to a cmdai home with an index (scripts/bench-index.sh does)")
 	}
 	ctx := context.Background()
-	info, conn, err := openDistroIndex(ctx, os.Getenv, "", ChromaOptions{})
+	f := &cmdutil.Factory{IO: cmdutil.SystemIO(), Getenv: os.Getenv}
+	info, conn, err := f.OpenDistroIndex(ctx, "", cmdutil.ChromaOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer conn.Close()
-	coll, err := openIndex(ctx, conn, info.CollectionName())
+	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
 	if err != nil {
 		b.Fatal(err)
 	}
 	meta := index.ParseMeta(coll.Metadata())
-	e, err := openEmbedder(ctx, SystemIO(), os.Getenv, ModelOptions{Variant: meta.ModelVariant}, 0)
+	e, err := f.Embedder(ctx, cmdutil.ModelOptions{Variant: meta.ModelVariant}, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

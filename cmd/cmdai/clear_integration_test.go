@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // TestClearDeletesOnlyWhatItIsTold: on a real Chroma holding an index,
@@ -39,13 +40,13 @@ func TestClearDeletesOnlyWhatItIsTold(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"index", "clear", "cmdai_linux_ubuntu-24.04", "--confirm", url}, ExitUsage, `unexpected argument "cmdai_linux_ubuntu-24.04"`},
-		{[]string{"index", "clear", "other-name", "--confirm", url}, ExitUsage, "nothing was deleted"},
-		{[]string{"index", "clear", "--distro", "", "--confirm", url}, ExitUsage, "--distro needs a value"},
-		{[]string{"index", "clear", "--all", "--distro", "ubuntu-24.04", "--confirm", url}, ExitUsage, "--all"},
-		{[]string{"index", "clear", "--distro", "arch", "--confirm", url}, ExitNoIndex, "no index cmdai_linux_arch"},
-		{[]string{"index", "clear", url}, ExitUsage, "pass --confirm"},
-		{[]string{"index", "clear", "--all", url}, ExitUsage, "every cmdai index: pass --confirm"},
+		{[]string{"index", "clear", "cmdai_linux_ubuntu-24.04", "--confirm", url}, cmdutil.ExitUsage, `unexpected argument "cmdai_linux_ubuntu-24.04"`},
+		{[]string{"index", "clear", "other-name", "--confirm", url}, cmdutil.ExitUsage, "nothing was deleted"},
+		{[]string{"index", "clear", "--distro", "", "--confirm", url}, cmdutil.ExitUsage, "--distro needs a value"},
+		{[]string{"index", "clear", "--all", "--distro", "ubuntu-24.04", "--confirm", url}, cmdutil.ExitUsage, "--all"},
+		{[]string{"index", "clear", "--distro", "arch", "--confirm", url}, cmdutil.ExitNoIndex, "no index cmdai_linux_arch"},
+		{[]string{"index", "clear", url}, cmdutil.ExitUsage, "pass --confirm"},
+		{[]string{"index", "clear", "--all", url}, cmdutil.ExitUsage, "every cmdai index: pass --confirm"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Contains(out, "deleted") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 )
 
@@ -31,9 +32,9 @@ const configHelp = `CONFIGURATION:
 // in the app's help. The file is read once, when a command is about to
 // run; a file that does not load fails the command that runs (exit 2),
 // after its flags are parsed, so that `--help` stays readable whatever
-// the file holds. It must be called before refuseEmptyValues wraps the
+// the file holds. It must be called before clix.RefuseEmptyValues wraps the
 // string flags: it binds their types.
-func applyConfigFile(f *Factory, app *cli.App) {
+func applyConfigFile(f *cmdutil.Factory, app *cli.App) {
 	app.Description += "\n\n" + configHelp
 	l := &configLoader{getenv: f.Getenv}
 	app.Before = l.before(app.Before, bindConfig(app.Flags), false)
@@ -98,7 +99,7 @@ func (l *configLoader) before(next cli.BeforeFunc, binds []configBinding, leaf b
 	return func(c *cli.Context) error {
 		file, err := l.load()
 		if err != nil && leaf {
-			return withCode(ExitUsage, err)
+			return cmdutil.WithCode(cmdutil.ExitUsage, err)
 		}
 		for _, b := range binds {
 			v, ok := file.Fallback(b.env, c.IsSet(b.name))

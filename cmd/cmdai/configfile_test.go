@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/testnet"
 )
@@ -41,8 +42,8 @@ func TestConfigFilePrecedence(t *testing.T) {
 	check := func(what, want string, args ...string) {
 		t.Helper()
 		code, _, stderr := runCLI(t, args...)
-		if code != ExitUnreachable || !strings.Contains(stderr, want) {
-			t.Errorf("%s: exit %d, want %d naming %s:\n%s", what, code, ExitUnreachable, want, stderr)
+		if code != cmdutil.ExitUnreachable || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, want %d naming %s:\n%s", what, code, cmdutil.ExitUnreachable, want, stderr)
 		}
 	}
 	check("file only", fileURL, "index", "status")
@@ -58,11 +59,11 @@ func TestConfigFilePrecedence(t *testing.T) {
 func TestConfigFileIsNotTheCommandLine(t *testing.T) {
 	url := "http://" + testnet.ClosedPort(t)
 	withConfigFile(t, "distro: debian-12\nchroma-url: "+url+"\n")
-	if code, _, stderr := runCLI(t, "index", "clear", "--all", "--confirm"); code != ExitUnreachable || !strings.Contains(stderr, url) {
-		t.Errorf("file distro with --all: exit %d, want %d (Chroma reached for):\n%s", code, ExitUnreachable, stderr)
+	if code, _, stderr := runCLI(t, "index", "clear", "--all", "--confirm"); code != cmdutil.ExitUnreachable || !strings.Contains(stderr, url) {
+		t.Errorf("file distro with --all: exit %d, want %d (Chroma reached for):\n%s", code, cmdutil.ExitUnreachable, stderr)
 	}
-	if code, _, stderr := runCLI(t, "index", "clear", "--all", "--confirm", "--distro", "debian-12"); code != ExitUsage {
-		t.Errorf("--distro with --all: exit %d, want %d:\n%s", code, ExitUsage, stderr)
+	if code, _, stderr := runCLI(t, "index", "clear", "--all", "--confirm", "--distro", "debian-12"); code != cmdutil.ExitUsage {
+		t.Errorf("--distro with --all: exit %d, want %d:\n%s", code, cmdutil.ExitUsage, stderr)
 	}
 }
 
@@ -73,15 +74,15 @@ func TestConfigFileErrors(t *testing.T) {
 	path := withConfigFile(t, "chroma-url: http://127.0.0.1:1\nparallel: four\n")
 	for _, args := range [][]string{{"index", "status"}, {"index", "docs", "new", "mytool"}, {"model", "status"}} {
 		code, _, stderr := runCLI(t, args...)
-		if code != ExitUsage || !strings.Contains(stderr, path+":2: parallel: wants a whole number") {
-			t.Errorf("%v: exit %d, want %d naming %s:\n%s", args, code, ExitUsage, path, stderr)
+		if code != cmdutil.ExitUsage || !strings.Contains(stderr, path+":2: parallel: wants a whole number") {
+			t.Errorf("%v: exit %d, want %d naming %s:\n%s", args, code, cmdutil.ExitUsage, path, stderr)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "commands", "mytool.md")); err == nil {
 		t.Error("index docs new wrote a doc despite the broken configuration")
 	}
 	for _, args := range [][]string{{"--help"}, {"index", "status", "--help"}} {
-		if code, stdout, _ := runCLI(t, args...); code != ExitOK || !strings.Contains(stdout, "USAGE") {
+		if code, stdout, _ := runCLI(t, args...); code != cmdutil.ExitOK || !strings.Contains(stdout, "USAGE") {
 			t.Errorf("%v with a broken file: exit %d, no help:\n%s", args, code, stdout)
 		}
 	}
@@ -96,7 +97,7 @@ func TestConfigFileErrors(t *testing.T) {
 // (read by package config itself) is some flag's.
 func TestConfigKeysMatchFlags(t *testing.T) {
 	io, _, _ := testIO()
-	app := newApp(&Factory{IO: io, Getenv: func(string) string { return "" }})
+	app := newApp(&cmdutil.Factory{IO: io, Getenv: func(string) string { return "" }})
 	kinds := map[string]config.Kind{}
 	for _, s := range config.Settings {
 		kinds[s.Env] = s.Kind

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // releaseServer serves a release directory the way GitHub releases do,
@@ -127,7 +129,7 @@ func TestDownload(t *testing.T) {
 	// index untouched
 	os.RemoveAll(downloads)
 	code, _, errOut = dl("debian-12", "--base-url", srv.URL+"/bad")
-	if code != ExitVerification || !strings.Contains(errOut, "checksum mismatch") {
+	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "checksum mismatch") {
 		t.Errorf("wrong checksum: exit %d %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(downloads, "chroma-index-debian-12.tar.gz")); err == nil {
@@ -150,7 +152,7 @@ func TestDownload(t *testing.T) {
 	empty := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }))
 	defer empty.Close()
 	code, _, errOut = dl("debian-12", "--base-url", empty.URL)
-	if code != ExitVerification || !strings.Contains(errOut, "unverifiable") {
+	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "unverifiable") {
 		t.Errorf("no checksums: exit %d %s", code, errOut)
 	}
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // privateServerOf waits (up to 60 s) for a cmdai to start its private
@@ -149,8 +150,8 @@ func TestServerDiesMidImport(t *testing.T) {
 	r := importWhile(t, data, filepath.Join(rel, "chroma-index-debian-12.tar.gz"), func(pid int) {
 		killServer(t, pid)
 	})
-	if r.code != ExitUnreachable {
-		t.Errorf("exit %d, want %d", r.code, ExitUnreachable)
+	if r.code != cmdutil.ExitUnreachable {
+		t.Errorf("exit %d, want %d", r.code, cmdutil.ExitUnreachable)
 	}
 	for _, want := range []string{"the Chroma server stopped", "last lines of " + filepath.Join(data, "cmdai-chroma.log"), "run the command again"} {
 		if !strings.Contains(r.err, want) {
@@ -249,8 +250,8 @@ func TestServerDiesMidForceInit(t *testing.T) {
 		t.Fatalf("the server was not killed mid-build: %v (exit %d)\n%s", killer.killed, code, killer.buf.String())
 	}
 	errOut := killer.buf.String()
-	if code != ExitUnreachable {
-		t.Errorf("exit %d, want %d:\n%s%s", code, ExitUnreachable, out, errOut)
+	if code != cmdutil.ExitUnreachable {
+		t.Errorf("exit %d, want %d:\n%s%s", code, cmdutil.ExitUnreachable, out, errOut)
 	}
 	for _, want := range []string{"the Chroma server stopped", "last lines of " + filepath.Join(data, "cmdai-chroma.log"), "run the command again"} {
 		if !strings.Contains(errOut, want) {
@@ -306,8 +307,8 @@ func TestRemoteServerDiesMidImport(t *testing.T) {
 		killServer(t, pid)
 	}, url)
 	t.Logf("the error:\n%s", r.err)
-	if r.code != ExitUnreachable || !strings.Contains(r.err, "the Chroma server at "+srv.URL+" stopped answering") || strings.Contains(r.err, "EOF") {
-		t.Errorf("exit %d, want %d:\n%s", r.code, ExitUnreachable, r.err)
+	if r.code != cmdutil.ExitUnreachable || !strings.Contains(r.err, "the Chroma server at "+srv.URL+" stopped answering") || strings.Contains(r.err, "EOF") {
+		t.Errorf("exit %d, want %d:\n%s", r.code, cmdutil.ExitUnreachable, r.err)
 	}
 	srv.Stop()
 	again, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: dir})
@@ -390,7 +391,7 @@ func TestDiskFull(t *testing.T) {
 	for _, cmd := range [][]string{args, {"index", "import", tarball}} {
 		code, _, errOut := runCLI(t, cmd...)
 		t.Logf("%s on a full disk: exit %d %s", cmd[1], code, errOut)
-		if code != ExitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "MB free): free some space or use --chroma-data on a larger disk") {
+		if code != cmdutil.ExitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "MB free): free some space or use --chroma-data on a larger disk") {
 			t.Errorf("%s on a full disk: exit %d\n%s", cmd[1], code, errOut)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/customdocs"
 )
 
@@ -22,10 +23,10 @@ func TestDocsNew(t *testing.T) {
 		entries, _ := os.ReadDir(home)
 		t.Fatalf("the template does not load: %+v %+v (home holds %v)", docs, probs, entries)
 	}
-	if code, _, errOut := runCLI(t, "index", "docs", "new", "mytool"); code != ExitUsage || !strings.Contains(errOut, "--force") {
+	if code, _, errOut := runCLI(t, "index", "docs", "new", "mytool"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--force") {
 		t.Errorf("second time: exit %d %s", code, errOut)
 	}
-	if code, _, _ := runCLI(t, "index", "docs", "new", "../evil"); code != ExitUsage {
+	if code, _, _ := runCLI(t, "index", "docs", "new", "../evil"); code != cmdutil.ExitUsage {
 		t.Errorf("a path as a name: exit %d", code)
 	}
 }

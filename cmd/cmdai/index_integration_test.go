@@ -18,6 +18,9 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/testmode"
@@ -121,7 +124,7 @@ func TestIndexEndToEnd(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("query %q: exit %d %s", r.Request, code, errOut)
 		}
-		var res QueryResult
+		var res querycmd.QueryResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +201,7 @@ func TestIndexEndToEnd(t *testing.T) {
 
 	// Status: complete, nothing stale.
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	var st IndexStatus
+	var st buildcmd.IndexStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status: exit %d %s", code, out)
 	}
@@ -209,18 +212,18 @@ func TestIndexEndToEnd(t *testing.T) {
 
 	// Clear refuses without --confirm, then removes it; query then says
 	// what to do, with exit code 3.
-	if code, _, errOut := runCLI(t, "index", "clear"); code != ExitUsage || !strings.Contains(errOut, "--confirm") {
+	if code, _, errOut := runCLI(t, "index", "clear"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--confirm") {
 		t.Errorf("clear without --confirm: exit %d %s", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "index", "clear", "--confirm"); code != 0 {
 		t.Fatalf("clear: exit %d %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "index", "query", "list files"); code != ExitNoIndex || !strings.Contains(errOut, "cmdai index init") {
+	if code, _, errOut := runCLI(t, "index", "query", "list files"); code != cmdutil.ExitNoIndex || !strings.Contains(errOut, "cmdai index init") {
 		t.Errorf("query after clear: exit %d %s", code, errOut)
 	}
 }
 
-func currentCollection(st IndexStatus) *build.CollectionStatus {
+func currentCollection(st buildcmd.IndexStatus) *build.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -267,15 +270,15 @@ func TestRemoteServer(t *testing.T) {
 func TestNoServerNoIndex(t *testing.T) {
 	realEnv(t)
 	code, _, errOut := runCLI(t, "index", "query", "list files", "--chroma-url", deadServerURL(t))
-	if code != ExitUnreachable || !strings.Contains(errOut, "--chroma-url") {
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "--chroma-url") {
 		t.Errorf("unreachable: exit %d %s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "index", "status")
-	if code != ExitNoIndex || !strings.Contains(errOut, "cmdai index init") {
+	if code != cmdutil.ExitNoIndex || !strings.Contains(errOut, "cmdai index init") {
 		t.Errorf("status without index: exit %d %s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "index", "query", "list files", "--chroma-bin", "/nonexistent/chroma")
-	if code != ExitUnreachable || !strings.Contains(errOut, "make chroma") {
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "make chroma") {
 		t.Errorf("no chroma binary: exit %d %s", code, errOut)
 	}
 }
@@ -293,9 +296,9 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	io, out, errOut := testIO()
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(context.Background(), opts); err != nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	for _, want := range []string{"indexed 1 commands (+1 aliases)", "  scan:     ", "  rates:    parse ", "  failed:   broken (", "not a man page"} {
@@ -306,12 +309,12 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 
 	// status, on the same made-up machine: nothing is stale, broken included
 	io2, out2, _ := testIO()
-	err := runStatus(context.Background(), &StatusOptions{IO: io2, Getenv: os.Getenv, Distro: "debian-12", JSON: true,
+	err := buildcmd.RunStatus(context.Background(), &buildcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io2, Getenv: os.Getenv}, Distro: "debian-12", JSON: true,
 		PathDirs: []string{bin}, ManPath: []string{man}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st IndexStatus
+	var st buildcmd.IndexStatus
 	if err := json.Unmarshal(out2.Bytes(), &st); err != nil {
 		t.Fatalf("%v: %s", err, out2)
 	}
@@ -327,18 +330,18 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 func TestRefresh(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
-	newOpts := func(io *IOStreams) *InitOptions {
-		return &InitOptions{IO: io, Getenv: os.Getenv, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-			ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
+		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
-	if err := runInit(context.Background(), newOpts(io)); err != nil {
+	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 	refresh := func() build.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
-		if err := runRefresh(context.Background(), newOpts(io)); err != nil {
+		if err := buildcmd.RunRefresh(context.Background(), newOpts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
 		var sum build.RefreshSummary
@@ -415,12 +418,12 @@ priority: high
 `), 0o644)
 	os.WriteFile(filepath.Join(docs, "go-module.md"), []byte("---\ndescription: How to start a new Go module\nrelevant_for: go mod init, new Go project\n---\nRun go mod init.\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
-	newOpts := func(io *IOStreams) *InitOptions {
-		return &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-			ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
+		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, out, errOut := testIO()
-	if err := runInit(context.Background(), newOpts(io)); err != nil {
+	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 	if !strings.Contains(errOut.String(), "skipped "+filepath.Join(docs, "broken.md")) || !strings.Contains(out.String(), "custom docs and hints written") {
@@ -438,7 +441,7 @@ priority: high
 		io, out, errOut := testIO()
 		o := newOpts(io)
 		o.JSON = true
-		if err := runRefresh(context.Background(), o); err != nil {
+		if err := buildcmd.RunRefresh(context.Background(), o); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
 		var sum build.RefreshSummary

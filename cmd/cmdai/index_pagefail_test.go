@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // badPages adds to fakeMachine's two commands a page of pages we have
@@ -36,8 +38,8 @@ func badPages(t *testing.T) (bin, man string) {
 func TestScanGoesOnPastBadPages(t *testing.T) {
 	bin, man := badPages(t)
 	io, out, _ := testIO()
-	opts := &ScanOptions{IO: io, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
-	if err := runScan(context.Background(), opts); err != nil {
+	opts := &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -64,7 +66,7 @@ func TestScanGoesOnPastBadPages(t *testing.T) {
 	// the table says which failed, and a line says why
 	io, out, _ = testIO()
 	opts.IO, opts.JSON, opts.Stats = io, false, false
-	if err := runScan(context.Background(), opts); err != nil {
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "failed: broken (") || !strings.Contains(out.String(), "): parse: not a man page") {
@@ -79,9 +81,9 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 	realEnv(t)
 	bin, man := badPages(t)
 	io, out, errOut := testIO()
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(context.Background(), opts); err != nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	for _, want := range []string{"indexed 2 commands (+1 aliases)", "  failed:   1 pages, indexed without them:", "broken: parse: not a man page"} {
@@ -92,14 +94,14 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 
 	status := func(detailed, asJSON bool) string {
 		io, out, _ := testIO()
-		err := runStatus(context.Background(), &StatusOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", Detailed: detailed, JSON: asJSON,
+		err := buildcmd.RunStatus(context.Background(), &buildcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", Detailed: detailed, JSON: asJSON,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.String()
 	}
-	var st IndexStatus
+	var st buildcmd.IndexStatus
 	if err := json.Unmarshal([]byte(status(false, true)), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
-func testIO() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+func testIO() (*cmdutil.IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}, out, errOut
+	return &cmdutil.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}, out, errOut
 }
 
 // runCLI runs the whole command line as main does.
@@ -30,11 +31,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestScanFlagsIntoOptions(t *testing.T) {
 	t.Setenv("CMDAI_LANG", "fr")
 	io, _, _ := testIO()
-	var got *ScanOptions
-	f := &Factory{IO: io, Getenv: os.Getenv}
+	var got *buildcmd.ScanOptions
+	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
 	app := newApp(f)
 	// swap the real run for one that records the parsed options
-	app.Commands[0].Subcommands[0] = newScanCommand(f, func(_ context.Context, o *ScanOptions) error {
+	app.Commands[0].Subcommands[0] = buildcmd.NewCmdScan(f, func(_ context.Context, o *buildcmd.ScanOptions) error {
 		got = o
 		return nil
 	})
@@ -43,7 +44,7 @@ func TestScanFlagsIntoOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ScanOptions{IO: io, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
+	want := buildcmd.ScanOptions{Factory: f, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
 		Lang: "fr", HelpFallback: true, Parallel: 3, BatchMode: true}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *got, want)
@@ -59,8 +60,8 @@ func TestScanUsageErrors(t *testing.T) {
 	}
 	for _, args := range cases {
 		code, _, stderr := runCLI(t, args...)
-		if code != ExitUsage {
-			t.Errorf("%q: exit %d, want %d (stderr %q)", args, code, ExitUsage, stderr)
+		if code != cmdutil.ExitUsage {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", args, code, cmdutil.ExitUsage, stderr)
 		}
 		if !strings.Contains(stderr, "cmdai") {
 			t.Errorf("%q: stderr does not explain: %q", args, stderr)
@@ -133,9 +134,9 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 	return bin, man, marker
 }
 
-func scanOpts(t *testing.T, io *IOStreams) *ScanOptions {
+func scanOpts(t *testing.T, io *cmdutil.IOStreams) *buildcmd.ScanOptions {
 	bin, man, _ := fakeMachine(t)
-	return &ScanOptions{IO: io, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
+	return &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
 }
 
 func decodeLines(t *testing.T, out string) []map[string]any {
@@ -155,7 +156,7 @@ func TestRunScanJSON(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.JSON, opts.Stats = true, true
-	if err := runScan(context.Background(), opts); err != nil {
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -215,9 +216,9 @@ func TestRunScanJSON(t *testing.T) {
 func TestRunScanHelpFallback(t *testing.T) {
 	io, out, _ := testIO()
 	bin, man, marker := fakeMachine(t)
-	opts := &ScanOptions{IO: io, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
+	opts := &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
 		JSON: true, HelpFallback: true, Commands: []string{"helpy", "reboot"}}
-	if err := runScan(context.Background(), opts); err != nil {
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -240,7 +241,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Stats = true
-	if err := runScan(context.Background(), opts); err != nil {
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -253,7 +254,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ = testIO()
 	opts = scanOpts(t, io)
 	opts.Commands = []string{"frob"}
-	if err := runScan(context.Background(), opts); err != nil {
+	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s = out.String()
@@ -268,21 +269,8 @@ func TestRunScanUnknownCommand(t *testing.T) {
 	io, _, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Commands = []string{"nosuchcommand"}
-	err := runScan(context.Background(), opts)
-	if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nosuchcommand") {
-		t.Errorf("err = %v (exit %d)", err, exitCode(err))
-	}
-}
-
-func TestResolveDistro(t *testing.T) {
-	info, err := resolveDistro(context.Background(), "", func(context.Context) (distro.Info, error) {
-		return distro.Info{OS: "linux", ID: "fedora-38"}, nil
-	})
-	if err != nil || info.CollectionName() != "cmdai_linux_fedora-38" {
-		t.Errorf("detected: %+v %v", info, err)
-	}
-	info, err = resolveDistro(context.Background(), "macos-14", nil)
-	if err != nil || info.CollectionName() != "cmdai_macos_14" {
-		t.Errorf("--distro macos-14: %+v %v", info, err)
+	err := buildcmd.RunScan(context.Background(), opts)
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "nosuchcommand") {
+		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}
 }

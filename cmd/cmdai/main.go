@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, SystemIO())
+	code := run(ctx, os.Args, cmdutil.SystemIO())
 	stop()
 	os.Exit(code)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
 )
 
@@ -33,8 +34,9 @@ func TestModelImportAndStatus(t *testing.T) {
 	t.Setenv("CMDAI_HOME", home)
 	installed := filepath.Join(home, "embeddings", embed.ModelName)
 
+	// a missing model is a failure (1), not "no index yet" (3)
 	code, out, stderr := runCLI(t, "model", "status")
-	if code != ExitNoIndex || !strings.Contains(out, "installed: no") || !strings.Contains(stderr, "cmdai model import") {
+	if code != cmdutil.ExitFailure || !strings.Contains(out, "installed: no") || !strings.Contains(stderr, "cmdai model import") {
 		t.Errorf("status before import: exit %d\n%s\n%s", code, out, stderr)
 	}
 
@@ -44,7 +46,7 @@ func TestModelImportAndStatus(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "model", "status", "--json")
-	var st ModelStatus
+	var st embed.ModelStatus
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatalf("status --json: %v\n%s", err, out)
 	}
@@ -55,16 +57,16 @@ func TestModelImportAndStatus(t *testing.T) {
 	// damage the installed model: status exits 5 and names the file
 	os.WriteFile(filepath.Join(installed, "tokenizer.json"), []byte("{broken"), 0o644)
 	code, out, stderr = runCLI(t, "model", "status")
-	if code != ExitVerification || !strings.Contains(out, "does NOT verify") || !strings.Contains(stderr, "tokenizer.json") {
+	if code != cmdutil.ExitVerification || !strings.Contains(out, "does NOT verify") || !strings.Contains(stderr, "tokenizer.json") {
 		t.Errorf("status of a damaged model: exit %d\n%s\n%s", code, out, stderr)
 	}
 
 	// importing something that is not a model fails with exit 5 and keeps nothing broken in place
 	code, _, stderr = runCLI(t, "model", "import", t.TempDir())
-	if code != ExitVerification || !strings.Contains(stderr, "manifest") && !strings.Contains(stderr, "not installed") {
+	if code != cmdutil.ExitVerification || !strings.Contains(stderr, "manifest") && !strings.Contains(stderr, "not installed") {
 		t.Errorf("import of an empty dir: exit %d %s", code, stderr)
 	}
-	if code, _, _ := runCLI(t, "model", "import"); code != ExitUsage {
+	if code, _, _ := runCLI(t, "model", "import"); code != cmdutil.ExitUsage {
 		t.Errorf("import without an argument: exit %d", code)
 	}
 }
@@ -107,7 +109,7 @@ func TestModelExportImport(t *testing.T) {
 	}
 	// a damaged installed model is not exported
 	os.WriteFile(filepath.Join(other, "embeddings", embed.ModelName, "model.onnx"), []byte("changed"), 0o644)
-	if code, _, stderr := runCLI(t, "model", "export", t.TempDir()); code != ExitVerification {
+	if code, _, stderr := runCLI(t, "model", "export", t.TempDir()); code != cmdutil.ExitVerification {
 		t.Errorf("export of a damaged model: exit %d %s", code, stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/internal/testnet"
 )
 
@@ -64,8 +65,8 @@ func TestDownloadStalledServer(t *testing.T) {
 	srv := stallAfterHeaders(t, 50000, 1234, strings.Repeat("ab", 32)+"  "+name+"\n")
 	dir := t.TempDir()
 	code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir, "--idle-timeout", "1s")
-	if code != ExitUnreachable {
-		t.Errorf("exit %d, want %d: %s", code, ExitUnreachable, errOut)
+	if code != cmdutil.ExitUnreachable {
+		t.Errorf("exit %d, want %d: %s", code, cmdutil.ExitUnreachable, errOut)
 	}
 	part := filepath.Join(dir, name+".part")
 	for _, want := range []string{"fetch " + srv.URL + "/" + name, "no data for 1s after 1234 bytes of 50000", "kept in " + part, "run the same command again to resume"} {
@@ -78,10 +79,10 @@ func TestDownloadStalledServer(t *testing.T) {
 	}
 	// CMDAI_IDLE_TIMEOUT sets it too; a timeout of 0 is a usage error
 	t.Setenv("CMDAI_IDLE_TIMEOUT", "1s")
-	if code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir); code != ExitUnreachable {
+	if code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir); code != cmdutil.ExitUnreachable {
 		t.Errorf("with CMDAI_IDLE_TIMEOUT: exit %d %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "index", "download", "debian-12", "--base-url", srv.URL, "--idle-timeout", "0s"); code != ExitUsage || !strings.Contains(errOut, "--idle-timeout") {
+	if code, _, errOut := runCLI(t, "index", "download", "debian-12", "--base-url", srv.URL, "--idle-timeout", "0s"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--idle-timeout") {
 		t.Errorf("--idle-timeout 0s: exit %d %s", code, errOut)
 	}
 }
@@ -92,7 +93,7 @@ func TestModelPullStalledServer(t *testing.T) {
 	srv := stallAfterHeaders(t, 9000, 100, "")
 	dst := filepath.Join(t.TempDir(), "model")
 	code, _, errOut := runBounded(t, "model", "pull", "--url", srv.URL, "--model-dir", dst, "--idle-timeout", "1s")
-	if code != ExitUnreachable || !strings.Contains(errOut, "no data for 1s after 100 bytes of 9000") || !strings.Contains(errOut, srv.URL) {
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "no data for 1s after 100 bytes of 9000") || !strings.Contains(errOut, srv.URL) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	if _, err := os.Stat(dst); err == nil {
@@ -107,7 +108,7 @@ func TestDownloadUnreachable(t *testing.T) {
 	base := "http://" + testnet.ClosedPort(t) + "/rel"
 	for _, args := range [][]string{{"--list"}, {"debian-12"}} {
 		code, _, errOut := runBounded(t, append([]string{"index", "download", "--base-url", base}, args...)...)
-		if code != ExitUnreachable || !strings.Contains(errOut, base) {
+		if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, base) {
 			t.Errorf("download %v: exit %d %s", args, code, errOut)
 		}
 	}

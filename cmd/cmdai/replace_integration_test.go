@@ -18,19 +18,21 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
 
 // smallInit builds the index of the made-up machine (frob, unfrob) and
 // returns the options used, for more runs.
-func smallInit(t *testing.T) *InitOptions {
+func smallInit(t *testing.T) *buildcmd.InitOptions {
 	t.Helper()
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(context.Background(), opts); err != nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	return opts
@@ -48,9 +50,9 @@ func TestForceWithUnknownCommandKeepsIndex(t *testing.T) {
 	io, _, _ := testIO()
 	opts := *base
 	opts.IO, opts.Force, opts.Commands = io, true, []string{"frob", "frbo", "nosuch"}
-	err := runInit(context.Background(), &opts)
-	if exitCode(err) != ExitUsage || err == nil || !strings.Contains(err.Error(), "frbo, nosuch") || !strings.Contains(err.Error(), "$PATH") {
-		t.Errorf("init --force --command frbo: exit %d, %v; want a usage error naming frbo and nosuch", exitCode(err), err)
+	err := buildcmd.RunInit(context.Background(), &opts)
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || err == nil || !strings.Contains(err.Error(), "frbo, nosuch") || !strings.Contains(err.Error(), "$PATH") {
+		t.Errorf("init --force --command frbo: exit %d, %v; want a usage error naming frbo and nosuch", cmdutil.ExitCode(err), err)
 	}
 	if got := records(t, "--distro", "debian-12"); got != n {
 		t.Errorf("after the refused init --force: %d records, want %d", got, n)
@@ -81,10 +83,10 @@ func queryFrob(t *testing.T, extra ...string) (int, string, string) {
 func collectionNames(t *testing.T) []string {
 	t.Helper()
 	code, out, errOut := runCLI(t, "index", "status", "--json", "--distro", "debian-12")
-	if code != 0 && code != ExitNoIndex {
+	if code != 0 && code != cmdutil.ExitNoIndex {
 		t.Fatalf("status: exit %d %s", code, errOut)
 	}
-	var st IndexStatus
+	var st buildcmd.IndexStatus
 	if code == 0 {
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)
@@ -115,7 +117,7 @@ func TestInterruptedForceKeepsIndex(t *testing.T) {
 	io.ErrOut = errOut
 	opts := *base
 	opts.IO, opts.Force, opts.BatchMode = io, true, true
-	if err := runInit(ctx, &opts); err == nil {
+	if err := buildcmd.RunInit(ctx, &opts); err == nil {
 		t.Fatalf("the interrupted init --force succeeded: %s", errOut.buf.String())
 	}
 	if got := records(t, "--distro", "debian-12"); got != n {
@@ -133,7 +135,7 @@ func TestInterruptedForceKeepsIndex(t *testing.T) {
 	// The next run completes the new index and swaps it in.
 	io, _, stderr := testIO()
 	opts.IO, opts.BatchMode = io, false
-	if err := runInit(context.Background(), &opts); err != nil {
+	if err := buildcmd.RunInit(context.Background(), &opts); err != nil {
 		t.Fatalf("init --force again: %v %s", err, stderr)
 	}
 	if got := records(t, "--distro", "debian-12"); got != n {
@@ -155,20 +157,20 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	io, _, _ := testIO()
 	errOut := &cancelOn{cancel: cancel}
 	io.ErrOut = errOut
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(ctx, opts); err == nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(ctx, opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
 	}
 	for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 		code, out, stderr := queryFrob(t, extra...)
-		if code != ExitNoIndex || out != "" || !strings.Contains(stderr, "cmdai index init") {
+		if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, "cmdai index init") {
 			t.Errorf("query %v after an interrupted first build: exit %d, stdout %q, stderr %s", extra, code, out, stderr)
 		}
 	}
 	io, _, stderr := testIO()
 	opts.IO, opts.BatchMode = io, false
-	if err := runInit(context.Background(), opts); err != nil {
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init again: %v %s", err, stderr)
 	}
 	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
@@ -202,7 +204,7 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 		t.Helper()
 		for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 			code, out, stderr := queryFrob(t, append(extra, "--chroma-url", srvURL)...)
-			if code != ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {
+			if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {
 				t.Errorf("query %v on %s: exit %d, stdout %q, stderr %s", extra, what, code, out, stderr)
 			}
 		}
@@ -237,9 +239,9 @@ func TestRestrictedBuildIncludesDocs(t *testing.T) {
 	initWith := func(commands ...string) {
 		t.Helper()
 		io, _, errOut := testIO()
-		opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-			Commands: commands, ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-		if err := runInit(context.Background(), opts); err != nil {
+		opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+			Commands: commands, ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 			t.Fatalf("init %v: %v\n%s", commands, err, errOut)
 		}
 	}
@@ -287,7 +289,7 @@ func TestInterruptedUpdateKeepsAnswering(t *testing.T) {
 	io.ErrOut = errOut
 	opts := *base
 	opts.IO, opts.BatchMode = io, true
-	if err := runInit(ctx, &opts); err == nil {
+	if err := buildcmd.RunInit(ctx, &opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
 	}
 	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {

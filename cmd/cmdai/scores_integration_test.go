@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 )
 
 // TestQueryScoresAndDocDescription: on a made-up machine (frob's page and
@@ -25,18 +28,18 @@ func TestQueryScoresAndDocDescription(t *testing.T) {
 		t.Fatal(err)
 	}
 	io, _, errOut := testIO()
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(context.Background(), opts); err != nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
-	query := func(request, mode string) QueryResult {
+	query := func(request, mode string) querycmd.QueryResult {
 		t.Helper()
 		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--mode", mode, "--json", "-k", "3")
 		if code != 0 {
 			t.Fatalf("query %q --mode %s: exit %d %s", request, mode, code, errOut)
 		}
-		var res QueryResult
+		var res querycmd.QueryResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,10 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -27,7 +31,7 @@ import (
 // CMDAI_TEST_CLI holds the arguments, one per line.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
-		os.Exit(run(context.Background(), append([]string{"cmdai"}, strings.Split(args, "\n")...), SystemIO()))
+		os.Exit(run(context.Background(), append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO()))
 	}
 	os.Exit(m.Run())
 }
@@ -63,7 +67,7 @@ func answers(t *testing.T, extra ...string) [][]answer {
 		if code != 0 {
 			t.Fatalf("query %q: exit %d %s", r, code, errOut)
 		}
-		var res QueryResult
+		var res querycmd.QueryResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -98,13 +102,13 @@ func sameAnswers(t *testing.T, what string, a, b [][]answer) {
 func records(t *testing.T, extra ...string) int {
 	t.Helper()
 	code, out, errOut := runCLI(t, append([]string{"index", "status", "--json"}, extra...)...)
-	if code == ExitNoIndex {
+	if code == cmdutil.ExitNoIndex {
 		return 0
 	}
 	if code != 0 {
 		t.Fatalf("status: exit %d %s %s", code, out, errOut)
 	}
-	var st IndexStatus
+	var st buildcmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +134,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export: exit %d %s %s", code, out, errOut)
 	}
-	var ex ExportResult
+	var ex sharecmd.ExportResult
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatal(err)
 	}
@@ -177,13 +181,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 	os.WriteFile(bad, a, 0o644)
 	os.WriteFile(bad+".sha256", sums, 0o644)
 	code, _, errOut = runCLI(t, "index", "import", bad)
-	if code != ExitVerification || !strings.Contains(errOut, "checksum") {
+	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "checksum") {
 		t.Errorf("damaged tarball: exit %d %s", code, errOut)
 	}
 	// Without the checksums file, the inner checks catch it.
 	os.Remove(bad + ".sha256")
 	code, _, errOut = runCLI(t, "index", "import", bad)
-	if code != ExitVerification || !strings.Contains(errOut, "previous index is unchanged") {
+	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "previous index is unchanged") {
 		t.Errorf("damaged tarball, no checksums file: exit %d %s", code, errOut)
 	}
 	if got := records(t); got != n {
@@ -206,7 +210,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 	runCLI(t, "index", "clear", "--confirm", "--distro", "ubuntu-24.04")
 	code, _, errOut = runCLI(t, "index", "import", ubuntu)
-	if code != ExitUsage || !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "ubuntu-24.04") {
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "ubuntu-24.04") {
 		t.Errorf("another distribution's tarball: exit %d %s", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "index", "import", ubuntu, "--yes"); code != 0 || records(t, "--distro", "ubuntu-24.04") != n {
@@ -369,9 +373,9 @@ func TestImportExportSameBytes(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &InitOptions{IO: io, Getenv: os.Getenv, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := runInit(context.Background(), opts); err != nil {
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	first := filepath.Join(t.TempDir(), "first.tar.gz")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/packaging"
@@ -144,8 +144,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		code, out, errOut := runCLI(t, tc.args...)
-		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, ExitUsage, tc.want)
+		if code != cmdutil.ExitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, cmdutil.ExitUsage, tc.want)
 		}
 		if out != "" {
 			t.Errorf("%q: printed %q on stdout", tc.args, out)
@@ -169,8 +169,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "import", other, "--model-dir", modelDir, "--yes"}, "install the same model"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
-		if code != ExitVerification || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, ExitVerification, tc.want)
+		if code != cmdutil.ExitVerification || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, cmdutil.ExitVerification, tc.want)
 		}
 		if _, err := os.Stat(marker); err == nil {
 			t.Errorf("%q started a Chroma server", tc.args)
@@ -180,7 +180,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 
 	// The harness sees a start: a correct call does start the server.
 	code, _, errOut := runCLI(t, "index", "status")
-	if _, err := os.Stat(marker); err != nil || code != ExitUnreachable {
+	if _, err := os.Stat(marker); err != nil || code != cmdutil.ExitUnreachable {
 		t.Errorf("index status: exit %d (%s), server started: %v; the test cannot see a start", code, errOut, err == nil)
 	}
 }
@@ -279,8 +279,8 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 			}
 			full := append(append(append([]string{}, path[1:]...), args...), "stray-arg")
 			code, _, errOut := runCLI(t, full...)
-			if code != ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
-				t.Errorf("%q: exit %d, stderr %q; want %d naming the stray argument", full, code, errOut, ExitUsage)
+			if code != cmdutil.ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
+				t.Errorf("%q: exit %d, stderr %q; want %d naming the stray argument", full, code, errOut, cmdutil.ExitUsage)
 			}
 			if _, err := os.Stat(marker); err == nil {
 				t.Errorf("%q started a Chroma server", full)
@@ -289,56 +289,15 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		}
 	}
 	io, _, _ := testIO()
-	app := newApp(&Factory{IO: io, Getenv: os.Getenv})
+	app := newApp(&cmdutil.Factory{IO: io, Getenv: os.Getenv})
 	walk([]string{"cmdai"}, app.Commands)
 	// The app itself.
 	code, _, errOut := runCLI(t, "stray-arg")
-	if code != ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, `"stray-arg"`) {
 		t.Errorf("cmdai stray-arg: exit %d, stderr %q", code, errOut)
 	}
 	sort.Strings(seen)
 	if len(seen) < 15 {
 		t.Errorf("walked only %v", seen)
-	}
-}
-
-// TestEmptyEnvironmentMeansUnset: an environment variable set to empty
-// leaves the flag's default (the library took "" over it: CMDAI_QUERY_MODE=
-// gave mode ""), an empty value on the command line is refused, and only
-// the command line counts as giving the flag.
-func TestEmptyEnvironmentMeansUnset(t *testing.T) {
-	for _, tc := range []struct {
-		env       string
-		args      []string
-		wantErr   bool
-		wantMode  string
-		wantGiven bool
-	}{
-		{"", nil, false, "semantic", false},
-		{"hybrid", nil, false, "hybrid", false},
-		{"", []string{"--mode", "keyword"}, false, "keyword", true},
-		{"hybrid", []string{"--mode", "keyword"}, false, "keyword", true},
-		{"", []string{"--mode", ""}, true, "", false},
-		{"hybrid", []string{"--mode= "}, true, "", false},
-	} {
-		t.Setenv("CMDAI_TEST_MODE", tc.env)
-		var mode string
-		given := false
-		app := &cli.App{
-			Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {},
-			Commands: []*cli.Command{{
-				Name:  "q",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "mode", Value: "semantic", EnvVars: []string{"CMDAI_TEST_MODE"}, Destination: &mode}},
-				Action: func(c *cli.Context) error {
-					given = onCommandLine(c, "mode")
-					return nil
-				},
-			}},
-		}
-		refuseEmptyValues(app.Commands)
-		err := app.Run(append([]string{"cmdai", "q"}, tc.args...))
-		if (err != nil) != tc.wantErr || (!tc.wantErr && (mode != tc.wantMode || given != tc.wantGiven)) {
-			t.Errorf("env %q, args %q: err %v, mode %q, given %v; want error %v, mode %q, given %v", tc.env, tc.args, err, mode, given, tc.wantErr, tc.wantMode, tc.wantGiven)
-		}
 	}
 }

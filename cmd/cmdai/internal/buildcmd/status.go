@@ -1,4 +1,4 @@
-package main
+package buildcmd
 
 import (
 	"context"
@@ -13,16 +13,17 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // StatusOptions are the inputs of `cmdai index status`.
 type StatusOptions struct {
-	IO       *IOStreams
-	Getenv   func(string) string
+	*cmdutil.Factory
 	Detailed bool
 	JSON     bool
 	Distro   string
-	Chroma   ChromaOptions
+	Chroma   cmdutil.ChromaOptions
 	// Seams for tests.
 	PathDirs, ManPath []string
 }
@@ -39,14 +40,15 @@ type IndexStatus struct {
 	Collections []build.CollectionStatus `json:"collections"`
 }
 
-func newStatusCommand(f *Factory) *cli.Command {
-	opts := &StatusOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdStatus is `cmdai index status`.
+func NewCmdStatus(f *cmdutil.Factory) *cli.Command {
+	opts := &StatusOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "detailed", Usage: "also list the stale commands and the index's metadata", Destination: &opts.Detailed},
 		&cli.BoolFlag{Name: "json", Usage: "print the status as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "distro", Usage: "this machine's distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "status",
 		Usage:     "show the indexes, their model, age, staleness and the server's health",
@@ -60,18 +62,19 @@ EXAMPLES:
    $ cmdai index status
    $ cmdai index status --detailed --json | jq .collections`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
-			if err := firstErr(noArgs(c, ""), checkDistroFlag(opts.Distro)); err != nil {
+			if err := clix.FirstErr(clix.NoArgs(c, ""), cmdutil.CheckDistroFlag(opts.Distro)); err != nil {
 				return err
 			}
-			return runStatus(c.Context, opts)
+			return RunStatus(c.Context, opts)
 		},
 	}
 }
 
-func runStatus(ctx context.Context, opts *StatusOptions) error {
-	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+// RunStatus prints the indexes on the server and this one's staleness.
+func RunStatus(ctx context.Context, opts *StatusOptions) error {
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
@@ -106,7 +109,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 		printStatus(opts, st)
 	}
 	if !found {
-		return withCode(ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+		return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package sharecmd
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/netx"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
 )
@@ -30,19 +31,20 @@ type DownloadOptions struct {
 	IdleTimeout time.Duration
 }
 
-func newDownloadCommand(f *Factory) *cli.Command {
-	opts := &DownloadOptions{Import: ImportOptions{IO: f.IO, Getenv: f.Getenv}}
+// NewCmdDownload is `cmdai index download`.
+func NewCmdDownload(f *cmdutil.Factory) *cli.Command {
+	opts := &DownloadOptions{Import: ImportOptions{Factory: f}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
 		&cli.BoolFlag{Name: "verify", Usage: "download and verify only; do not import", Destination: &opts.Verify},
-		idleTimeoutFlag(&opts.IdleTimeout),
+		cmdutil.IdleTimeoutFlag(&opts.IdleTimeout),
 		&cli.StringFlag{Name: "dir", Usage: "keep downloads in `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.Import.BatchMode},
 		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.Import.ModelDir},
 	}
-	flags = append(flags, chromaFlags(&opts.Import.Chroma)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Import.Chroma)...)
 	return &cli.Command{
 		Name:      "download",
 		Usage:     "fetch a published index for a distribution, verify it, import it",
@@ -62,23 +64,23 @@ EXAMPLES:
    $ cmdai index download debian-12 --base-url /media/usb --verify
    $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
-			opts.Import.BatchMode = opts.Import.BatchMode || globalBool(c, "batch-mode")
+			opts.Import.BatchMode = opts.Import.BatchMode || clix.GlobalBool(c, "batch-mode")
 			if opts.IdleTimeout <= 0 {
-				return usageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
+				return cmdutil.UsageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
 			}
 			switch {
 			case opts.List && c.NArg() == 0:
 			case opts.List:
-				return usageError("--list takes no distribution: unexpected argument %q", c.Args().First())
+				return cmdutil.UsageError("--list takes no distribution: unexpected argument %q", c.Args().First())
 			default:
 				var err error
-				if opts.Distro, err = oneArg(c, "say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)"); err != nil {
+				if opts.Distro, err = clix.OneArg(c, "say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)"); err != nil {
 					return err
 				}
 				if _, err := distro.Parse(opts.Distro); err != nil {
-					return usageError("%q: %v", opts.Distro, err)
+					return cmdutil.UsageError("%q: %v", opts.Distro, err)
 				}
 			}
 			return runDownload(c.Context, opts)
@@ -92,7 +94,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	if opts.List {
 		entries, err := src.List(ctx)
 		if err != nil {
-			return networkCode(err)
+			return cmdutil.NetworkCode(err)
 		}
 		if opts.JSON {
 			return json.NewEncoder(io.Out).Encode(entries)
@@ -108,7 +110,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	}
 	info, err := distro.Parse(opts.Distro)
 	if err != nil {
-		return withCode(ExitUsage, fmt.Errorf("%q: %w", opts.Distro, err))
+		return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("%q: %w", opts.Distro, err))
 	}
 	dir := opts.Dir
 	if dir == "" {
@@ -130,9 +132,9 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	got, err := ship.Fetch(ctx, src, info.ID, dir, progress)
 	switch {
 	case errors.Is(err, ship.ErrVerification):
-		return withCode(ExitVerification, err)
+		return cmdutil.WithCode(cmdutil.ExitVerification, err)
 	case err != nil:
-		return networkCode(err)
+		return cmdutil.NetworkCode(err)
 	}
 	path, want := got.Path, got.SHA256
 	if !opts.JSON {
@@ -146,17 +148,4 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	imp.Distro = ""
 	imp.expect = info.ID
 	return runImport(ctx, &imp)
-}
-
-// idleTimeoutFlag is --idle-timeout, shared by the commands that download.
-func idleTimeoutFlag(d *time.Duration) cli.Flag {
-	return &cli.DurationFlag{Name: "idle-timeout", Usage: "give up a download that receives no byte for `DURATION` (the partial file is kept for a resume)", Value: netx.DefaultIdleTimeout, EnvVars: []string{"CMDAI_IDLE_TIMEOUT"}, Destination: d}
-}
-
-// networkCode gives a failure to reach or hear from a server exit 4.
-func networkCode(err error) error {
-	if errors.Is(err, netx.ErrNetwork) {
-		return withCode(ExitUnreachable, err)
-	}
-	return err
 }

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"context"
@@ -10,12 +10,8 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 )
-
-// ExitBusy: another cmdai holds the private server's data directory.
-const ExitBusy = 6
 
 // ChromaOptions say which Chroma to use: a server at URL, or (no URL) a
 // private one cmdai starts on loopback over DataDir.
@@ -24,7 +20,8 @@ type ChromaOptions struct {
 	Bin, DataDir                              string
 }
 
-func chromaFlags(o *ChromaOptions) []cli.Flag {
+// ChromaFlags are the --chroma-* flags of every command that uses Chroma.
+func ChromaFlags(o *ChromaOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "chroma-url", Usage: "use the Chroma server at `URL` (default: start a private one on 127.0.0.1)", EnvVars: []string{"CMDAI_CHROMA_URL"}, Destination: &o.URL},
 		&cli.StringFlag{Name: "chroma-tenant", Usage: "Chroma `TENANT` (with --chroma-url)", EnvVars: []string{"CMDAI_CHROMA_TENANT"}, Destination: &o.Tenant},
@@ -36,8 +33,8 @@ func chromaFlags(o *ChromaOptions) []cli.Flag {
 	}
 }
 
-// connection is an open Store plus, in embedded mode, the server to stop.
-type connection struct {
+// Connection is an open Store plus, in embedded mode, the server to stop.
+type Connection struct {
 	*chroma.Store
 	server *chroma.Server
 	Mode   string // "embedded" or "remote"
@@ -49,7 +46,8 @@ type connection struct {
 	closed bool
 }
 
-func (c *connection) Close() {
+// Close closes the store and stops the private server, if any.
+func (c *Connection) Close() {
 	if c == nil || c.closed {
 		return
 	}
@@ -63,34 +61,34 @@ func (c *connection) Close() {
 	}
 }
 
-// chromaWatch keeps the connections a command opened, so that run can
+// ChromaWatch keeps the connections a command opened, so that the app can
 // tell why a Chroma call failed (the private server died, the disk is
 // full) instead of printing the client's raw text (EOF, HTTP 500).
-type chromaWatch struct {
+type ChromaWatch struct {
 	mu    sync.Mutex
-	conns []*connection
+	conns []*Connection
 }
 
 type chromaWatchKey struct{}
 
-// withChromaWatch gives ctx a watch that connectChroma registers with.
-func withChromaWatch(ctx context.Context) (context.Context, *chromaWatch) {
-	w := &chromaWatch{}
+// WithChromaWatch gives ctx a watch that Connect registers with.
+func WithChromaWatch(ctx context.Context) (context.Context, *ChromaWatch) {
+	w := &ChromaWatch{}
 	return context.WithValue(ctx, chromaWatchKey{}, w), w
 }
 
-func watchConnection(ctx context.Context, c *connection) {
-	if w, ok := ctx.Value(chromaWatchKey{}).(*chromaWatch); ok {
+func watchConnection(ctx context.Context, c *Connection) {
+	if w, ok := ctx.Value(chromaWatchKey{}).(*ChromaWatch); ok {
 		w.mu.Lock()
 		w.conns = append(w.conns, c)
 		w.mu.Unlock()
 	}
 }
 
-// explain turns a failed command's error into the fault behind it when a
+// Explain turns a failed command's error into the fault behind it when a
 // connection knows it: a full disk (exit 1, where and what to do), or a
 // private server that died (exit 4, the end of its log).
-func (w *chromaWatch) explain(err error) error {
+func (w *ChromaWatch) Explain(err error) error {
 	if err == nil || errors.Is(err, chroma.ErrNoSpace) {
 		return err
 	}
@@ -114,21 +112,21 @@ func (w *chromaWatch) explain(err error) error {
 			}
 		}
 		if lost != nil {
-			return withCode(ExitUnreachable, lost)
+			return WithCode(ExitUnreachable, lost)
 		}
 		if c.dataDir == "" {
 			if perr := chroma.Answers(context.Background(), c.URL); perr != nil {
-				return withCode(ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering while cmdai was using it (%v): check that it runs, then run the command again", chroma.ErrUnreachable, c.URL, perr))
+				return WithCode(ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering while cmdai was using it (%v): check that it runs, then run the command again", chroma.ErrUnreachable, c.URL, perr))
 			}
 		}
 	}
 	return err
 }
 
-// checkSpace refuses, before a write of about records records, a private
+// CheckSpace refuses, before a write of about records records, a private
 // server's disk that cannot hold them. A remote server's disk cannot be
-// seen from here: its own error is recognised instead (explain).
-func (c *connection) checkSpace(records, dims int) error {
+// seen from here: its own error is recognised instead (Explain).
+func (c *Connection) CheckSpace(records, dims int) error {
 	if c == nil || c.dataDir == "" {
 		return nil
 	}
@@ -146,10 +144,10 @@ const (
 	recordsPerCommand = 64
 )
 
-// checkBuildSpace is checkSpace for init and refresh: they may rewrite
+// CheckBuildSpace is CheckSpace for init and refresh: they may rewrite
 // every record of the collection, or build a first one (of commands
 // commands, 0: all of them).
-func (c *connection) checkBuildSpace(ctx context.Context, collection string, commands int) error {
+func (c *Connection) CheckBuildSpace(ctx context.Context, collection string, commands int) error {
 	if c == nil || c.dataDir == "" {
 		return nil
 	}
@@ -162,80 +160,46 @@ func (c *connection) checkBuildSpace(ctx context.Context, collection string, com
 			records = n
 		}
 	}
-	return c.checkSpace(records, embed.Dims)
+	return c.CheckSpace(records, embed.Dims)
 }
 
-// connectChroma reaches the configured server, starting the private one
+// Connect reaches the configured server, starting the private one
 // when no URL is given. Errors carry the exit code and the fix.
-func connectChroma(ctx context.Context, getenv func(string) string, o ChromaOptions) (*connection, error) {
+func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, error) {
 	cfg := chroma.Config{URL: o.URL, Tenant: o.Tenant, Database: o.Database, Token: o.Token, TokenHeader: o.TokenHeader}
 	if o.URL != "" {
 		st, err := chroma.Connect(ctx, cfg)
 		if err != nil {
-			return nil, withCode(ExitUnreachable, fmt.Errorf("%w\n  check that the server runs and the URL is right, or drop --chroma-url (and CMDAI_CHROMA_URL) to let cmdai start its own", err))
+			return nil, WithCode(ExitUnreachable, fmt.Errorf("%w\n  check that the server runs and the URL is right, or drop --chroma-url (and CMDAI_CHROMA_URL) to let cmdai start its own", err))
 		}
-		conn := &connection{Store: st, Mode: "remote"}
+		conn := &Connection{Store: st, Mode: "remote"}
 		watchConnection(ctx, conn)
 		return conn, nil
 	}
-	bin, err := chroma.FindBin(o.Bin, getenv)
+	bin, err := chroma.FindBin(o.Bin, f.Getenv)
 	if err != nil {
-		return nil, withCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, err)
 	}
 	dir := o.DataDir
 	if dir == "" {
-		if dir, err = config.ChromaDir(getenv); err != nil {
+		if dir, err = config.ChromaDir(f.Getenv); err != nil {
 			return nil, err
 		}
 	}
 	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: dir})
 	if err != nil {
 		if errors.Is(err, chroma.ErrLocked) {
-			return nil, withCode(ExitBusy, err)
+			return nil, WithCode(ExitBusy, err)
 		}
-		return nil, withCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, err)
 	}
 	cfg.URL = srv.URL
 	st, err := chroma.Connect(ctx, cfg)
 	if err != nil {
 		srv.Stop()
-		return nil, withCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, err)
 	}
-	conn := &connection{Store: st, server: srv, Mode: "embedded", dataDir: dir}
+	conn := &Connection{Store: st, server: srv, Mode: "embedded", dataDir: dir}
 	watchConnection(ctx, conn)
 	return conn, nil
-}
-
-// openDistroIndex resolves the distribution (--distro, else detected)
-// and connects to Chroma: the start of every command that reads or
-// changes an index. The caller closes the connection.
-func openDistroIndex(ctx context.Context, getenv func(string) string, distroID string, o ChromaOptions) (distro.Info, *connection, error) {
-	info, err := resolveDistro(ctx, distroID, nil)
-	if err != nil {
-		return info, nil, err
-	}
-	conn, err := connectChroma(ctx, getenv, o)
-	return info, conn, err
-}
-
-// ModelOptions choose the embedding model and runtime.
-type ModelOptions struct {
-	Dir, Variant, Backend string
-}
-
-// openEmbedder opens the installed model; a missing model is exit 5 with
-// the command that installs it.
-func openEmbedder(ctx context.Context, io *IOStreams, getenv func(string) string, o ModelOptions, threads int) (embed.Embedder, error) {
-	dir, err := resolveModelDir(getenv, o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	e, err := embed.Open(ctx, embed.Options{
-		Dir: dir, Variant: o.Variant, Backend: o.Backend, Threads: threads,
-		Notice: func(s string) { fmt.Fprintln(io.ErrOut, s) },
-	})
-	if err != nil {
-		return nil, withCode(ExitVerification, err)
-	}
-	return e, nil
 }

@@ -1,4 +1,4 @@
-package main
+package buildcmd
 
 import (
 	"bufio"
@@ -10,26 +10,28 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 // ClearOptions are the inputs of `cmdai index clear`.
 type ClearOptions struct {
-	IO      *IOStreams
-	Getenv  func(string) string
+	*cmdutil.Factory
 	Confirm bool
 	All     bool
 	Distro  string
-	Chroma  ChromaOptions
+	Chroma  cmdutil.ChromaOptions
 }
 
-func newClearCommand(f *Factory) *cli.Command {
-	opts := &ClearOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdClear is `cmdai index clear`.
+func NewCmdClear(f *cmdutil.Factory) *cli.Command {
+	opts := &ClearOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "confirm", Aliases: []string{"yes", "y"}, Usage: "do it without asking", Destination: &opts.Confirm},
 		&cli.BoolFlag{Name: "all", Usage: "remove every cmdai collection, not only this distribution's", Destination: &opts.All},
 		&cli.StringFlag{Name: "distro", Usage: "remove the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "clear",
 		Usage:     "remove this distribution's index (--all: every cmdai index)",
@@ -42,12 +44,12 @@ EXAMPLES:
    $ cmdai index clear
    $ cmdai index clear --all --confirm`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			// Nothing it does not understand may pick what is deleted.
-			err := firstErr(
-				noArgs(c, "nothing was deleted (--distro ID clears another distribution's index, --all every cmdai index)"),
-				checkDistroFlag(opts.Distro),
+			err := clix.FirstErr(
+				clix.NoArgs(c, "nothing was deleted (--distro ID clears another distribution's index, --all every cmdai index)"),
+				cmdutil.CheckDistroFlag(opts.Distro),
 			)
 			if err != nil {
 				return err
@@ -62,12 +64,12 @@ EXAMPLES:
 				case opts.Distro != "":
 					what = opts.Distro + "'s index"
 				}
-				return usageError("index clear deletes %s: pass --confirm to do it (nothing was deleted)", what)
+				return cmdutil.UsageError("index clear deletes %s: pass --confirm to do it (nothing was deleted)", what)
 			}
 			// CMDAI_DISTRO in the environment is a default --all overrides;
 			// --distro on the command line names one index, not all.
-			if opts.All && onCommandLine(c, "distro") {
-				return usageError("--all clears every cmdai index and --distro %s one of them: give one of the two; nothing was deleted", opts.Distro)
+			if opts.All && clix.OnCommandLine(c, "distro") {
+				return cmdutil.UsageError("--all clears every cmdai index and --distro %s one of them: give one of the two; nothing was deleted", opts.Distro)
 			}
 			return runClear(c.Context, opts)
 		},
@@ -75,7 +77,7 @@ EXAMPLES:
 }
 
 func runClear(ctx context.Context, opts *ClearOptions) error {
-	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
@@ -92,7 +94,7 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 	} else {
 		names = []string{info.CollectionName()}
 		if _, err := conn.OpenCollection(ctx, names[0]); errors.Is(err, chroma.ErrNoCollection) {
-			return withCode(ExitNoIndex, fmt.Errorf("no index %s on %s: nothing to clear", names[0], conn.URL))
+			return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index %s on %s: nothing to clear", names[0], conn.URL))
 		}
 	}
 	if len(names) == 0 {
@@ -101,7 +103,7 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 	}
 	if !opts.Confirm {
 		if !opts.IO.OutTTY || opts.IO.In == nil {
-			return usageError("this deletes %s on %s: pass --confirm to do it", strings.Join(names, ", "), conn.URL)
+			return cmdutil.UsageError("this deletes %s on %s: pass --confirm to do it", strings.Join(names, ", "), conn.URL)
 		}
 		fmt.Fprintf(opts.IO.Out, "Delete %s on %s? [y/N] ", strings.Join(names, ", "), conn.URL)
 		line, _ := bufio.NewReader(opts.IO.In).ReadString('\n')

@@ -1,36 +1,31 @@
-package main
+package querycmd
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
 // EvalOptions are the inputs of `cmdai index eval`.
 type EvalOptions struct {
-	IO      *IOStreams
-	Getenv  func(string) string
+	*cmdutil.Factory
 	Queries string
 	K       int
 	Modes   string
 	JSON    bool
 	Distro  string
-	Chroma  ChromaOptions
-	Model   ModelOptions
+	Chroma  cmdutil.ChromaOptions
+	Model   cmdutil.ModelOptions
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -38,8 +33,9 @@ type EvalOptions struct {
 // hybrid retrieval is measured against.
 const baselineMode = "bm25-pages"
 
-func newEvalCommand(f *Factory) *cli.Command {
-	opts := &EvalOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdEval is `cmdai index eval`.
+func NewCmdEval(f *cmdutil.Factory) *cli.Command {
+	opts := &EvalOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
@@ -47,8 +43,8 @@ func newEvalCommand(f *Factory) *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
-	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "eval",
 		Usage:     "measure how well the index finds the right command: hit@1/5/10, MRR@10, latency",
@@ -63,20 +59,20 @@ EXAMPLES:
    $ cmdai index eval --queries cmd/cmdai/testdata/requests.jsonl
    $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
-			if err := firstErr(noArgs(c, ""), checkDistroFlag(opts.Distro), checkModelFlags(opts.Model)); err != nil {
+			if err := clix.FirstErr(clix.NoArgs(c, ""), cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
 				return err
 			}
 			if opts.K <= 0 {
-				return usageError("-k must be 1 or more, not %d", opts.K)
+				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
 			}
 			for _, m := range strings.Split(opts.Modes, ",") {
 				if m = strings.TrimSpace(m); m == baselineMode {
 					continue
 				}
 				if _, err := search.ParseMode(m); err != nil {
-					return usageError("--mode: %v (or %s)", err, baselineMode)
+					return cmdutil.UsageError("--mode: %v (or %s)", err, baselineMode)
 				}
 			}
 			if !c.IsSet("model-variant") {
@@ -87,39 +83,17 @@ EXAMPLES:
 	}
 }
 
-func readEvalQueries(path string) ([]search.EvalQuery, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var qs []search.EvalQuery
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var q search.EvalQuery
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || q.Text() == "" || q.Command == "" {
-			return nil, fmt.Errorf("%s line %d: want {\"query\": \"...\", \"command\": \"...\"}", path, n)
-		}
-		qs = append(qs, q)
-	}
-	return qs, sc.Err()
-}
-
 func runEval(ctx context.Context, opts *EvalOptions) error {
-	queries, err := readEvalQueries(opts.Queries)
+	queries, err := search.ReadEvalQueries(opts.Queries)
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
-	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	s, closeS, err := openSearcher(ctx, opts.IO, opts.Getenv, conn, info, opts.Model, true)
+	s, closeS, err := openSearcher(ctx, opts.Factory, conn, info, opts.Model, true)
 	if err != nil {
 		return err
 	}
@@ -146,7 +120,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		} else {
 			mode, err := search.ParseMode(m)
 			if err != nil {
-				return withCode(ExitUsage, err)
+				return cmdutil.WithCode(cmdutil.ExitUsage, err)
 			}
 			rank = func(ctx context.Context, request string, k int) ([]string, error) {
 				hits, err := s.Search(ctx, request, k, mode)
@@ -190,42 +164,4 @@ func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, error) {
 		return nil
 	})
 	return bm25.Build(docs), err
-}
-
-// openSearcher opens what a search in any mode needs: the collection, the
-// embedder of its model, and its keyword index (loaded or built, when
-// withKeywords).
-func openSearcher(ctx context.Context, io *IOStreams, getenv func(string) string, conn *connection, info distro.Info, mo ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
-	coll, err := openIndex(ctx, conn, info.CollectionName())
-	if err != nil {
-		return search.Searcher{}, nil, err
-	}
-	if err := answerable(ctx, coll); err != nil {
-		return search.Searcher{}, nil, err
-	}
-	meta := index.ParseMeta(coll.Metadata())
-	if mo.Variant == "" {
-		mo.Variant = meta.ModelVariant
-	}
-	var e embed.Embedder
-	if e, err = openEmbedder(ctx, io, getenv, mo, 0); err != nil {
-		return search.Searcher{}, nil, err
-	}
-	if err := build.CheckModel(meta, e.Info()); err != nil {
-		e.Close()
-		return search.Searcher{}, nil, withCode(ExitVerification, err)
-	}
-	s := search.Searcher{Coll: coll, Embedder: e}
-	if withKeywords {
-		dir, err := config.KeywordDir(getenv)
-		if err != nil {
-			e.Close()
-			return s, nil, err
-		}
-		if s.Keywords, err = search.KeywordIndex(ctx, coll, dir); err != nil {
-			e.Close()
-			return s, nil, err
-		}
-	}
-	return s, func() { e.Close() }, nil
 }

@@ -1,4 +1,4 @@
-package main
+package buildcmd
 
 import (
 	"context"
@@ -11,11 +11,14 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
 )
 
-func newRefreshCommand(f *Factory) *cli.Command {
-	opts := &InitOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdRefresh is `cmdai index refresh`.
+func NewCmdRefresh(f *cmdutil.Factory) *cli.Command {
+	opts := &InitOptions{Factory: f}
 	var incremental bool
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &incremental},
@@ -27,8 +30,8 @@ func newRefreshCommand(f *Factory) *cli.Command {
 		&cli.StringSliceFlag{Name: "docs", Usage: "also the command docs and hints in `DIR` (repeatable), as for init"},
 		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
-	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "refresh",
 		Usage:     "bring the index up to date: re-index only what changed since it was built",
@@ -43,35 +46,37 @@ EXAMPLES:
    $ cmdai index refresh
    $ cmdai index refresh --json   # {"plan":{"changed":[...],"added":[...],"removed":[...]}, ...}`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			var err error
-			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
+			if opts.DocsDirs, err = clix.ExistingDirs(c, "docs"); err != nil {
 				return err
 			}
 			if err := checkBuildFlags(c, opts); err != nil {
 				return err
 			}
-			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
 			if !incremental {
-				return runInit(c.Context, opts) // keeps what is unchanged, reads every page
+				return RunInit(c.Context, opts) // keeps what is unchanged, reads every page
 			}
-			return runRefresh(c.Context, opts)
+			return RunRefresh(c.Context, opts)
 		},
 	}
 }
 
-func runRefresh(ctx context.Context, opts *InitOptions) error {
-	info, err := resolveDistro(ctx, opts.Distro, nil)
+// RunRefresh re-indexes what changed since the index was built and
+// prints what it did.
+func RunRefresh(ctx context.Context, opts *InitOptions) error {
+	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
 	if err != nil {
 		return err
 	}
-	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	conn, err := opts.Connect(ctx, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if err := conn.checkBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
+	if err := conn.CheckBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
 		return err
 	}
 	emb := &embedders{opts: opts}
@@ -97,7 +102,7 @@ func runRefresh(ctx context.Context, opts *InitOptions) error {
 		cache.Close()
 	}
 	if errors.Is(err, chroma.ErrNoCollection) {
-		return withCode(ExitNoIndex, fmt.Errorf("no index %s on %s to refresh: build it with `cmdai index init`", info.CollectionName(), conn.URL))
+		return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index %s on %s to refresh: build it with `cmdai index init`", info.CollectionName(), conn.URL))
 	}
 	if err != nil {
 		return err

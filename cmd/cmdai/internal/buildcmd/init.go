@@ -1,4 +1,4 @@
-package main
+package buildcmd
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -14,18 +13,14 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/customdocs"
-	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/termtext"
 )
 
 // InitOptions are the inputs of `cmdai index init`.
 type InitOptions struct {
-	IO           *IOStreams
-	Getenv       func(string) string
+	*cmdutil.Factory
 	Force        bool
 	Verbose      bool
 	BatchMode    bool
@@ -39,14 +34,15 @@ type InitOptions struct {
 	NoCache      bool
 	ProseBudget  int
 	DocsDirs     []string
-	Chroma       ChromaOptions
-	Model        ModelOptions
+	Chroma       cmdutil.ChromaOptions
+	Model        cmdutil.ModelOptions
 	// Seams for tests.
 	PathDirs, ManPath []string
 }
 
-func newInitCommand(f *Factory) *cli.Command {
-	opts := &InitOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdInit is `cmdai index init`.
+func NewCmdInit(f *cmdutil.Factory) *cli.Command {
+	opts := &InitOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "force", Usage: "rebuild this distribution's index from scratch (the old one answers until the new one is complete)", Destination: &opts.Force},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list pages that failed and each stage's figures", Destination: &opts.Verbose},
@@ -62,8 +58,8 @@ func newInitCommand(f *Factory) *cli.Command {
 		&cli.StringSliceFlag{Name: "docs", Usage: "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)"},
 		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
-	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "init",
 		Usage:     "build this distribution's index: scan, parse, chunk, embed, write",
@@ -85,48 +81,39 @@ EXAMPLES:
    $ cmdai index init --chroma-url http://chroma.internal:8000 --chroma-token "$TOKEN"
    $ cmdai index init --force --model-variant fp32 --prose-budget 0   # slower, all of it`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			var err error
-			if opts.Commands, err = noEmptyElements(c, "command"); err != nil {
+			if opts.Commands, err = clix.NoEmptyElements(c, "command"); err != nil {
 				return err
 			}
-			if opts.DocsDirs, err = existingDirs(c, "docs"); err != nil {
+			if opts.DocsDirs, err = clix.ExistingDirs(c, "docs"); err != nil {
 				return err
 			}
 			if err := checkBuildFlags(c, opts); err != nil {
 				return err
 			}
-			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
-			return runInit(c.Context, opts)
+			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
+			return RunInit(c.Context, opts)
 		},
 	}
 }
 
 // checkBuildFlags holds the checks init and refresh share.
 func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
-	return firstErr(
-		noArgs(c, "name commands with --command NAME"),
-		checkDistroFlag(opts.Distro),
-		checkModelFlags(opts.Model),
-		notNegative("parallel", opts.Parallel),
-		notNegative("embed-workers", opts.Workers),
-		notNegative("prose-budget", opts.ProseBudget),
+	return clix.FirstErr(
+		clix.NoArgs(c, "name commands with --command NAME"),
+		cmdutil.CheckDistroFlag(opts.Distro),
+		cmdutil.CheckModelFlags(opts.Model),
+		clix.NotNegative("parallel", opts.Parallel),
+		clix.NotNegative("embed-workers", opts.Workers),
+		clix.NotNegative("prose-budget", opts.ProseBudget),
 	)
 }
 
-// globalBool reads a flag of the app or any parent command.
-func globalBool(c *cli.Context, name string) bool {
-	for _, l := range c.Lineage() {
-		if l.Bool(name) {
-			return true
-		}
-	}
-	return false
-}
-
-func runInit(ctx context.Context, opts *InitOptions) error {
-	info, err := resolveDistro(ctx, opts.Distro, nil)
+// RunInit builds the index opts describe and prints its summary.
+func RunInit(ctx context.Context, opts *InitOptions) error {
+	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
 	if err != nil {
 		return err
 	}
@@ -134,7 +121,7 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	// before the model loads or anything in Chroma is touched.
 	if err := pages.CheckCommands(ctx, pages.Options{PathDirs: opts.PathDirs, Commands: opts.Commands, Parallel: opts.Parallel}); err != nil {
 		if errors.Is(err, pages.ErrUnknownCommand) {
-			return withCode(ExitUsage, fmt.Errorf("--command: %w; nothing was changed", err))
+			return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("--command: %w; nothing was changed", err))
 		}
 		return err
 	}
@@ -143,12 +130,12 @@ func runInit(ctx context.Context, opts *InitOptions) error {
 	if _, err := emb.Open(ctx); err != nil {
 		return err
 	}
-	conn, err := connectChroma(ctx, opts.Getenv, opts.Chroma)
+	conn, err := opts.Connect(ctx, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if err := conn.checkBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
+	if err := conn.CheckBuildSpace(ctx, info.CollectionName(), len(opts.Commands)); err != nil {
 		return err
 	}
 	bo, err := buildOptions(opts, info, emb)
@@ -196,7 +183,7 @@ func setProgress(opts *InitOptions, bo *build.Options) {
 	}
 }
 
-func printInit(opts *InitOptions, conn *connection, sum build.Summary, workers int) error {
+func printInit(opts *InitOptions, conn *cmdutil.Connection, sum build.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		return enc.Encode(struct {
@@ -259,93 +246,4 @@ func printVerbose(out io.Writer, sum build.Summary) {
 	for _, f := range sum.Failures {
 		fmt.Fprintf(out, "  failed:   %s (%s): %s\n", f.Command, f.Page, f.Error)
 	}
-}
-
-// embedders opens the build's embedders once, when first needed: a
-// refresh with nothing to embed loads no model.
-type embedders struct {
-	opts *InitOptions
-	list []embed.Embedder
-}
-
-func (e *embedders) Open(ctx context.Context) ([]embed.Embedder, error) {
-	if e.list != nil {
-		return e.list, nil
-	}
-	workers := e.opts.Workers
-	if workers <= 0 {
-		// Measured: two one-thread embedders beat one two-thread one by
-		// 1.3x on int8 and tie on fp32 (BENCHMARKS.md).
-		workers = runtime.NumCPU()
-	}
-	if e.opts.Model.Backend == embed.BackendGo {
-		workers = 1
-	}
-	for i := 0; i < workers; i++ {
-		em, err := openEmbedder(ctx, e.opts.IO, e.opts.Getenv, e.opts.Model, 1)
-		if err != nil {
-			e.Close()
-			return nil, err
-		}
-		e.list = append(e.list, em)
-		if em.Info().Backend == embed.BackendGo {
-			break // one session uses all cores already
-		}
-	}
-	return e.list, nil
-}
-
-func (e *embedders) Close() {
-	for _, em := range e.list {
-		em.Close()
-	}
-	e.list = nil
-}
-
-// buildOptions turns the command's options into the indexer's; the
-// embedding cache is opened for the model the embedders run (opening
-// them if need be).
-func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (build.Options, error) {
-	bo := build.Options{
-		Pages: pages.Options{
-			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
-			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,
-			ProseBudget: opts.ProseBudget,
-		},
-		Collection:  info.CollectionName(),
-		ToolVersion: version,
-		Force:       opts.Force,
-	}
-	docs, problems, err := loadDocs(opts.Getenv, opts.DocsDirs)
-	if err != nil {
-		return bo, err
-	}
-	for _, p := range problems {
-		fmt.Fprintf(opts.IO.ErrOut, "cmdai: skipped %s: %s\n", termtext.Clean(p.Path), termtext.Clean(p.Err))
-	}
-	bo.Docs = docs
-	if !opts.NoCache && len(emb.list) > 0 {
-		dir, err := config.EmbeddingCacheDir(opts.Getenv)
-		if err != nil {
-			return bo, err
-		}
-		ei := emb.list[0].Info()
-		if bo.Cache, err = embed.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
-			return bo, err
-		}
-	}
-	return bo, nil
-}
-
-// loadDocs reads users' command docs and hints: the default directories
-// under the config root, then dirs. A broken file is a problem reported by
-// name, never an error.
-func loadDocs(getenv func(string) string, dirs []string) ([]customdocs.Doc, []customdocs.Problem, error) {
-	defaults, err := config.DocDirs(getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	all := append(defaults, dirs...)
-	docs, problems := customdocs.Load(all)
-	return docs, problems, nil
 }

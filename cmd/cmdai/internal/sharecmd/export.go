@@ -1,4 +1,7 @@
-package main
+// Package sharecmd is `cmdai index export`, `import` and `download`:
+// moving an index between machines. Each command parses its flags, makes
+// one call into ship, and prints.
+package sharecmd
 
 import (
 	"context"
@@ -11,6 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
@@ -18,21 +23,21 @@ import (
 
 // ExportOptions are the inputs of `cmdai index export`.
 type ExportOptions struct {
-	IO     *IOStreams
-	Getenv func(string) string
+	*cmdutil.Factory
 	Output string
 	Distro string
 	JSON   bool
-	Chroma ChromaOptions
+	Chroma cmdutil.ChromaOptions
 }
 
-func newExportCommand(f *Factory) *cli.Command {
-	opts := &ExportOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdExport is `cmdai index export`.
+func NewCmdExport(f *cmdutil.Factory) *cli.Command {
+	opts := &ExportOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "distro", Usage: "export the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 	}
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "write this distribution's index to a tarball, with a checksums file",
@@ -48,13 +53,13 @@ EXAMPLES:
    $ cmdai index export /media/usb/
    $ cmdai index export chroma-index-debian-12.tar.gz --chroma-url http://chroma.internal:8000`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			var err error
-			if opts.Output, err = oneArg(c, "say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`"); err != nil {
+			if opts.Output, err = clix.OneArg(c, "say where to write the tarball, e.g. `cmdai index export chroma-index.tar.gz`"); err != nil {
 				return err
 			}
-			if err := firstErr(outputPath(opts.Output), checkDistroFlag(opts.Distro)); err != nil {
+			if err := clix.FirstErr(clix.OutputPath(opts.Output), cmdutil.CheckDistroFlag(opts.Distro)); err != nil {
 				return err
 			}
 			return runExport(c.Context, opts)
@@ -76,12 +81,12 @@ type ExportResult struct {
 
 func runExport(ctx context.Context, opts *ExportOptions) error {
 	start := time.Now()
-	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	coll, err := openIndex(ctx, conn, info.CollectionName())
+	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
 	if err != nil {
 		return err
 	}

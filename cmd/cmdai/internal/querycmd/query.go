@@ -1,24 +1,25 @@
-package main
+// Package querycmd is `cmdai index query` and `index eval`: answering
+// requests from an index, and measuring how well it answers. Each command
+// parses its flags, makes one call into search, and prints.
+package querycmd
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/search"
 )
 
 // QueryOptions are the inputs of `cmdai index query`.
 type QueryOptions struct {
-	IO            *IOStreams
-	Getenv        func(string) string
+	*cmdutil.Factory
 	Request       string
 	K             int
 	JSON          bool
@@ -26,12 +27,13 @@ type QueryOptions struct {
 	ContextTokens int
 	Distro        string
 	Mode          string
-	Chroma        ChromaOptions
-	Model         ModelOptions
+	Chroma        cmdutil.ChromaOptions
+	Model         cmdutil.ModelOptions
 }
 
-func newQueryCommand(f *Factory) *cli.Command {
-	opts := &QueryOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdQuery is `cmdai index query`.
+func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
+	opts := &QueryOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
 		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -40,8 +42,8 @@ func newQueryCommand(f *Factory) *cli.Command {
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
 	}
-	flags = append(flags, modelFlags(&opts.Model.Dir, &opts.Model.Variant, &opts.Model.Backend)...)
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "query",
 		Usage:     "find the commands that do what you describe",
@@ -54,22 +56,22 @@ EXAMPLES:
    $ cmdai index query "count lines in a file" -k 3 --json
    $ cmdai index query "compress a directory" --context --max-tokens 600`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opts.Request = strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 			if opts.Request == "" {
-				return usageError("say what you want to do: cmdai index query \"find files modified today\"")
+				return cmdutil.UsageError("say what you want to do: cmdai index query \"find files modified today\"")
 			}
 			if opts.K <= 0 {
-				return usageError("-k must be 1 or more, not %d", opts.K)
+				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
 			}
 			if opts.ContextTokens <= 0 {
-				return usageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
+				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
 			}
 			if _, err := search.ParseMode(opts.Mode); err != nil {
-				return usageError("--mode: %v", err)
+				return cmdutil.UsageError("--mode: %v", err)
 			}
-			if err := firstErr(checkDistroFlag(opts.Distro), checkModelFlags(opts.Model)); err != nil {
+			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
 				return err
 			}
 			// The collection decides the model variant unless one is asked for.
@@ -89,44 +91,17 @@ type QueryResult struct {
 	Millis     float64             `json:"query_ms"`
 }
 
-// openIndex opens this distribution's collection, with exit code 3 and
-// the command to run when there is none.
-func openIndex(ctx context.Context, conn *connection, name string) (*chroma.Collection, error) {
-	coll, err := conn.OpenCollection(ctx, name)
-	if errors.Is(err, chroma.ErrNoCollection) {
-		return nil, withCode(ExitNoIndex, fmt.Errorf("no index %s on %s: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", name, conn.URL))
-	}
-	return coll, err
-}
-
-// answerable refuses an index a query cannot trust, one whose build never
-// finished or one without records, with exit code 3 and what to run:
-// never an empty answer with exit 0.
-func answerable(ctx context.Context, coll *chroma.Collection) error {
-	if !index.ParseMeta(coll.Metadata()).Complete {
-		return withCode(ExitNoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
-	}
-	n, err := coll.Count(ctx)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return withCode(ExitNoIndex, fmt.Errorf("index %s is empty: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", coll.Name()))
-	}
-	return nil
-}
-
 func runQuery(ctx context.Context, opts *QueryOptions) error {
-	info, conn, err := openDistroIndex(ctx, opts.Getenv, opts.Distro, opts.Chroma)
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	mode, err := search.ParseMode(opts.Mode)
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
-	s, closeS, err := openSearcher(ctx, opts.IO, opts.Getenv, conn, info, opts.Model, mode != search.ModeSemantic)
+	s, closeS, err := openSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package buildcmd
 
 import (
 	"fmt"
@@ -7,12 +7,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/fsx"
 )
 
-func newDocsCommand(f *Factory) *cli.Command {
+// NewCmdDocs is `cmdai index docs`.
+func NewCmdDocs(f *cmdutil.Factory) *cli.Command {
 	var dir string
 	var force bool
 	return &cli.Command{
@@ -35,14 +38,14 @@ EXAMPLES:
 				&cli.StringFlag{Name: "dir", Usage: "write into `DIR` (default: ~/.config/cmdai/commands)", Destination: &dir},
 				&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file", Destination: &force},
 			},
-			OnUsageError: onUsageError,
+			OnUsageError: clix.OnUsageError,
 			Action: func(c *cli.Context) error {
-				name, err := oneArg(c, "say which command the doc is for: cmdai index docs new NAME")
+				name, err := clix.OneArg(c, "say which command the doc is for: cmdai index docs new NAME")
 				if err != nil {
 					return err
 				}
 				if !customdocs.ValidName(name) {
-					return usageError("%q is not a command name", name)
+					return cmdutil.UsageError("%q is not a command name", name)
 				}
 				if dir == "" {
 					d, err := config.CommandsDir(f.Getenv)
@@ -56,7 +59,7 @@ EXAMPLES:
 				}
 				path := filepath.Join(dir, name+".md")
 				if _, err := os.Lstat(path); err == nil && !force {
-					return usageError("%s exists: edit it, or pass --force to start over", path)
+					return cmdutil.UsageError("%s exists: edit it, or pass --force to start over", path)
 				}
 				// Atomic: with --force the old doc stays whole until the
 				// template replaces it.
@@ -67,7 +70,7 @@ EXAMPLES:
 				return nil
 			},
 		}},
-		OnUsageError: onUsageError,
-		Action:       groupAction,
+		OnUsageError: clix.OnUsageError,
+		Action:       clix.GroupAction,
 	}
 }

@@ -1,16 +1,45 @@
-package main
+package clix
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// hoistFlags lets flags follow positional arguments, as in
+// NoArgs refuses positional arguments: a destructive command that ignored
+// one ("index clear other-name") would act on something the user did not
+// name. hint says what to use instead ("" for nothing).
+func NoArgs(c *cli.Context, hint string) error {
+	if c.NArg() == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unexpected argument %q: %s takes no arguments", c.Args().First(), CommandName(c))
+	if hint != "" {
+		msg += "; " + hint
+	}
+	return Usagef("%s (see %q)", msg, HelpHint(c))
+}
+
+// OneArg returns the single positional argument; missing says what to
+// give when there is none (or it is empty).
+func OneArg(c *cli.Context, missing string) (string, error) {
+	switch {
+	case c.NArg() == 0:
+		return "", Usagef("%s", missing)
+	case c.NArg() > 1:
+		return "", Usagef("unexpected argument %q: %s takes one argument (see %q)", c.Args().Get(1), CommandName(c), HelpHint(c))
+	case strings.TrimSpace(c.Args().First()) == "":
+		return "", Usagef("empty argument: %s", missing)
+	}
+	return c.Args().First(), nil
+}
+
+// HoistFlags lets flags follow positional arguments, as in
 // `cmdai index query "count lines" -k 3 --json`: urfave/cli v2 stops
 // parsing flags at the first argument, so the flags of the named
 // subcommand are moved in front of its arguments. "--" ends flags as usual.
-func hoistFlags(app *cli.App, args []string) []string {
+func HoistFlags(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}

@@ -1,4 +1,4 @@
-package main
+package sharecmd
 
 import (
 	"bufio"
@@ -15,23 +15,23 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
 )
 
 // ImportOptions are the inputs of `cmdai index import`.
 type ImportOptions struct {
-	IO        *IOStreams
-	Getenv    func(string) string
+	*cmdutil.Factory
 	Path      string
 	Validate  bool
 	Distro    string
 	Yes       bool
 	JSON      bool
 	BatchMode bool
-	Chroma    ChromaOptions
+	Chroma    cmdutil.ChromaOptions
 	ModelDir  string
 	// WriteBatch bounds each upsert (0: the server's maximum).
 	WriteBatch int
@@ -42,8 +42,9 @@ type ImportOptions struct {
 	Detect func(context.Context) (distro.Info, error)
 }
 
-func newImportCommand(f *Factory) *cli.Command {
-	opts := &ImportOptions{IO: f.IO, Getenv: f.Getenv}
+// NewCmdImport is `cmdai index import`.
+func NewCmdImport(f *cmdutil.Factory) *cli.Command {
+	opts := &ImportOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "validate", Usage: "verify the tarball (checksums, manifest, every record) without loading it", Destination: &opts.Validate},
 		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
@@ -53,7 +54,7 @@ func newImportCommand(f *Factory) *cli.Command {
 		&cli.IntFlag{Name: "write-batch", Usage: "write at most `N` records per request (0: as many as the server takes)", Destination: &opts.WriteBatch},
 		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match (default: ~/.cache/cmdai/embeddings/all-MiniLM-L6-v2)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.ModelDir},
 	}
-	flags = append(flags, chromaFlags(&opts.Chroma)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "load an exported index tarball into Chroma, verified and atomically",
@@ -74,16 +75,16 @@ EXAMPLES:
    $ cmdai index import chroma-index-debian-12.tar.gz --validate
    $ cmdai index import chroma-index-ubuntu-24.04.tar.gz --chroma-url http://chroma.internal:8000 --yes`,
 		Flags:        flags,
-		OnUsageError: onUsageError,
+		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			var err error
-			if opts.Path, err = oneArg(c, "say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`"); err != nil {
+			if opts.Path, err = clix.OneArg(c, "say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`"); err != nil {
 				return err
 			}
-			if err := firstErr(checkDistroFlag(opts.Distro), notNegative("write-batch", opts.WriteBatch)); err != nil {
+			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), clix.NotNegative("write-batch", opts.WriteBatch)); err != nil {
 				return err
 			}
-			opts.BatchMode = opts.BatchMode || globalBool(c, "batch-mode")
+			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
 			return runImport(c.Context, opts)
 		},
 	}
@@ -108,22 +109,22 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	}
 	sums, err := ship.VerifyBeside(opts.Path)
 	if err != nil {
-		return withCode(ExitVerification, err)
+		return cmdutil.WithCode(cmdutil.ExitVerification, err)
 	}
 	if sums == "" && !opts.JSON {
 		fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
 	}
-	here, _ := resolveDistro(ctx, "", opts.Detect)
+	here, _ := cmdutil.ResolveDistro(ctx, "", opts.Detect)
 	var (
-		conn       *connection
+		conn       *cmdutil.Connection
 		connectErr error
 	)
 	fo := ship.FileOptions{Check: importCheck(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: importProgress(opts)}
 	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*chroma.Store, error) {
-		if conn, connectErr = connectChroma(ctx, opts.Getenv, opts.Chroma); connectErr != nil {
+		if conn, connectErr = opts.Connect(ctx, opts.Chroma); connectErr != nil {
 			return nil, connectErr
 		}
-		return conn.Store, conn.checkSpace(m.Records, m.Model.Dims)
+		return conn.Store, conn.CheckSpace(m.Records, m.Model.Dims)
 	}
 	defer func() {
 		if conn != nil {
@@ -159,16 +160,20 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 func importCheck(opts *ImportOptions, here distro.Info) func(packaging.Manifest) (ship.Target, error) {
 	return func(m packaging.Manifest) (ship.Target, error) {
 		if opts.expect != "" && m.Distro != opts.expect {
-			return ship.Target{}, withCode(ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
+			return ship.Target{}, cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
 		}
-		if err := checkModel(opts, m); err != nil {
+		dir, err := opts.ResolveModelDir(opts.ModelDir)
+		if err != nil {
+			return ship.Target{}, err
+		}
+		if err := ship.CheckModel(dir, m); err != nil {
 			return ship.Target{}, err
 		}
 		target := distro.Info{OS: m.OS, ID: m.Distro}
 		if opts.Distro != "" {
 			info, err := distro.Parse(opts.Distro)
 			if err != nil {
-				return ship.Target{}, withCode(ExitUsage, fmt.Errorf("--distro: %w", err))
+				return ship.Target{}, cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("--distro: %w", err))
 			}
 			target = info
 		} else if here.ID != "" && here.ID != m.Distro && !opts.Yes && !opts.Validate {
@@ -187,14 +192,13 @@ func importCheck(opts *ImportOptions, here distro.Info) func(packaging.Manifest)
 // importFailed gives a failed import its exit code and says that the
 // previous index is unchanged.
 func importFailed(path string, err error) error {
-	var code *exitError
 	switch {
-	case errors.As(err, &code):
+	case cmdutil.HasCode(err):
 		return err
 	case errors.Is(err, ship.ErrVerification):
-		return withCode(ExitVerification, err)
+		return cmdutil.WithCode(cmdutil.ExitVerification, err)
 	case errors.Is(err, packaging.ErrDamaged) || errors.Is(err, packaging.ErrHostile):
-		return withCode(ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", path, err))
+		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("%s: %w; the previous index is unchanged", path, err))
 	}
 	return fmt.Errorf("import %s: %w; the previous index is unchanged", path, err)
 }
@@ -214,29 +218,11 @@ func importProgress(opts *ImportOptions) func(done, total int) {
 	}
 }
 
-// checkModel refuses an index whose vectors the installed model cannot be
-// compared with.
-func checkModel(opts *ImportOptions, m packaging.Manifest) error {
-	dir, err := resolveModelDir(opts.Getenv, opts.ModelDir)
-	if err != nil {
-		return err
-	}
-	mm, err := embed.ReadManifest(dir)
-	if err != nil {
-		return withCode(ExitVerification, fmt.Errorf("this index needs the model %s %s to be queried, and none is installed: %w", m.Model.Name, m.Model.Variant, err))
-	}
-	if got := mm.ModelSHA256(m.Model.Variant); got != m.Model.SHA256 || mm.Dims != m.Model.Dims {
-		return withCode(ExitVerification, fmt.Errorf("the index was built with %s %s (sha256 %.12s, %d dims) but the installed model's %s is %.12s (%d dims): install the same model (`cmdai model import` with the model the index came with)",
-			m.Model.Name, m.Model.Variant, m.Model.SHA256, m.Model.Dims, m.Model.Variant, got, mm.Dims))
-	}
-	return nil
-}
-
 // confirmOtherDistro asks before importing another distribution's index;
 // without a terminal it says how to go on.
 func confirmOtherDistro(opts *ImportOptions, m packaging.Manifest, here distro.Info) error {
 	if !opts.IO.ErrTTY || opts.IO.In == nil {
-		return usageError("the tarball holds %s's index and this machine is %s: pass --yes to import it as %s's index (for machines of that distribution, or a shared server), or --distro %s to use it here",
+		return cmdutil.UsageError("the tarball holds %s's index and this machine is %s: pass --yes to import it as %s's index (for machines of that distribution, or a shared server), or --distro %s to use it here",
 			m.Distro, here.ID, m.Distro, here.ID)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "The tarball holds %s's index; this machine is %s. Import it as %s's index? [y/N] ", m.Distro, here.ID, m.Distro)

@@ -1,0 +1,84 @@
+package clix
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// app is a two-level app whose leaf runs action.
+func app(action cli.ActionFunc, flags ...cli.Flag) *cli.App {
+	a := &cli.App{
+		Name: "tool", Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: OnUsageError, Action: AppAction,
+		Commands: []*cli.Command{{
+			Name: "group", OnUsageError: OnUsageError, Action: GroupAction,
+			Subcommands: []*cli.Command{{Name: "leaf", Flags: flags, OnUsageError: OnUsageError, Action: action}},
+		}},
+	}
+	RefuseEmptyValues(a.Commands)
+	return a
+}
+
+func TestArgumentChecks(t *testing.T) {
+	noArgs := func(c *cli.Context) error { return NoArgs(c, "use --name") }
+	oneArg := func(c *cli.Context) error { _, err := OneArg(c, "say which"); return err }
+	for _, tc := range []struct {
+		action cli.ActionFunc
+		args   []string
+		want   string // "" for no error
+	}{
+		{noArgs, nil, ""},
+		{noArgs, []string{"x"}, `unexpected argument "x": tool group leaf takes no arguments; use --name (see "tool group leaf --help")`},
+		{oneArg, []string{"x"}, ""},
+		{oneArg, nil, "say which"},
+		{oneArg, []string{" "}, "empty argument: say which"},
+		{oneArg, []string{"x", "y"}, `unexpected argument "y": tool group leaf takes one argument (see "tool group leaf --help")`},
+	} {
+		err := app(tc.action).Run(append([]string{"tool", "group", "leaf"}, tc.args...))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.args, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want || !IsUsage(err) {
+			t.Errorf("%q: %v (usage error: %v), want %q", tc.args, err, IsUsage(err), tc.want)
+		}
+	}
+}
+
+func TestGroupAndFlagErrorsAreUsageErrors(t *testing.T) {
+	a := app(func(*cli.Context) error { return nil }, &cli.StringFlag{Name: "name"})
+	for args, want := range map[string]string{
+		"tool bogus":               `unknown command "bogus" (see "tool --help")`,
+		"tool group bogus":         `unknown command "bogus" (see "tool group --help")`,
+		"tool group leaf --nope":   `flag provided but not defined: -nope (see "tool group leaf --help")`,
+		"tool group leaf --name= ": `--name needs a value: an empty one is not the default (leave the flag out, or unset its environment variable, for that) (see "tool group leaf --help")`,
+	} {
+		err := a.Run(strings.Split(args, " "))
+		if err == nil || err.Error() != want || !IsUsage(err) {
+			t.Errorf("%s: %v, want the usage error %q", args, err, want)
+		}
+	}
+	if IsUsage(errors.New("plain")) {
+		t.Error("a plain error is a usage error")
+	}
+}
+
+func TestHoistFlags(t *testing.T) {
+	a := app(func(*cli.Context) error { return nil }, &cli.IntFlag{Name: "k"}, &cli.BoolFlag{Name: "json"})
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"tool", "group", "leaf", "a b", "-k", "3", "--json"}, []string{"tool", "group", "leaf", "-k", "3", "--json", "--", "a b"}},
+		{[]string{"tool", "group", "leaf", "a", "--", "-k"}, []string{"tool", "group", "leaf", "--", "a", "-k"}},
+		{[]string{"tool", "group"}, []string{"tool", "group"}},
+	} {
+		if got := HoistFlags(a, c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("HoistFlags(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

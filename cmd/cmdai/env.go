@@ -1,5 +1,0 @@
-package main
-
-import "os"
-
-var getenv = os.Getenv

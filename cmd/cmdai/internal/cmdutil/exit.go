@@ -1,0 +1,83 @@
+package cmdutil
+
+import (
+	"errors"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/netx"
+)
+
+// Exit codes are part of the interface: scripts and CI branch on them.
+// This is the one place that names them.
+const (
+	ExitOK           = 0
+	ExitFailure      = 1
+	ExitUsage        = 2
+	ExitNoIndex      = 3
+	ExitUnreachable  = 4
+	ExitVerification = 5
+	// ExitBusy: another cmdai holds the private server's data directory.
+	ExitBusy = 6
+)
+
+// ExitCodesHelp is the EXIT CODES block of `cmdai --help`.
+const ExitCodesHelp = `EXIT CODES:
+   0  success
+   1  failure
+   2  usage error (bad flag or argument)
+   3  no index yet (run "cmdai index init")
+   4  Chroma unreachable (or stopped mid-run), or a download server unreachable or silent
+   5  verification failed (checksum, manifest or model mismatch)
+   6  the index is in use by another cmdai (private server's data directory locked)`
+
+// exitError carries an exit code with the error that caused it.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// UsageError marks a mistake in how the command was called (exit 2).
+func UsageError(format string, a ...any) error {
+	return clix.Usagef(format, a...)
+}
+
+// WithCode attaches an exit code to err.
+func WithCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// HasCode says whether err already carries its exit code (a usage error
+// included), which a caller adding context must keep.
+func HasCode(err error) bool {
+	var e *exitError
+	return errors.As(err, &e) || clix.IsUsage(err)
+}
+
+// ExitCode maps an error returned by a command to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	if clix.IsUsage(err) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// NetworkCode gives a failure to reach or hear from a server exit 4.
+func NetworkCode(err error) error {
+	if errors.Is(err, netx.ErrNetwork) {
+		return WithCode(ExitUnreachable, err)
+	}
+	return err
+}

@@ -1,0 +1,96 @@
+// Package cmdutil is what every cmdai command shares: the Factory that
+// gives a command its terminal, its environment and, when it asks, a
+// Chroma connection, an embedder and the distribution; the flags that
+// choose them; and every exit code.
+package cmdutil
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+)
+
+// Factory holds what every command needs from its environment; tests
+// build one with buffers and fakes. Nothing is opened until a command
+// asks: a usage error starts no server and loads no model.
+type Factory struct {
+	IO *IOStreams
+	// Getenv reads the environment (os.Getenv in main).
+	Getenv func(string) string
+	// Version is cmdai's own, recorded in the indexes it builds.
+	Version string
+}
+
+// OpenDistroIndex resolves the distribution (--distro, else detected)
+// and connects to Chroma: the start of every command that reads or
+// changes an index. The caller closes the connection.
+func (f *Factory) OpenDistroIndex(ctx context.Context, distroID string, o ChromaOptions) (distro.Info, *Connection, error) {
+	info, err := ResolveDistro(ctx, distroID, nil)
+	if err != nil {
+		return info, nil, err
+	}
+	conn, err := f.Connect(ctx, o)
+	return info, conn, err
+}
+
+// ResolveDistro applies --distro or detects this machine's distribution
+// (with detect, or distro.Detect when nil).
+func ResolveDistro(ctx context.Context, id string, detect func(context.Context) (distro.Info, error)) (distro.Info, error) {
+	if id != "" {
+		info, err := distro.Parse(id)
+		if err != nil {
+			return info, WithCode(ExitUsage, fmt.Errorf("--distro: %w", err))
+		}
+		return info, nil
+	}
+	if detect == nil {
+		detect = distro.Detect
+	}
+	info, err := detect(ctx)
+	if err != nil {
+		return info, fmt.Errorf("detect distribution: %w (pass --distro ID, e.g. --distro debian-12)", err)
+	}
+	if err := distro.ValidCollectionName(info.CollectionName()); err != nil {
+		return info, fmt.Errorf("detected distribution %q gives no valid collection name: %w (pass --distro ID)", info.ID, err)
+	}
+	return info, nil
+}
+
+// CheckDistroFlag refuses a --distro ID that names no distribution.
+func CheckDistroFlag(id string) error {
+	if id == "" {
+		return nil
+	}
+	if _, err := distro.Parse(id); err != nil {
+		return UsageError("--distro: %v", err)
+	}
+	return nil
+}
+
+// ResolveModelDir applies --model-dir or the XDG default.
+func (f *Factory) ResolveModelDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return config.ModelDir(f.Getenv, embed.ModelName)
+}
+
+// Embedder opens the installed model; a missing or damaged model is exit
+// 5 with the command that installs it.
+func (f *Factory) Embedder(ctx context.Context, o ModelOptions, threads int) (embed.Embedder, error) {
+	dir, err := f.ResolveModelDir(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	e, err := embed.Open(ctx, embed.Options{
+		Dir: dir, Variant: o.Variant, Backend: o.Backend, Threads: threads,
+		Notice: func(s string) { fmt.Fprintln(f.IO.ErrOut, s) },
+	})
+	if err != nil {
+		return nil, WithCode(ExitVerification, err)
+	}
+	return e, nil
+}

@@ -1,0 +1,64 @@
+package modelcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/embed"
+)
+
+// ImportOptions are the inputs of `cmdai model import`.
+type ImportOptions struct {
+	*cmdutil.Factory
+	Source   string
+	ModelDir string
+}
+
+func newImportCommand(f *cmdutil.Factory, runF func(context.Context, *ImportOptions) error) *cli.Command {
+	opts := &ImportOptions{Factory: f}
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "install the model from a directory or tarball (no network needed)",
+		UsageText: "cmdai model import DIR|TAR",
+		Description: `Verifies every file against the source's manifest.json, copies it beside the
+installed model, verifies the copy, then swaps it in: a failed import leaves
+the installed model as it was.
+
+EXAMPLES:
+   $ cmdai model import .tools/model/all-MiniLM-L6-v2
+   $ cmdai model import /media/usb/all-MiniLM-L6-v2.tar.gz`,
+		Flags:        []cli.Flag{cmdutil.ModelDirFlag(&opts.ModelDir)},
+		OnUsageError: clix.OnUsageError,
+		Action: func(c *cli.Context) error {
+			var err error
+			if opts.Source, err = clix.OneArg(c, "model import takes one DIR or TAR: cmdai model import ./all-MiniLM-L6-v2.tar.gz"); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(c.Context, opts)
+			}
+			return runImport(c.Context, opts)
+		},
+	}
+}
+
+func runImport(ctx context.Context, opts *ImportOptions) error {
+	dst, err := opts.ResolveModelDir(opts.ModelDir)
+	if err != nil {
+		return err
+	}
+	m, err := embed.Import(ctx, opts.Source, dst)
+	if err != nil {
+		if errors.Is(err, embed.ErrCorruptModel) || errors.Is(err, embed.ErrNoModel) {
+			return cmdutil.WithCode(cmdutil.ExitVerification, err)
+		}
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "installed %s (%d files verified) in %s\n", m.Name, len(m.Files), dst)
+	return nil
+}

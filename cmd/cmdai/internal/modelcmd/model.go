@@ -1,0 +1,36 @@
+// Package modelcmd is `cmdai model`: status, import, pull and export of
+// the embedding model. Each command parses its flags, makes one call into
+// embed or ship, and prints.
+package modelcmd
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+)
+
+// NewCmdModel is the `model` command group.
+func NewCmdModel(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "model",
+		Usage: "install and inspect the embedding model (all-MiniLM-L6-v2)",
+		Description: `cmdai embeds with all-MiniLM-L6-v2 on this machine's CPU. The model lives in
+~/.cache/cmdai/embeddings/all-MiniLM-L6-v2/ (XDG_CACHE_HOME and CMDAI_HOME
+move it) with a manifest of sha256s that is checked every time it loads.
+
+EXAMPLES:
+   $ cmdai model status
+   $ cmdai model export /media/usb/                # carry it across an air gap
+   $ cmdai model import ./all-MiniLM-L6-v2.tar.gz   # air-gapped machines
+   $ cmdai model pull                              # online machines`,
+		Subcommands: []*cli.Command{
+			newStatusCommand(f, nil),
+			newImportCommand(f, nil),
+			newPullCommand(f, nil),
+			newExportCommand(f),
+		},
+		OnUsageError: clix.OnUsageError,
+		Action:       clix.GroupAction,
+	}
+}

@@ -1,0 +1,51 @@
+package querycmd
+
+import (
+	"context"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+)
+
+// openSearcher opens what a search in any mode needs: the collection, the
+// embedder of its model, and its keyword index (loaded or built, when
+// withKeywords).
+func openSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connection, info distro.Info, mo cmdutil.ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
+	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
+	if err != nil {
+		return search.Searcher{}, nil, err
+	}
+	if err := cmdutil.Answerable(ctx, coll); err != nil {
+		return search.Searcher{}, nil, err
+	}
+	meta := index.ParseMeta(coll.Metadata())
+	if mo.Variant == "" {
+		mo.Variant = meta.ModelVariant
+	}
+	var e embed.Embedder
+	if e, err = f.Embedder(ctx, mo, 0); err != nil {
+		return search.Searcher{}, nil, err
+	}
+	if err := build.CheckModel(meta, e.Info()); err != nil {
+		e.Close()
+		return search.Searcher{}, nil, cmdutil.WithCode(cmdutil.ExitVerification, err)
+	}
+	s := search.Searcher{Coll: coll, Embedder: e}
+	if withKeywords {
+		dir, err := config.KeywordDir(f.Getenv)
+		if err != nil {
+			e.Close()
+			return s, nil, err
+		}
+		if s.Keywords, err = search.KeywordIndex(ctx, coll, dir); err != nil {
+			e.Close()
+			return s, nil, err
+		}
+	}
+	return s, func() { e.Close() }, nil
+}
