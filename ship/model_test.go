@@ -9,30 +9,15 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embedtest"
 	"github.com/cmdai/cmdai/packaging"
 )
-
-// stubModel writes a model directory of stand-in files with a correct
-// manifest: what export and the model check look at is names and hashes.
-func stubModel(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{"model.onnx": "onnx", "tokenizer.json": "{}", "config.json": "{}"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := embed.WriteManifest(dir, embed.Manifest{Name: embed.ModelName, Dims: embed.Dims, Source: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // TestExportModel: into a directory, the tarball is named after the model
 // and holds every file; two exports are byte-identical; the checksum
 // file verifies; a damaged model is refused with ErrVerification.
 func TestExportModel(t *testing.T) {
-	dir := stubModel(t)
+	dir := embedtest.FakeModel(t, "stub")
 	out := t.TempDir()
 	ex, err := ExportModel(context.Background(), dir, out)
 	want := filepath.Join(out, embed.ModelName+".tar.gz")
@@ -57,7 +42,7 @@ func TestExportModel(t *testing.T) {
 }
 
 func TestCheckModel(t *testing.T) {
-	dir := stubModel(t)
+	dir := embedtest.FakeModel(t, "stub")
 	mm, err := embed.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -10,24 +10,8 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embedtest"
 )
-
-// stubModel writes a model directory whose files are stand-ins with a
-// correct manifest: what import and status check is names and hashes.
-func stubModel(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{"model.onnx": "onnx", "tokenizer.json": "{}", "config.json": "{}"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m := embed.Manifest{Name: embed.ModelName, Dims: embed.Dims, Source: "test"}
-	if err := embed.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 func TestModelImportAndStatus(t *testing.T) {
 	home := t.TempDir()
@@ -40,7 +24,7 @@ func TestModelImportAndStatus(t *testing.T) {
 		t.Errorf("status before import: exit %d\n%s\n%s", code, out, stderr)
 	}
 
-	code, out, stderr = runCLI(t, "model", "import", stubModel(t))
+	code, out, stderr = runCLI(t, "model", "import", embedtest.FakeModel(t, "stub"))
 	if code != 0 || !strings.Contains(out, installed) {
 		t.Fatalf("import: exit %d\n%s\n%s", code, out, stderr)
 	}
@@ -76,7 +60,7 @@ func TestModelImportAndStatus(t *testing.T) {
 // accepts the checksums file.
 func TestModelExportImport(t *testing.T) {
 	t.Setenv("CMDAI_HOME", t.TempDir())
-	if code, _, stderr := runCLI(t, "model", "import", stubModel(t)); code != 0 {
+	if code, _, stderr := runCLI(t, "model", "import", embedtest.FakeModel(t, "stub")); code != 0 {
 		t.Fatal(stderr)
 	}
 	out := t.TempDir()
