@@ -69,6 +69,7 @@ vet: tools
 	$(ORT_ENV) $(GO) vet $(GOTAGS) ./...
 	@out="$$(find . -name '*.go' -not -path './tmpdbg/*' | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) run ./scripts/house
 
 bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/

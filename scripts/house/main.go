@@ -1,0 +1,124 @@
+// Command house checks the size limits the code keeps (issue #16): no
+// function longer than -max-func lines and no package (tests aside)
+// longer than -max-pkg lines, outside manparse's roff and mdoc
+// interpreters, whose request and macro switches read best whole. It
+// prints what is over and exits 1; with -v it prints every package's size.
+//
+//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [dir]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// exempt are the interpreters: one case per roff request, mdoc macro or
+// escape, long by nature and tested by the fuzzers.
+var exempt = map[string]bool{
+	"manparse": true,
+}
+
+func main() {
+	maxFunc := flag.Int("max-func", 100, "longest function allowed, in lines")
+	maxPkg := flag.Int("max-pkg", 1200, "largest package allowed, in non-test lines")
+	verbose := flag.Bool("v", false, "print every package's size")
+	flag.Parse()
+	root := "."
+	if flag.NArg() > 0 {
+		root = flag.Arg(0)
+	}
+	pkgs, funcs, err := measure(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "house:", err)
+		os.Exit(2)
+	}
+	over := 0
+	names := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		names = append(names, p)
+	}
+	sort.Slice(names, func(i, j int) bool { return pkgs[names[i]] > pkgs[names[j]] })
+	for _, p := range names {
+		switch {
+		case pkgs[p] > *maxPkg && !exempt[p]:
+			fmt.Printf("package %s: %d lines (limit %d)\n", p, pkgs[p], *maxPkg)
+			over++
+		case *verbose:
+			fmt.Printf("%6d %s\n", pkgs[p], p)
+		}
+	}
+	for _, f := range funcs {
+		if f.lines > *maxFunc && !exempt[f.pkg] {
+			fmt.Printf("func %s (%s): %d lines (limit %d)\n", f.name, f.pos, f.lines, *maxFunc)
+			over++
+		}
+	}
+	if over > 0 {
+		fmt.Printf("house: %d over the limits: split them into named pieces\n", over)
+		os.Exit(1)
+	}
+}
+
+type function struct {
+	pkg, name, pos string
+	lines          int
+}
+
+// measure counts the non-test lines of each package directory and the
+// length of each function (declared or literal) under root.
+func measure(root string) (map[string]int, []function, error) {
+	pkgs := map[string]int{}
+	var funcs []function
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		pkgs[pkg] += strings.Count(string(src), "\n")
+		file, err := parser.ParseFile(fset, path, src, 0)
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", path, err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			name := "func literal"
+			var body *ast.BlockStmt
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				name, body = x.Name.Name, x.Body
+			case *ast.FuncLit:
+				body = x.Body
+			}
+			if body != nil {
+				start := fset.Position(n.Pos())
+				lines := fset.Position(body.End()).Line - start.Line + 1
+				funcs = append(funcs, function{pkg: pkg, name: name, pos: fmt.Sprintf("%s:%d", path, start.Line), lines: lines})
+			}
+			return true
+		})
+		return nil
+	})
+	return pkgs, funcs, err
+}
