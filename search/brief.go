@@ -14,9 +14,9 @@ const DefaultBriefMatches = 2
 // RenderBrief writes the hits as a few lines per command, for an agent
 // that pays for every token it reads (seed 004: context-efficient):
 //
-//	1. find(1) - search for files in a directory hierarchy [GNU findutils 4.9.0]
-//	   -mtime n                 File's data was last modified less than, ...
-//	   $ find . -mtime 0    # files modified in the last 24 hours
+//  1. find(1) - search for files in a directory hierarchy [GNU findutils 4.9.0]
+//     -mtime n                 File's data was last modified less than, ...
+//     $ find . -mtime 0    # files modified in the last 24 hours
 //
 // Per command: its line, then up to perCommand of its best matches that
 // say how to do it (options and examples; a command whose matches are

@@ -1,0 +1,72 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search"
+)
+
+// countColl is a search.Collection whose Count fails while broken.
+type countColl struct{ broken bool }
+
+func (c *countColl) Name() string             { return "cmdai_linux_test" }
+func (c *countColl) Metadata() map[string]any { return map[string]any{"complete": true, "commands": 2} }
+func (c *countColl) Count(context.Context) (int, error) {
+	if c.broken {
+		return 0, errors.New("connection refused")
+	}
+	return 7, nil
+}
+func (c *countColl) Query(context.Context, []float32, int) ([]chroma.Hit, error) { return nil, nil }
+func (c *countColl) Get(context.Context, []string) ([]chroma.Record, error)      { return nil, nil }
+func (c *countColl) All(context.Context, chroma.Include) ([]chroma.Record, error) {
+	return nil, nil
+}
+
+// Local opens the index on first use and keeps it; a failed open is
+// retried by the next call; a failure of the open index drops it, so the
+// next call opens it again (a Chroma that died is started anew).
+func TestLocalOpensOnceRetriesAndReopens(t *testing.T) {
+	coll := &countColl{}
+	opens, closes := 0, 0
+	fail := errors.New("no index cmdai_linux_test: build it with `cmdai index init`")
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		opens++
+		if opens == 1 {
+			return search.Searcher{}, nil, fail
+		}
+		return search.Searcher{Coll: coll}, func() { closes++ }, nil
+	}, nil)
+	ctx := context.Background()
+	if _, err := l.Status(ctx); !errors.Is(err, fail) {
+		t.Fatalf("first open: %v, want the opener's error", err)
+	}
+	for range 3 {
+		st, err := l.Status(ctx)
+		if err != nil || st.Records != 7 || st.Meta.Commands != 2 {
+			t.Fatalf("status %+v, %v", st, err)
+		}
+	}
+	if opens != 2 {
+		t.Errorf("opened %d times, want 2 (one failed, then kept)", opens)
+	}
+	coll.broken = true
+	if _, err := l.Status(ctx); err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("broken collection: %v", err)
+	}
+	coll.broken = false
+	if _, err := l.Status(ctx); err != nil || opens != 3 || closes != 1 {
+		t.Errorf("after a failure: %v, opens %d closes %d; want a reopen and the old one closed", err, opens, closes)
+	}
+	if _, err := l.Query(ctx, Query{Request: "x", K: 1, Mode: search.ModeHybrid}); err == nil || !strings.Contains(err.Error(), "semantic") {
+		t.Errorf("hybrid without a keyword loader: %v", err)
+	}
+	l.Close()
+	if closes != 2 {
+		t.Errorf("Close closed %d times in all, want 2", closes)
+	}
+}
