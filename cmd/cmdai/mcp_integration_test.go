@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mcpClientPython is the venv python of scripts/install-mcp-client.sh
+// (PyPI mcp 2.3.0); the test fails without it.
+func mcpClientPython(t *testing.T) string {
+	t.Helper()
+	py := filepath.Join(os.Getenv("CMDAI_TOOLS"), "mcp-client", "venv", "bin", "python")
+	if _, err := os.Stat(py); err != nil {
+		t.Fatalf("the MCP client is missing: %v (run `make mcp-client`; `make test` does)", err)
+	}
+	return py
+}
+
+// TestMCPWithPythonClient runs `cmdai mcp` (this test binary, as the CLI)
+// under PyPI's mcp client with scripts/mcp-client-check.py, over the
+// small real index of the ship tests (real Chroma, real model): tools
+// listed with schemas, find for "find files modified today" (top 3: the
+// small index makes first place unreliable; the script reports its
+// rank), grep's --count, index_status, and an unknown tool, a wrong
+// argument type and an empty query each an MCP error with the server
+// answering after. The figures it prints (answer sizes, warm call times)
+// are logged, not asserted: they are BENCHMARKS.md's.
+func TestMCPWithPythonClient(t *testing.T) {
+	realEnv(t)
+	py := mcpClientPython(t)
+	initSmall(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, filepath.Join("..", "..", "scripts", "mcp-client-check.py"), "--calls", "5", "--", exe)
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp-client-check.py: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	var figures struct {
+		FindRank            int `json:"find_rank"`
+		SearchCommandsBytes int `json:"search_commands_bytes"`
+		CommandDocsBytes    int `json:"command_docs_bytes"`
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &figures); err != nil {
+		t.Fatalf("the check's figures: %v\n%s", err, stdout.String())
+	}
+	if figures.FindRank < 1 || figures.FindRank > 3 || figures.SearchCommandsBytes == 0 || figures.CommandDocsBytes == 0 {
+		t.Errorf("figures %+v: want find in the top 3 and answers of some bytes", figures)
+	}
+	t.Logf("figures: %s\nerrors the client saw:\n%s", lines[len(lines)-1], stderr.String())
+}
+
+// TestMCPWithoutIndex: with no index, each tool answers with an error
+// saying what to run, and the session goes on (the client still lists
+// the tools).
+func TestMCPWithoutIndex(t *testing.T) {
+	realEnv(t)
+	py := mcpClientPython(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `
+import asyncio, os, sys
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+async def main():
+    async with Client(StdioServerParameters(command=sys.argv[1], env=dict(os.environ)), read_timeout_seconds=120) as c:
+        for name, args in [("index_status", {}), ("search_commands", {"query": "list files"}), ("command_docs", {"command": "ls"})]:
+            r = await c.call_tool(name, args)
+            print(name, r.is_error, "".join(x.text for x in r.content).replace("\n", " "))
+        print("tools", len((await c.list_tools()).tools))
+asyncio.run(main())
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-c", script, exe)
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, out)
+	}
+	for _, tool := range []string{"index_status", "search_commands", "command_docs"} {
+		if !strings.Contains(string(out), tool+" True ") {
+			t.Errorf("%s did not answer with an error:\n%s", tool, out)
+		}
+	}
+	if strings.Count(string(out), "cmdai index init") < 3 || !strings.Contains(string(out), "tools 3") {
+		t.Errorf("want each error to say `cmdai index init`, and the session to go on:\n%s", out)
+	}
+}
