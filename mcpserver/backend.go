@@ -93,17 +93,19 @@ func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
 	return l.s, nil
 }
 
-// drop forgets the open index after a failure that may come from it (a
-// Chroma server that died): the next call opens it again. Callers hold
-// l.mu.
-func (l *Local) drop(err error) {
-	if err == nil || errors.Is(err, search.ErrUnknownCommand) || l.s == nil {
-		return
+// fail forgets the open index after a failure that may come from it (a
+// Chroma server that died), so that the next call opens it again, and
+// says so. A request's own mistake (an unknown command) or its
+// cancellation keeps the index. Callers hold l.mu.
+func (l *Local) fail(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || l.s == nil {
+		return err
 	}
 	if l.closeFn != nil {
 		l.closeFn()
 	}
 	l.s, l.closeFn = nil, nil
+	return fmt.Errorf("%w (the index was closed: the next call opens it again)", err)
 }
 
 // Query implements Backend.
@@ -115,10 +117,7 @@ func (l *Local) Query(ctx context.Context, q Query) ([]search.CommandHit, error)
 		return nil, err
 	}
 	hits, err := s.Search(ctx, q.Request, q.K, q.Mode)
-	if err != nil && ctx.Err() == nil {
-		l.drop(err)
-	}
-	return hits, err
+	return hits, l.fail(ctx, err)
 }
 
 // Docs implements Backend.
@@ -130,10 +129,7 @@ func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, er
 		return search.CommandDoc{}, err
 	}
 	doc, err := s.Docs(ctx, command)
-	if err != nil && ctx.Err() == nil {
-		l.drop(err)
-	}
-	return doc, err
+	return doc, l.fail(ctx, err)
 }
 
 // Status implements Backend.
@@ -146,10 +142,7 @@ func (l *Local) Status(ctx context.Context) (Status, error) {
 	}
 	n, err := s.Coll.Count(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			l.drop(err)
-		}
-		return Status{}, fmt.Errorf("count the records of %s: %w", s.Coll.Name(), err)
+		return Status{}, l.fail(ctx, fmt.Errorf("count the records of %s: %w", s.Coll.Name(), err))
 	}
 	return Status{Collection: s.Coll.Name(), Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Holder: "this process (cmdai mcp)"}, nil
 }

@@ -10,6 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 )
 
 // mcpClientPython is the venv python of scripts/install-mcp-client.sh
@@ -101,5 +106,57 @@ asyncio.run(main())
 	}
 	if strings.Count(string(out), "cmdai index init") < 3 || !strings.Contains(string(out), "tools 3") {
 		t.Errorf("want each error to say `cmdai index init`, and the session to go on:\n%s", out)
+	}
+}
+
+// TestMCPChromaDiesMidSession: the private Chroma server killed (SIGKILL)
+// between two calls gives the next call an error, not a crash; the call
+// after it starts a new server and answers as before; the session's end
+// stops that server.
+func TestMCPChromaDiesMidSession(t *testing.T) {
+	realEnv(t)
+	data := t.TempDir()
+	initSmall(t, "--chroma-data", data)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ct, st := mcp.NewInMemoryTransports()
+	io, _, errOut := testIO()
+	opts := &mcpcmd.Options{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Transport: st,
+		Chroma: cmdutil.ChromaOptions{DataDir: data}, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	done := make(chan error, 1)
+	go func() { done <- mcpcmd.Run(ctx, opts) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func() (bool, string) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_commands", Arguments: map[string]any{"query": "count lines in a file", "k": 3}})
+		if err != nil {
+			t.Fatalf("protocol error: %v", err)
+		}
+		return res.IsError, res.Content[0].(*mcp.TextContent).Text
+	}
+	isErr, before := search()
+	if isErr || !strings.Contains(before, "wc") {
+		t.Fatalf("before the kill: %q", before)
+	}
+	if err := killServerOf(data); err != nil {
+		t.Fatal(err)
+	}
+	isErr, msg := search()
+	if !isErr || !strings.Contains(msg, "the next call opens it again") {
+		t.Errorf("after the kill: error %v, %q; want an error saying the next call reopens", isErr, msg)
+	}
+	t.Logf("the call after the kill: %s", msg)
+	if isErr, after := search(); isErr || after != before {
+		t.Errorf("the call after: error %v\n%s\nwant as before:\n%s", isErr, after, before)
+	}
+	cs.Close()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v\n%s", err, errOut)
+	}
+	// The second server is stopped: its lock is free, so a query starts one.
+	if code, out, errText := runCLI(t, "index", "query", "count lines", "--chroma-data", data); code != 0 {
+		t.Errorf("query after the session: exit %d\n%s\n%s", code, out, errText)
 	}
 }
