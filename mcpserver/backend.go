@@ -51,25 +51,68 @@ type Opener func(ctx context.Context) (search.Searcher, func(), error)
 
 // Local is the Backend that holds the index in this process: it opens
 // it on the first call that needs it (a session that only lists tools
-// starts no Chroma and loads no model) and keeps it for the session.
-// A failed open is not kept: the next call tries again, so that an
-// agent can run `cmdai index init` and retry.
+// starts no Chroma and loads no model) and keeps it until the session
+// ends, or until it has been idle for KeepOpen. A failed open is not
+// kept: the next call tries again, so that an agent can run
+// `cmdai index init` and retry.
 type Local struct {
 	// base outlives every request: the Chroma server and the model opened
 	// for one call serve the whole session.
 	base   context.Context
 	open   Opener
 	loadKW func(ctx context.Context, s *search.Searcher) error
+	// KeepOpen is how long the index stays open after the last call (0:
+	// until Close). Closing it stops the private Chroma server and frees
+	// its data directory for other cmdai commands (one holder at a time):
+	// an agent's session lasts hours, a refresh must not wait for it.
+	KeepOpen time.Duration
+	// afterFunc is time.AfterFunc; tests call the function themselves.
+	afterFunc func(time.Duration, func()) *time.Timer
 
 	mu      sync.Mutex
 	s       *search.Searcher
 	closeFn func()
+	timer   *time.Timer
+	// calls counts calls, so that an idle close that waited for the lock
+	// while a call ran does not close what that call just used.
+	calls int
 }
 
 // NewLocal is a Local over open; loadKeywords fills a searcher's
 // Keywords the first time a keyword or hybrid request comes.
 func NewLocal(base context.Context, open Opener, loadKeywords func(ctx context.Context, s *search.Searcher) error) *Local {
-	return &Local{base: base, open: open, loadKW: loadKeywords}
+	return &Local{base: base, open: open, loadKW: loadKeywords, afterFunc: time.AfterFunc}
+}
+
+// rearm restarts the idle countdown after a call. Callers hold l.mu.
+func (l *Local) rearm() {
+	l.calls++
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if l.KeepOpen <= 0 || l.s == nil {
+		return
+	}
+	call := l.calls
+	l.timer = l.afterFunc(l.KeepOpen, func() { l.closeIdle(call) })
+}
+
+// closeIdle closes the index if no call came since the one numbered call.
+func (l *Local) closeIdle(call int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.calls == call {
+		l.closeLocked()
+	}
+}
+
+// closeLocked closes the open index, if any. Callers hold l.mu.
+func (l *Local) closeLocked() {
+	if l.closeFn != nil {
+		l.closeFn()
+	}
+	l.s, l.closeFn = nil, nil
 }
 
 // searcher opens the index when it is not yet, and loads the keyword
@@ -101,10 +144,7 @@ func (l *Local) fail(ctx context.Context, err error) error {
 	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || l.s == nil {
 		return err
 	}
-	if l.closeFn != nil {
-		l.closeFn()
-	}
-	l.s, l.closeFn = nil, nil
+	l.closeLocked()
 	return fmt.Errorf("%w (the index was closed: the next call opens it again)", err)
 }
 
@@ -112,6 +152,7 @@ func (l *Local) fail(ctx context.Context, err error) error {
 func (l *Local) Query(ctx context.Context, q Query) ([]search.CommandHit, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.rearm()
 	s, err := l.searcher(q.Mode != search.ModeSemantic)
 	if err != nil {
 		return nil, err
@@ -124,6 +165,7 @@ func (l *Local) Query(ctx context.Context, q Query) ([]search.CommandHit, error)
 func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.rearm()
 	s, err := l.searcher(false)
 	if err != nil {
 		return search.CommandDoc{}, err
@@ -136,6 +178,7 @@ func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, er
 func (l *Local) Status(ctx context.Context) (Status, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.rearm()
 	s, err := l.searcher(false)
 	if err != nil {
 		return Status{}, err
@@ -151,10 +194,10 @@ func (l *Local) Status(ctx context.Context) (Status, error) {
 func (l *Local) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closeFn != nil {
-		l.closeFn()
+	if l.timer != nil {
+		l.timer.Stop()
 	}
-	l.s, l.closeFn = nil, nil
+	l.closeLocked()
 }
 
 // statusText renders a Status in a few lines.

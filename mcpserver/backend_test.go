@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search"
@@ -68,5 +69,43 @@ func TestLocalOpensOnceRetriesAndReopens(t *testing.T) {
 	l.Close()
 	if closes != 2 {
 		t.Errorf("Close closed %d times in all, want 2", closes)
+	}
+}
+
+// With KeepOpen, the index is closed when no call came for that long
+// (freeing the private server's data directory), and opened again by
+// the next call; a countdown overtaken by a call closes nothing.
+func TestLocalClosesWhenIdle(t *testing.T) {
+	opens, closes := 0, 0
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		opens++
+		return search.Searcher{Coll: &countColl{}}, func() { closes++ }, nil
+	}, nil)
+	l.KeepOpen = time.Minute
+	var countdowns []func()
+	l.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		if d != time.Minute {
+			t.Errorf("countdown of %v, want KeepOpen", d)
+		}
+		countdowns = append(countdowns, f)
+		return time.AfterFunc(time.Hour, func() {}) // never fires here: the test fires f itself
+	}
+	ctx := context.Background()
+	l.Status(ctx)
+	l.Status(ctx)
+	countdowns[0]() // overtaken by the second call
+	if closes != 0 {
+		t.Fatalf("an overtaken countdown closed the index")
+	}
+	countdowns[1]()
+	if closes != 1 {
+		t.Fatalf("idle: closed %d times, want 1", closes)
+	}
+	if _, err := l.Status(ctx); err != nil || opens != 2 {
+		t.Errorf("after the idle close: %v, opened %d times, want 2", err, opens)
+	}
+	l.Close()
+	if closes != 2 {
+		t.Errorf("Close: closed %d times in all, want 2", closes)
 	}
 }

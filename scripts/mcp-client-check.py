@@ -16,8 +16,12 @@ or a result with isError), and the next call still answers.
 
 Prints one JSON line of figures on stdout: the size in bytes of a
 search_commands and a command_docs answer, the time of the first (cold)
-call, and the median and p95 of N warm calls of each tool. Exits 1 with
-what failed on stderr.
+call, and the median and p95 of N warm calls of each tool. With
+--requests FILE (JSON lines {"request", "command"}, as
+cmd/cmdai/testdata/requests.jsonl), also over those requests, each asked
+once: search_commands (k=5) and command_docs (the expected command, all
+sections, default budget) answer sizes and warm times, median and max.
+Exits 1 with what failed on stderr.
 """
 
 import argparse
@@ -65,9 +69,33 @@ async def timed(client, name, args, n):
     return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[min(len(times) - 1, int(len(times) * 0.95))], 2)}
 
 
+def spread(values):
+    values = sorted(values)
+    return {"n": len(values), "median": round(statistics.median(values), 1), "max": round(values[-1], 1)}
+
+
+async def over_requests(client, path):
+    """Sizes and times of search_commands and command_docs over requests."""
+    with open(path) as f:
+        reqs = [json.loads(l) for l in f if l.strip()]
+    sizes = {"search_commands": [], "command_docs": []}
+    times = {"search_commands": [], "command_docs": []}
+    for r in reqs:
+        for name, args in [("search_commands", {"query": r["request"], "k": 5}), ("command_docs", {"command": r["command"]})]:
+            start = time.perf_counter()
+            is_err, out = await call(client, name, args)
+            elapsed = (time.perf_counter() - start) * 1000
+            if is_err:
+                continue  # a command this index does not hold
+            sizes[name].append(len(out.encode()))
+            times[name].append(elapsed)
+    return {name: {"bytes": spread(sizes[name]), "ms": spread(times[name])} for name in sizes if sizes[name]}
+
+
 async def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=20, help="warm calls per tool for the timings")
+    ap.add_argument("--requests", help="JSON lines of {request, command} to measure over")
     ap.add_argument("command", nargs="+")
     a = ap.parse_args(argv)
     server = StdioServerParameters(command=a.command[0], args=a.command[1:], env=dict(os.environ))
@@ -119,6 +147,8 @@ async def main(argv):
 
         figures["search_commands_warm"] = await timed(client, "search_commands", {"query": "count lines in a file", "k": 5}, a.calls)
         figures["command_docs_warm"] = await timed(client, "command_docs", {"command": "grep", "option": "--count"}, a.calls)
+        if a.requests:
+            figures["over_requests"] = await over_requests(client, a.requests)
     print(json.dumps(figures))
     if failures:
         print("%d check(s) failed" % len(failures), file=sys.stderr)

@@ -160,3 +160,20 @@ func TestMCPChromaDiesMidSession(t *testing.T) {
 		t.Errorf("query after the session: exit %d\n%s\n%s", code, out, errText)
 	}
 }
+
+// TestMCPUsageErrors: bad flags are usage errors before anything starts.
+func TestMCPUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--keep-open", "-1s"}, "--keep-open must be 0"},
+		{[]string{"mcp", "--distro", "not a distro!"}, "--distro"},
+		{[]string{"mcp", "--model-variant", "int4"}, "--model-variant"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d saying %q", c.args, code, errOut, cmdutil.ExitUsage, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package mcpcmd
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
@@ -22,17 +23,24 @@ import (
 type Options struct {
 	*cmdutil.Factory
 	Distro string
-	Chroma cmdutil.ChromaOptions
-	Model  cmdutil.ModelOptions
+	// KeepOpen is how long the index stays open after the last call.
+	KeepOpen time.Duration
+	Chroma   cmdutil.ChromaOptions
+	Model    cmdutil.ModelOptions
 	// Transport is stdio in use; tests may give another.
 	Transport mcp.Transport
 }
+
+// DefaultKeepOpen: an agent asks in bursts; between them, `index
+// refresh` or `init` may need the private server's data directory.
+const DefaultKeepOpen = 5 * time.Minute
 
 // NewCmdMCP is `cmdai mcp`.
 func NewCmdMCP(f *cmdutil.Factory) *cli.Command {
 	opts := &Options{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "distro", Usage: "answer from the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.DurationFlag{Name: "keep-open", Value: DefaultKeepOpen, Usage: "close the index (and stop the private Chroma server, freeing its data for other cmdai commands) after `DURATION` without a call; the next call opens it again (0: keep it open for the whole session)", Destination: &opts.KeepOpen},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
@@ -46,9 +54,10 @@ logs go to stderr. An MCP client starts it. Tools:
    command_docs     one command's summary, synopsis, options, examples, or
                     one option's text (command, option, section, max_tokens)
    index_status     which index answers, its counts, model and build time
-The index is opened on the first call that needs it and kept for the
-session; a tool that cannot answer (no index, no model, Chroma down) gives
-an error saying what to run, and the server keeps serving.
+The index is opened on the first call that needs it and kept until
+--keep-open passes without a call. A tool that cannot answer (no index,
+no model, Chroma down) gives an error saying what to run, and the server
+keeps serving.
 
 EXAMPLES:
    $ claude mcp add cmdai -- cmdai mcp
@@ -58,6 +67,9 @@ EXAMPLES:
 		Action: func(c *cli.Context) error {
 			if err := clix.NoArgs(c, "an MCP client sends its requests on stdin"); err != nil {
 				return err
+			}
+			if opts.KeepOpen < 0 {
+				return cmdutil.UsageError("--keep-open must be 0 (the whole session) or more, not %v", opts.KeepOpen)
 			}
 			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
 				return err
@@ -75,6 +87,7 @@ EXAMPLES:
 // (and stops the private Chroma server, if it started one).
 func Run(ctx context.Context, opts *Options) error {
 	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
+	local.KeepOpen = opts.KeepOpen
 	defer local.Close()
 	t := opts.Transport
 	if t == nil {
