@@ -16,7 +16,9 @@ or a result with isError), and the next call still answers.
 
 Prints one JSON line of figures on stdout: the size in bytes of a
 search_commands and a command_docs answer, the time of the first (cold)
-call, and the median and p95 of N warm calls of each tool. With
+call and of the first hybrid one (which loads the keyword index), and the
+median and p95 of N warm calls of each tool (search in semantic and hybrid
+mode). With
 --requests FILE (JSON lines {"request", "command"}, as
 cmd/cmdai/testdata/requests.jsonl), also over those requests, each asked
 once: search_commands (k=5) and command_docs (the expected command, all
@@ -146,6 +148,11 @@ async def main(argv):
             check(not ok and "records" in after, "no answer after the %s: %s" % (what, after))
 
         figures["search_commands_warm"] = await timed(client, "search_commands", {"query": "count lines in a file", "k": 5}, a.calls)
+        start = time.perf_counter()
+        is_err, out = await call(client, "search_commands", {"query": "count lines in a file", "mode": "hybrid"})
+        check(not is_err, "hybrid search_commands failed: " + out)
+        figures["first_hybrid_call_ms"] = round((time.perf_counter() - start) * 1000, 1)
+        figures["search_commands_hybrid_warm"] = await timed(client, "search_commands", {"query": "count lines in a file", "mode": "hybrid"}, a.calls)
         figures["command_docs_warm"] = await timed(client, "command_docs", {"command": "grep", "option": "--count"}, a.calls)
         if a.requests:
             figures["over_requests"] = await over_requests(client, a.requests)
