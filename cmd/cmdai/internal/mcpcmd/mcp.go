@@ -86,18 +86,27 @@ EXAMPLES:
 // Run serves until the client goes or ctx ends, then closes the index
 // (and stops the private Chroma server, if it started one).
 func Run(ctx context.Context, opts *Options) error {
-	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
-	local.KeepOpen = opts.KeepOpen
-	defer local.Close()
+	b, closeB := backend(ctx, opts)
+	defer closeB()
 	t := opts.Transport
 	if t == nil {
 		t = &mcp.StdioTransport{}
 	}
-	err := mcpserver.New(local, opts.Version).Run(ctx, t)
+	err := mcpserver.New(b, opts.Version).Run(ctx, t)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("MCP session: %w", err)
 	}
 	return nil
+}
+
+// backend is what answers the tools: the index held in this process.
+// This is where a running `cmdai serve` is to be preferred when there is
+// one (its client implementing mcpserver.Backend), Local staying the
+// fallback.
+func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
+	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
+	local.KeepOpen = opts.KeepOpen
+	return local, local.Close
 }
 
 // opener opens the index as `index query` does: the distribution's
