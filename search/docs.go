@@ -20,6 +20,9 @@ var ErrUnknownCommand = errors.New("unknown command")
 // and other sections, each in page order (their ids' order).
 type CommandDoc struct {
 	CommandHit
+	// AliasAsked is the name asked for when it is an alias of Command
+	// (gunzip for gzip): the page is the command's.
+	AliasAsked string `json:"alias_asked,omitempty"`
 	// Records carry no Score: they answer no request.
 	Records []Match `json:"records"`
 }
@@ -36,6 +39,17 @@ func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) 
 	if err != nil {
 		return CommandDoc{}, fmt.Errorf("read the records of %s: %w", command, err)
 	}
+	alias := ""
+	if len(recs) == 0 {
+		if owner, err := s.aliasOwner(ctx, command); err != nil {
+			return CommandDoc{}, err
+		} else if owner != "" {
+			alias = command
+			if recs, err = s.Coll.All(ctx, chroma.Include{Documents: true, Where: index.WhereCommand(owner)}); err != nil {
+				return CommandDoc{}, fmt.Errorf("read the records of %s: %w", owner, err)
+			}
+		}
+	}
 	if len(recs) == 0 {
 		return CommandDoc{}, fmt.Errorf("%w %q: it is not in the index (search by what it does with search_commands, or add it with `cmdai index init --command %s`)", ErrUnknownCommand, command, command)
 	}
@@ -46,11 +60,31 @@ func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) 
 		}
 		return lessID(recs[i].ID, recs[j].ID)
 	})
-	doc := CommandDoc{CommandHit: *commandOf(metaOf(recs[0]))}
+	doc := CommandDoc{CommandHit: *commandOf(metaOf(recs[0])), AliasAsked: alias}
 	for _, r := range recs {
 		doc.Records = append(doc.Records, matchOf(chroma.Hit{Record: r}))
 	}
 	return doc, nil
+}
+
+// aliasOwner is the command whose page name is an alias of (gzip for
+// gunzip), or "": a command's aliases are on its records, not records of
+// their own. Only asked when name has no records, from the summaries
+// alone (one per command, no text).
+func (s Searcher) aliasOwner(ctx context.Context, name string) (string, error) {
+	recs, err := s.Coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
+	if err != nil {
+		return "", fmt.Errorf("look %s up among the commands' aliases: %w", name, err)
+	}
+	for _, r := range recs {
+		md := metaOf(r)
+		for _, a := range md.Aliases {
+			if a == name {
+				return md.Command, nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // kindOrder is the order Docs gives records: what the command is for,
@@ -167,6 +201,9 @@ func RenderDocs(doc CommandDoc, part string, maxTokens int) string {
 	}
 	if doc.Version != "" {
 		head += " [" + doc.Version + "]"
+	}
+	if doc.AliasAsked != "" {
+		head += " (" + doc.AliasAsked + " is an alias of " + doc.Command + ": this is its page)"
 	}
 	lines = append(lines, head)
 	words := wordCount(head)

@@ -168,3 +168,20 @@ func TestRenderBriefFewLinesPerCommand(t *testing.T) {
 		t.Errorf("no hits: %q", got)
 	}
 }
+
+// An alias (gunzip) has no records of its own: Docs gives its command's,
+// and says so.
+func TestDocsFollowsAnAlias(t *testing.T) {
+	f := grepFixture()
+	f.recs = append(f.recs, rec("gzip.1#NAME", "gzip", "summary", "gzip(1) - compress or expand files", map[string]any{"aliases": "gunzip,zcat", "description": "compress or expand files"}))
+	doc, err := Searcher{Coll: f}.Docs(context.Background(), "zcat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Command != "gzip" || doc.AliasAsked != "zcat" || len(doc.Records) != 1 {
+		t.Fatalf("zcat: %+v", doc)
+	}
+	if got := RenderDocs(doc, PartAll, 0); !strings.HasPrefix(got, "gzip - compress or expand files (zcat is an alias of gzip: this is its page)\n") {
+		t.Errorf("rendered:\n%s", got)
+	}
+}
