@@ -145,6 +145,7 @@ func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
 		{"search_commands", map[string]any{"query": "list files", "k": 1000}, "k"},
 		{"search_commands", map[string]any{"query": "list files", "k": "five"}, "k"},
 		{"search_commands", map[string]any{"query": "list files", "mode": "fuzzy"}, "mode"},
+		{"search_commands", map[string]any{"query": "list files", "bogus": 1}, "bogus"},
 		{"search_commands", map[string]any{"query": strings.Repeat("word ", 300)}, "too long"},
 		{"command_docs", map[string]any{"command": "frobnicate"}, "not in the index"},
 		{"command_docs", map[string]any{"command": "grep", "option": "--frob"}, "unknown option --frob"},
