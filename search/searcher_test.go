@@ -43,8 +43,20 @@ func (f *fakeCollection) Get(_ context.Context, ids []string) ([]chroma.Record, 
 	return out, nil
 }
 
-func (f *fakeCollection) All(context.Context, chroma.Include) ([]chroma.Record, error) {
-	return f.recs, nil
+func (f *fakeCollection) All(_ context.Context, inc chroma.Include) ([]chroma.Record, error) {
+	var out []chroma.Record
+	for _, r := range f.recs {
+		keep := true
+		for k, v := range inc.Where {
+			if s, _ := r.Metadata[k].(string); s != v {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // fakeEmbedder gives every text the same vector: the fake collection's

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
@@ -53,6 +54,7 @@ EXAMPLES:
 		Commands: []*cli.Command{
 			newIndexCommand(f),
 			modelcmd.NewCmdModel(f),
+			mcpcmd.NewCmdMCP(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.

@@ -93,7 +93,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer conn.Close()
-	s, closeS, err := openSearcher(ctx, opts.Factory, conn, info, opts.Model, true)
+	s, closeS, err := OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, true)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
-	s, closeS, err := openSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
+	s, closeS, err := OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/cmdai/cmdai/search"
 )
 
-// openSearcher opens what a search in any mode needs: the collection, the
+// OpenSearcher opens what a search in any mode needs: the collection, the
 // embedder of its model, and its keyword index (loaded or built, when
-// withKeywords).
-func openSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connection, info distro.Info, mo cmdutil.ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
+// withKeywords). Query, eval and the MCP server share it.
+func OpenSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connection, info distro.Info, mo cmdutil.ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
 	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
 	if err != nil {
 		return search.Searcher{}, nil, err

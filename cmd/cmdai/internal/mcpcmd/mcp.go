@@ -1,0 +1,140 @@
+// Package mcpcmd is `cmdai mcp`: the index's search, documentation and
+// status as a Model Context Protocol server on stdin and stdout, for AI
+// agents. It parses flags and makes one call into mcpserver.
+package mcpcmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/mcpserver"
+	"github.com/cmdai/cmdai/search"
+)
+
+// Options are the inputs of `cmdai mcp`.
+type Options struct {
+	*cmdutil.Factory
+	Distro string
+	// KeepOpen is how long the index stays open after the last call.
+	KeepOpen time.Duration
+	Chroma   cmdutil.ChromaOptions
+	Model    cmdutil.ModelOptions
+	// Transport is stdio in use; tests may give another.
+	Transport mcp.Transport
+}
+
+// DefaultKeepOpen: an agent asks in bursts; between them, `index
+// refresh` or `init` may need the private server's data directory.
+const DefaultKeepOpen = 5 * time.Minute
+
+// NewCmdMCP is `cmdai mcp`.
+func NewCmdMCP(f *cmdutil.Factory) *cli.Command {
+	opts := &Options{Factory: f}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "distro", Usage: "answer from the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.DurationFlag{Name: "keep-open", Value: DefaultKeepOpen, Usage: "close the index (and stop the private Chroma server, freeing its data for other cmdai commands) after `DURATION` without a call; the next call opens it again (0: keep it open for the whole session)", Destination: &opts.KeepOpen},
+	}
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "mcp",
+		Usage:     "serve the index to AI agents as a Model Context Protocol server on stdio",
+		UsageText: "cmdai mcp [--distro ID] [--chroma-url URL]",
+		Description: `Speaks MCP (JSON-RPC) on stdin and stdout until the client closes stdin;
+logs go to stderr. An MCP client starts it. Tools:
+   search_commands  the commands for a task (query, k, mode), a few lines each
+   command_docs     one command's summary, synopsis, options, examples, or
+                    one option's text (command, option, section, max_tokens)
+   index_status     which index answers, its counts, model and build time
+The index is opened on the first call that needs it and kept until
+--keep-open passes without a call. A tool that cannot answer (no index,
+no model, Chroma down) gives an error saying what to run, and the server
+keeps serving.
+
+EXAMPLES:
+   $ claude mcp add cmdai -- cmdai mcp
+   $ cmdai mcp --distro debian-12`,
+		Flags:        flags,
+		OnUsageError: clix.OnUsageError,
+		Action: func(c *cli.Context) error {
+			if err := clix.NoArgs(c, "an MCP client sends its requests on stdin"); err != nil {
+				return err
+			}
+			if opts.KeepOpen < 0 {
+				return cmdutil.UsageError("--keep-open must be 0 (the whole session) or more, not %v", opts.KeepOpen)
+			}
+			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
+				return err
+			}
+			// The collection decides the model variant unless one is asked for.
+			if !c.IsSet("model-variant") {
+				opts.Model.Variant = ""
+			}
+			return Run(c.Context, opts)
+		},
+	}
+}
+
+// Run serves until the client goes or ctx ends, then closes the index
+// (and stops the private Chroma server, if it started one).
+func Run(ctx context.Context, opts *Options) error {
+	b, closeB := backend(ctx, opts)
+	defer closeB()
+	t := opts.Transport
+	if t == nil {
+		t = &mcp.StdioTransport{}
+	}
+	err := mcpserver.New(b, opts.Version).Run(ctx, t)
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("MCP session: %w", err)
+	}
+	return nil
+}
+
+// backend is what answers the tools: the index held in this process.
+// This is where a running `cmdai serve` is to be preferred when there is
+// one (its client implementing mcpserver.Backend), Local staying the
+// fallback.
+func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
+	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
+	local.KeepOpen = opts.KeepOpen
+	return local, local.Close
+}
+
+// opener opens the index as `index query` does: the distribution's
+// collection on the configured Chroma, and the embedder of its model.
+func opener(opts *Options) mcpserver.Opener {
+	return func(ctx context.Context) (search.Searcher, func(), error) {
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		if err != nil {
+			return search.Searcher{}, nil, err
+		}
+		s, closeS, err := querycmd.OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, false)
+		if err != nil {
+			conn.Close()
+			return search.Searcher{}, nil, err
+		}
+		return s, func() { closeS(); conn.Close() }, nil
+	}
+}
+
+// loadKeywords gives an open searcher its keyword index (from the cache,
+// else built from the collection), for keyword and hybrid requests.
+func loadKeywords(f *cmdutil.Factory) func(context.Context, *search.Searcher) error {
+	return func(ctx context.Context, s *search.Searcher) error {
+		dir, err := config.KeywordDir(f.Getenv)
+		if err != nil {
+			return err
+		}
+		s.Keywords, err = search.KeywordIndex(ctx, s.Coll, dir)
+		return err
+	}
+}

@@ -1,0 +1,216 @@
+// Package mcpserver serves an index's search, documentation and status
+// as Model Context Protocol tools, for AI agents (Claude Code, Cursor,
+// Codex, ...), through a small Backend: the index held in this process
+// (Local), or later a running `cmdai serve`.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+)
+
+// Backend answers the tools. Its methods carry plain data, so that a
+// client of a warm process (package serve's) can implement it as well as
+// Local; the tools render the answers.
+type Backend interface {
+	// Query returns the best commands for a request.
+	Query(ctx context.Context, q Query) ([]search.CommandHit, error)
+	// Docs returns one command's records (search.ErrUnknownCommand when
+	// the index does not hold it).
+	Docs(ctx context.Context, command string) (search.CommandDoc, error)
+	// Status describes the index that answers.
+	Status(ctx context.Context) (Status, error)
+}
+
+// Query is one search request, already checked.
+type Query struct {
+	Request string      `json:"query"`
+	K       int         `json:"k"`
+	Mode    search.Mode `json:"mode"`
+}
+
+// Status is what index_status reports.
+type Status struct {
+	Collection string     `json:"collection"`
+	Records    int        `json:"records"`
+	Meta       index.Meta `json:"meta"`
+	// Holder says who holds the index: this process, or a serve at an
+	// address.
+	Holder string `json:"holder"`
+}
+
+// Opener opens the index once: the searcher (its collection and
+// embedder; Keywords may be nil) and what closes it.
+type Opener func(ctx context.Context) (search.Searcher, func(), error)
+
+// Local is the Backend that holds the index in this process: it opens
+// it on the first call that needs it (a session that only lists tools
+// starts no Chroma and loads no model) and keeps it until the session
+// ends, or until it has been idle for KeepOpen. A failed open is not
+// kept: the next call tries again, so that an agent can run
+// `cmdai index init` and retry.
+type Local struct {
+	// base outlives every request: the Chroma server and the model opened
+	// for one call serve the whole session.
+	base   context.Context
+	open   Opener
+	loadKW func(ctx context.Context, s *search.Searcher) error
+	// KeepOpen is how long the index stays open after the last call (0:
+	// until Close). Closing it stops the private Chroma server and frees
+	// its data directory for other cmdai commands (one holder at a time):
+	// an agent's session lasts hours, a refresh must not wait for it.
+	KeepOpen time.Duration
+	// afterFunc is time.AfterFunc; tests call the function themselves.
+	afterFunc func(time.Duration, func()) *time.Timer
+
+	mu      sync.Mutex
+	s       *search.Searcher
+	closeFn func()
+	timer   *time.Timer
+	// calls counts calls, so that an idle close that waited for the lock
+	// while a call ran does not close what that call just used.
+	calls int
+}
+
+// NewLocal is a Local over open; loadKeywords fills a searcher's
+// Keywords the first time a keyword or hybrid request comes.
+func NewLocal(base context.Context, open Opener, loadKeywords func(ctx context.Context, s *search.Searcher) error) *Local {
+	return &Local{base: base, open: open, loadKW: loadKeywords, afterFunc: time.AfterFunc}
+}
+
+// rearm restarts the idle countdown after a call. Callers hold l.mu.
+func (l *Local) rearm() {
+	l.calls++
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if l.KeepOpen <= 0 || l.s == nil {
+		return
+	}
+	call := l.calls
+	l.timer = l.afterFunc(l.KeepOpen, func() { l.closeIdle(call) })
+}
+
+// closeIdle closes the index if no call came since the one numbered call.
+func (l *Local) closeIdle(call int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.calls == call {
+		l.closeLocked()
+	}
+}
+
+// closeLocked closes the open index, if any. Callers hold l.mu.
+func (l *Local) closeLocked() {
+	if l.closeFn != nil {
+		l.closeFn()
+	}
+	l.s, l.closeFn = nil, nil
+}
+
+// searcher opens the index when it is not yet, and loads the keyword
+// index when asked and not yet. Callers hold l.mu.
+func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
+	if l.s == nil {
+		s, closeFn, err := l.open(l.base)
+		if err != nil {
+			return nil, err
+		}
+		l.s, l.closeFn = &s, closeFn
+	}
+	if withKeywords && l.s.Keywords == nil {
+		if l.loadKW == nil {
+			return nil, fmt.Errorf("this server has no keyword index: use mode semantic")
+		}
+		if err := l.loadKW(l.base, l.s); err != nil {
+			return nil, fmt.Errorf("load the keyword index: %w (mode semantic needs none)", err)
+		}
+	}
+	return l.s, nil
+}
+
+// fail forgets the open index after a failure that may come from it (a
+// Chroma server that died), so that the next call opens it again, and
+// says so. A request's own mistake (an unknown command) or its
+// cancellation keeps the index. Callers hold l.mu.
+func (l *Local) fail(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || l.s == nil {
+		return err
+	}
+	l.closeLocked()
+	return fmt.Errorf("%w (the index was closed: the next call opens it again)", err)
+}
+
+// Query implements Backend.
+func (l *Local) Query(ctx context.Context, q Query) ([]search.CommandHit, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer l.rearm()
+	s, err := l.searcher(q.Mode != search.ModeSemantic)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := s.Search(ctx, q.Request, q.K, q.Mode)
+	return hits, l.fail(ctx, err)
+}
+
+// Docs implements Backend.
+func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer l.rearm()
+	s, err := l.searcher(false)
+	if err != nil {
+		return search.CommandDoc{}, err
+	}
+	doc, err := s.Docs(ctx, command)
+	return doc, l.fail(ctx, err)
+}
+
+// Status implements Backend.
+func (l *Local) Status(ctx context.Context) (Status, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer l.rearm()
+	s, err := l.searcher(false)
+	if err != nil {
+		return Status{}, err
+	}
+	n, err := s.Coll.Count(ctx)
+	if err != nil {
+		return Status{}, l.fail(ctx, fmt.Errorf("count the records of %s: %w", s.Coll.Name(), err))
+	}
+	return Status{Collection: s.Coll.Name(), Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Holder: "this process (cmdai mcp)"}, nil
+}
+
+// Close closes the index, if it was opened.
+func (l *Local) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.closeLocked()
+}
+
+// statusText renders a Status in a few lines.
+func statusText(st Status) string {
+	m := st.Meta
+	state := "complete"
+	if !m.Complete {
+		state = "INCOMPLETE (a build was interrupted: run `cmdai index init`)"
+	}
+	built := "unknown"
+	if !m.BuiltAt.IsZero() {
+		built = m.BuiltAt.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("index %s: %d commands, %d records, %s\ndistribution %s (%s); built %s by cmdai %s\nmodel %s (%s, %d dims)\nheld by %s\n",
+		st.Collection, m.Commands, st.Records, state, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder)
+}

@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search"
+)
+
+// countColl is a search.Collection whose Count fails while broken.
+type countColl struct{ broken bool }
+
+func (c *countColl) Name() string             { return "cmdai_linux_test" }
+func (c *countColl) Metadata() map[string]any { return map[string]any{"complete": true, "commands": 2} }
+func (c *countColl) Count(context.Context) (int, error) {
+	if c.broken {
+		return 0, errors.New("connection refused")
+	}
+	return 7, nil
+}
+func (c *countColl) Query(context.Context, []float32, int) ([]chroma.Hit, error) { return nil, nil }
+func (c *countColl) Get(context.Context, []string) ([]chroma.Record, error)      { return nil, nil }
+func (c *countColl) All(context.Context, chroma.Include) ([]chroma.Record, error) {
+	return nil, nil
+}
+
+// Local opens the index on first use and keeps it; a failed open is
+// retried by the next call; a failure of the open index drops it, so the
+// next call opens it again (a Chroma that died is started anew).
+func TestLocalOpensOnceRetriesAndReopens(t *testing.T) {
+	coll := &countColl{}
+	opens, closes := 0, 0
+	fail := errors.New("no index cmdai_linux_test: build it with `cmdai index init`")
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		opens++
+		if opens == 1 {
+			return search.Searcher{}, nil, fail
+		}
+		return search.Searcher{Coll: coll}, func() { closes++ }, nil
+	}, nil)
+	ctx := context.Background()
+	if _, err := l.Status(ctx); !errors.Is(err, fail) {
+		t.Fatalf("first open: %v, want the opener's error", err)
+	}
+	for range 3 {
+		st, err := l.Status(ctx)
+		if err != nil || st.Records != 7 || st.Meta.Commands != 2 {
+			t.Fatalf("status %+v, %v", st, err)
+		}
+	}
+	if opens != 2 {
+		t.Errorf("opened %d times, want 2 (one failed, then kept)", opens)
+	}
+	coll.broken = true
+	if _, err := l.Status(ctx); err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("broken collection: %v", err)
+	}
+	coll.broken = false
+	if _, err := l.Status(ctx); err != nil || opens != 3 || closes != 1 {
+		t.Errorf("after a failure: %v, opens %d closes %d; want a reopen and the old one closed", err, opens, closes)
+	}
+	if _, err := l.Query(ctx, Query{Request: "x", K: 1, Mode: search.ModeHybrid}); err == nil || !strings.Contains(err.Error(), "semantic") {
+		t.Errorf("hybrid without a keyword loader: %v", err)
+	}
+	l.Close()
+	if closes != 2 {
+		t.Errorf("Close closed %d times in all, want 2", closes)
+	}
+}
+
+// With KeepOpen, the index is closed when no call came for that long
+// (freeing the private server's data directory), and opened again by
+// the next call; a countdown overtaken by a call closes nothing.
+func TestLocalClosesWhenIdle(t *testing.T) {
+	opens, closes := 0, 0
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		opens++
+		return search.Searcher{Coll: &countColl{}}, func() { closes++ }, nil
+	}, nil)
+	l.KeepOpen = time.Minute
+	var countdowns []func()
+	l.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		if d != time.Minute {
+			t.Errorf("countdown of %v, want KeepOpen", d)
+		}
+		countdowns = append(countdowns, f)
+		return time.AfterFunc(time.Hour, func() {}) // never fires here: the test fires f itself
+	}
+	ctx := context.Background()
+	l.Status(ctx)
+	l.Status(ctx)
+	countdowns[0]() // overtaken by the second call
+	if closes != 0 {
+		t.Fatalf("an overtaken countdown closed the index")
+	}
+	countdowns[1]()
+	if closes != 1 {
+		t.Fatalf("idle: closed %d times, want 1", closes)
+	}
+	if _, err := l.Status(ctx); err != nil || opens != 2 {
+		t.Errorf("after the idle close: %v, opened %d times, want 2", err, opens)
+	}
+	l.Close()
+	if closes != 2 {
+		t.Errorf("Close: closed %d times in all, want 2", closes)
+	}
+}

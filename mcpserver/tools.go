@@ -1,0 +1,188 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cmdai/cmdai/search"
+)
+
+// Limits of the tools' arguments: a request is a sentence, not a page; an
+// agent that asks for more commands or tokens than this pays for
+// context it will not read.
+const (
+	DefaultK         = 5
+	MaxK             = 20
+	MaxQueryRunes    = 1000
+	DefaultMaxTokens = 600
+	MaxTokensLimit   = 4000
+)
+
+// SearchInput is search_commands' arguments.
+type SearchInput struct {
+	Query string `json:"query" jsonschema:"what you want to do, in plain words, e.g. find files modified today"`
+	K     *int   `json:"k,omitempty" jsonschema:"how many commands to return, 1 to 20 (default 5)"`
+	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names) or hybrid (both)"`
+}
+
+// DocsInput is command_docs' arguments.
+type DocsInput struct {
+	Command   string `json:"command" jsonschema:"the command's name, e.g. grep"`
+	Option    string `json:"option,omitempty" jsonschema:"one option, e.g. --count or -c: gives that option's full text only"`
+	Section   string `json:"section,omitempty" jsonschema:"summary, synopsis, options (one line each), examples, or all (default: summary, options and examples)"`
+	MaxTokens *int   `json:"max_tokens,omitempty" jsonschema:"token budget of the answer, 50 to 4000 (default 600)"`
+}
+
+// StatusInput is index_status' arguments: none.
+type StatusInput struct{}
+
+// New is an MCP server with the three tools over b.
+func New(b Backend, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "cmdai", Title: "cmdai: this machine's command documentation", Version: version}, &mcp.ServerOptions{
+		Instructions: "Look up shell commands installed on this machine: search_commands finds the commands for a task, command_docs gives one command's synopsis, options or examples (or one option's text), index_status says what the index holds.",
+	})
+	t := tools{b: b}
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "search_commands",
+		Description: "Find the commands installed on this machine that do what you describe. Returns the best commands, best first, a few lines each: name, man section, what it does, and the options or examples that matched.",
+		InputSchema: searchSchema(),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, t.search)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "command_docs",
+		Description: "One command's documentation from the index (its man page as indexed on this machine): one option's full text (option), or one section (summary, synopsis, options, examples), within a token budget.",
+		InputSchema: docsSchema(),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, t.docs)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "index_status",
+		Description: "Which index answers: its collection, command and record counts, whether it is complete, when it was built, and the embedding model.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, t.status)
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// searchSchema is SearchInput's schema with the bounds an agent should
+// see before it calls.
+func searchSchema() *jsonschema.Schema {
+	s := mustSchema[SearchInput]()
+	s.Properties["query"].MinLength = ptr(1)
+	s.Properties["k"].Minimum, s.Properties["k"].Maximum = ptr(1.0), ptr(float64(MaxK))
+	s.Properties["mode"].Enum = []any{string(search.ModeSemantic), string(search.ModeKeyword), string(search.ModeHybrid)}
+	return s
+}
+
+func docsSchema() *jsonschema.Schema {
+	s := mustSchema[DocsInput]()
+	s.Properties["command"].MinLength = ptr(1)
+	s.Properties["section"].Enum = []any{"summary", "synopsis", "options", "examples", "all"}
+	s.Properties["max_tokens"].Minimum, s.Properties["max_tokens"].Maximum = ptr(50.0), ptr(float64(MaxTokensLimit))
+	return s
+}
+
+// mustSchema infers T's schema; T is one of this file's structs, so a
+// failure is a programming error caught by any test.
+func mustSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
+	}
+	return s
+}
+
+type tools struct{ b Backend }
+
+// text is a tool's answer: plain text, which costs an agent fewer tokens
+// than the same in JSON.
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
+	q, err := checkSearch(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	hits, err := t.b.Query(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(search.RenderBrief(hits, search.DefaultBriefMatches)), nil, nil
+}
+
+// checkSearch turns the arguments into a Query or says what is wrong
+// with them; the schema says the same, but a client need not check it.
+func checkSearch(in SearchInput) (Query, error) {
+	q := Query{Request: strings.TrimSpace(in.Query), K: DefaultK, Mode: search.ModeSemantic}
+	if q.Request == "" {
+		return q, fmt.Errorf("empty query: say what you want to do, e.g. \"find files modified today\"")
+	}
+	if !utf8.ValidString(q.Request) {
+		return q, fmt.Errorf("query is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(q.Request); n > MaxQueryRunes {
+		return q, fmt.Errorf("query of %d characters is too long (at most %d): say the task in a sentence", n, MaxQueryRunes)
+	}
+	if in.K != nil {
+		if *in.K < 1 || *in.K > MaxK {
+			return q, fmt.Errorf("k must be 1 to %d, not %d", MaxK, *in.K)
+		}
+		q.K = *in.K
+	}
+	if in.Mode != "" {
+		m, err := search.ParseMode(in.Mode)
+		if err != nil {
+			return q, err
+		}
+		q.Mode = m
+	}
+	return q, nil
+}
+
+func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, any, error) {
+	command := strings.TrimSpace(in.Command)
+	if command == "" {
+		return nil, nil, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
+	}
+	if strings.ContainsAny(command, " \t\n/") {
+		return nil, nil, fmt.Errorf("command %q is not a command name: give the name alone, e.g. \"grep\"", command)
+	}
+	part, err := search.ParsePart(in.Section)
+	if err != nil {
+		return nil, nil, err
+	}
+	budget := DefaultMaxTokens
+	if in.MaxTokens != nil {
+		if *in.MaxTokens < 50 || *in.MaxTokens > MaxTokensLimit {
+			return nil, nil, fmt.Errorf("max_tokens must be 50 to %d, not %d", MaxTokensLimit, *in.MaxTokens)
+		}
+		budget = *in.MaxTokens
+	}
+	doc, err := t.b.Docs(ctx, command)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt := strings.TrimSpace(in.Option); opt != "" {
+		out, err := search.RenderOption(doc, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		return text(out), nil, nil
+	}
+	return text(search.RenderDocs(doc, part, budget)), nil, nil
+}
+
+func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {
+	st, err := t.b.Status(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(statusText(st)), nil, nil
+}

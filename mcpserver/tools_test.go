@@ -1,0 +1,203 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+)
+
+// fakeBackend answers from fixed data and records the queries it got.
+type fakeBackend struct {
+	queries []Query
+	fail    error
+}
+
+func (f *fakeBackend) Query(_ context.Context, q Query) ([]search.CommandHit, error) {
+	f.queries = append(f.queries, q)
+	if f.fail != nil {
+		return nil, f.fail
+	}
+	return []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
+		{Kind: index.KindOption, Option: "-mtime", Text: "find(1) option -mtime n\nFile's data was last modified n*24 hours ago."},
+	}}}, nil
+}
+
+func (f *fakeBackend) Docs(_ context.Context, command string) (search.CommandDoc, error) {
+	if f.fail != nil {
+		return search.CommandDoc{}, f.fail
+	}
+	if command != "grep" {
+		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
+	}
+	return search.CommandDoc{CommandHit: search.CommandHit{Command: "grep", Description: "print lines that match patterns"}, Records: []search.Match{
+		{Kind: index.KindSummary, Text: "grep(1) - print lines that match patterns\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]"},
+		{Kind: index.KindOption, Option: "--count", Text: "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines."},
+	}}, nil
+}
+
+func (f *fakeBackend) Status(context.Context) (Status, error) {
+	if f.fail != nil {
+		return Status{}, f.fail
+	}
+	return Status{Collection: "cmdai_linux_test", Records: 42, Meta: index.Meta{Commands: 3, Complete: true, Model: "all-MiniLM-L6-v2"}, Holder: "a test"}, nil
+}
+
+// connect runs New(b) over in-memory transports and returns a client
+// session to it.
+func connect(t *testing.T, b Backend) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ct, st := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- New(b, "test").Run(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+	})
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func TestToolsAreListedWithSchemas(t *testing.T) {
+	cs := connect(t, &fakeBackend{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]string{}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		schemas[tool.Name] = string(b)
+	}
+	for name, want := range map[string][]string{
+		"search_commands": {`"query"`, `"required":["query"]`, `"maximum":20`, `"hybrid"`},
+		"command_docs":    {`"command"`, `"option"`, `"section"`, `"max_tokens"`, `"required":["command"]`},
+		"index_status":    {`"type":"object"`},
+	} {
+		s, ok := schemas[name]
+		if !ok {
+			t.Errorf("tool %s not listed (got %v)", name, schemas)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s's schema lacks %s: %s", name, w, s)
+			}
+		}
+	}
+}
+
+func TestSearchCommandsAnswersInAFewLines(t *testing.T) {
+	b := &fakeBackend{}
+	cs := connect(t, b)
+	out, isErr := call(t, cs, "search_commands", map[string]any{"query": " find files modified today ", "k": 3, "mode": "hybrid"})
+	if isErr || !strings.HasPrefix(out, "1. find(1) - search for files") || !strings.Contains(out, "-mtime n") {
+		t.Fatalf("answer (error %v):\n%s", isErr, out)
+	}
+	if len(b.queries) != 1 || b.queries[0] != (Query{Request: "find files modified today", K: 3, Mode: search.ModeHybrid}) {
+		t.Errorf("backend got %+v", b.queries)
+	}
+	call(t, cs, "search_commands", map[string]any{"query": "x"})
+	if q := b.queries[1]; q.K != DefaultK || q.Mode != search.ModeSemantic {
+		t.Errorf("defaults: %+v", q)
+	}
+}
+
+// Each bad call gets a tool error that says what is wrong, and the
+// server answers the next call.
+func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
+	cs := connect(t, &fakeBackend{})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search_commands", map[string]any{"query": "   "}, "empty query"},
+		{"search_commands", map[string]any{"query": 5}, "query"},
+		{"search_commands", map[string]any{"query": "list files", "k": 0}, "k"},
+		{"search_commands", map[string]any{"query": "list files", "k": 1000}, "k"},
+		{"search_commands", map[string]any{"query": "list files", "k": "five"}, "k"},
+		{"search_commands", map[string]any{"query": "list files", "mode": "fuzzy"}, "mode"},
+		{"search_commands", map[string]any{"query": "list files", "bogus": 1}, "bogus"},
+		{"search_commands", map[string]any{"query": strings.Repeat("word ", 300)}, "too long"},
+		{"command_docs", map[string]any{"command": "frobnicate"}, "not in the index"},
+		{"command_docs", map[string]any{"command": "grep", "option": "--frob"}, "unknown option --frob"},
+		{"command_docs", map[string]any{"command": "grep", "section": "bugs"}, "section"},
+		{"command_docs", map[string]any{"command": "rm -rf /"}, "not a command name"},
+		{"command_docs", map[string]any{"command": "grep", "max_tokens": 10}, "max_tokens"},
+		{"command_docs", map[string]any{}, "command"},
+	} {
+		out, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || !strings.Contains(out, c.want) {
+			t.Errorf("%s %v: error %v, %q; want an error saying %q", c.tool, c.args, isErr, out, c.want)
+		}
+		if out, isErr := call(t, cs, "index_status", nil); isErr || !strings.Contains(out, "cmdai_linux_test") {
+			t.Fatalf("after %s %v the server did not answer: %q", c.tool, c.args, out)
+		}
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {
+		t.Error("an unknown tool got no error")
+	}
+	if out, isErr := call(t, cs, "command_docs", map[string]any{"command": "grep", "option": "-c"}); isErr || !strings.Contains(out, "Suppress normal output") {
+		t.Errorf("after an unknown tool: %q", out)
+	}
+}
+
+func TestCommandDocsParts(t *testing.T) {
+	cs := connect(t, &fakeBackend{})
+	if out, _ := call(t, cs, "command_docs", map[string]any{"command": "grep", "option": "--count"}); out != "grep -c, --count\nSuppress normal output; instead print a count of matching lines.\n" {
+		t.Errorf("--count: %q", out)
+	}
+	if out, _ := call(t, cs, "command_docs", map[string]any{"command": "grep", "section": "synopsis"}); !strings.HasSuffix(out, "SYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]\n") {
+		t.Errorf("synopsis: %q", out)
+	}
+}
+
+// A backend failure (no index, Chroma down) is the tool's error, with
+// the backend's words (which say what to run).
+func TestBackendFailureIsAToolError(t *testing.T) {
+	cs := connect(t, &fakeBackend{fail: errors.New("no index cmdai_linux_test: build it with `cmdai index init`")})
+	for tool, args := range map[string]any{"search_commands": map[string]any{"query": "list files"}, "command_docs": map[string]any{"command": "grep"}, "index_status": nil} {
+		out, isErr := call(t, cs, tool, args)
+		if !isErr || !strings.Contains(out, "cmdai index init") {
+			t.Errorf("%s: error %v, %q", tool, isErr, out)
+		}
+	}
+}
+
+func TestStatusText(t *testing.T) {
+	cs := connect(t, &fakeBackend{})
+	out, _ := call(t, cs, "index_status", nil)
+	for _, w := range []string{"index cmdai_linux_test: 3 commands, 42 records, complete", "all-MiniLM-L6-v2", "held by a test"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("status lacks %q:\n%s", w, out)
+		}
+	}
+}
