@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -164,7 +165,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	h := s.b.Where()
-	h.OK, h.Writing = true, s.gate.isWriting()
+	h.OK, h.Writing, h.PID = true, s.gate.isWriting(), os.Getpid()
 	writeJSON(w, http.StatusOK, h)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -53,6 +54,7 @@ EXAMPLES:
 		Commands: []*cli.Command{
 			newIndexCommand(f),
 			modelcmd.NewCmdModel(f),
+			servecmd.NewCmdServe(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
