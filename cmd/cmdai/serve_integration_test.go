@@ -96,7 +96,7 @@ func TestServeSameOutput(t *testing.T) {
 		{"index", "query", "twiddle the bits of a file", "--distro", "debian-12", "--json", "-k", "2"},
 		{"index", "query", "twiddle bits recursively", "--distro", "debian-12", "--context", "--max-tokens", "300"},
 		{"index", "query", "helpful quiet", "--distro", "debian-12", "--mode", "hybrid", "--json"},
-		{"index", "query", "helpful quiet", "--distro", "debian-12", "--mode", "keyword"},
+		{"index", "query", "twiddle bits files", "--distro", "debian-12", "--mode", "keyword"},
 		{"index", "status", "--distro", "debian-12", "--json"},
 		{"index", "status", "--distro", "debian-12", "--detailed"},
 	}
