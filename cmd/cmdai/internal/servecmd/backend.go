@@ -5,18 +5,22 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
 )
 
-// warm is serve's Backend: one Chroma connection for the process's life,
-// and the searcher of this distribution's index (collection, model,
-// keyword index), swapped whole on Reload.
+// warm is serve's Backend: one Chroma connection and one model for the
+// process's life, and the searcher of this distribution's index
+// (collection, model, keyword index), swapped whole on Reload.
 type warm struct {
 	f       *cmdutil.Factory
 	conn    *cmdutil.Connection
@@ -25,23 +29,60 @@ type warm struct {
 	dataDir string
 
 	mu      sync.RWMutex
+	e       embed.Embedder // kept across reloads while it fits the index
 	s       search.Searcher
-	closeS  func()
 	openErr error // why there is no searcher (no index yet: exit 3)
 }
 
-// open opens (or reopens) the searcher; a failure is kept and answered
-// to queries until the next reload.
+// open (re)opens the searcher, reusing the loaded model when the index's
+// was built with it; a failure is kept and answered to queries until the
+// next reload. Reload runs under serve's write lease: no query is in.
 func (w *warm) open(ctx context.Context) error {
-	s, closeS, err := querycmd.OpenSearcher(ctx, w.f, w.conn, w.info, w.model)
+	s, err := w.searcher(ctx)
 	w.mu.Lock()
-	old := w.closeS
-	w.s, w.closeS, w.openErr = s, closeS, err
+	w.s, w.openErr = s, err
 	w.mu.Unlock()
-	if old != nil {
-		old()
-	}
 	return err
+}
+
+func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
+	coll, err := cmdutil.OpenIndex(ctx, w.conn, w.info.CollectionName())
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	if err := cmdutil.Answerable(ctx, coll); err != nil {
+		return search.Searcher{}, err
+	}
+	meta := index.ParseMeta(coll.Metadata())
+	variant := w.model.Variant
+	if variant == "" {
+		variant = meta.ModelVariant
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.e == nil || w.e.Info().Variant != variant {
+		if w.e != nil {
+			w.e.Close()
+			w.e = nil
+		}
+		mo := w.model
+		mo.Variant = variant
+		if w.e, err = w.f.Embedder(ctx, mo, 0); err != nil {
+			return search.Searcher{}, err
+		}
+	}
+	if err := build.CheckModel(meta, w.e.Info()); err != nil {
+		return search.Searcher{}, cmdutil.WithCode(cmdutil.ExitVerification, err)
+	}
+	dir, err := config.KeywordDir(w.f.Getenv)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	kw, err := search.KeywordIndex(ctx, coll, dir)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw}, nil
 }
 
 func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResult, error) {
@@ -78,9 +119,9 @@ func (w *warm) Reload(ctx context.Context) error { return w.open(ctx) }
 
 func (w *warm) Close() {
 	w.mu.Lock()
-	if w.closeS != nil {
-		w.closeS()
-		w.closeS = nil
+	if w.e != nil {
+		w.e.Close()
+		w.e = nil
 	}
 	w.mu.Unlock()
 	w.conn.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -116,18 +117,37 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	return err
 }
 
-// openWarm connects to Chroma and opens the searcher. No index yet is not
-// fatal: serve answers exit 3 until an init through it builds one.
+// openWarm connects to Chroma and opens the searcher. The model loads
+// while the private server starts (the variant asked for, else the
+// default one, which open replaces if the index was built with another).
+// No index yet is not fatal: serve answers exit 3 until an init through
+// it builds one.
 func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
+	type loaded struct {
+		e   embed.Embedder
+		err error
+	}
+	model := make(chan loaded, 1)
+	go func() {
+		e, err := opts.Embedder(ctx, opts.Model, 0)
+		model <- loaded{e, err}
+	}()
 	co := opts.Chroma
 	co.NoServe = true
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, co)
-	if err != nil {
-		return nil, err
+	m := <-model
+	if err != nil || m.err != nil {
+		if m.e != nil {
+			m.e.Close()
+		}
+		if conn != nil {
+			conn.Close()
+		}
+		return nil, clix.FirstErr(err, m.err)
 	}
-	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir()}
+	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e}
 	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
-		conn.Close()
+		w.Close()
 		return nil, err
 	}
 	return w, nil
