@@ -61,7 +61,8 @@ curl -sf --unix-socket "$socket" http://cmdai/v1/query -d '{"request": "list fil
 first=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
 sleep 2
 rss() { awk '/VmRSS/ {print int($2/1024)}' "/proc/$1/status"; }
-chroma_pid="$(pgrep -P "$serve_pid" | head -1)"
+children="$(pgrep -P "$serve_pid")"
+chroma_pid="${children%%$'\n'*}"
 echo "serve start to first answer: ${first} s; idle RSS: serve $(rss "$serve_pid") MiB, its Chroma $(rss "$chroma_pid") MiB" >&2
 
 # one-shot CLI with serve running
