@@ -5,16 +5,20 @@ package main
 // byte; writers work while it runs and it answers with their index after.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
@@ -213,5 +217,77 @@ func TestServeWriters(t *testing.T) {
 	var se *serve.Error
 	if !errors.As(err, &se) || se.Status != 404 || se.ExitCode != cmdutil.ExitNoIndex {
 		t.Errorf("serve after clear: %v; want 404, exit 3", err)
+	}
+}
+
+// childServe starts `cmdai serve` in a child process and waits until it
+// answers.
+func childServe(t *testing.T) (*exec.Cmd, *bytes.Buffer, serve.Health) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	socket, _ := config.ServeSocket(os.Getenv)
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err := serve.Dial(context.Background(), socket); err == nil {
+			h, err := c.Health(context.Background())
+			c.Close()
+			if err == nil {
+				return cmd, &errOut, h
+			}
+		}
+	}
+	t.Fatalf("the child serve did not answer in 60 s: %s", errOut.String())
+	return nil, nil, serve.Health{}
+}
+
+// TestServeSignalsAndStaleSocket: SIGTERM stops serve and its Chroma
+// server (exit 0, socket removed); after a SIGKILL the stale socket sends
+// queries one-shot, and the next serve replaces it.
+func TestServeSignalsAndStaleSocket(t *testing.T) {
+	smallIndex(t)
+	ctx := context.Background()
+	cmd, errOut, h := childServe(t)
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v; want exit 0\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut.String(), "cmdai serve: stopped") {
+		t.Errorf("serve's log: %q", errOut)
+	}
+	if chroma.Answers(ctx, h.ChromaURL) == nil {
+		t.Errorf("serve's Chroma server at %s still answers after SIGTERM: an orphan", h.ChromaURL)
+	}
+	socket, _ := config.ServeSocket(os.Getenv)
+	if _, err := os.Stat(socket); !os.IsNotExist(err) {
+		t.Errorf("socket after SIGTERM: %v; want it removed", err)
+	}
+
+	cmd, errOut, h = childServe(t)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(socket); err != nil {
+		t.Fatalf("after SIGKILL the socket should be left behind: %v", err)
+	}
+	// its Chroma server dies with it (parent-death signal); the data lock
+	// goes with them
+	for deadline := time.Now().Add(15 * time.Second); chroma.Answers(ctx, h.ChromaURL) == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed serve's Chroma server still answers: %s", errOut)
+		}
+	}
+	code, out, stderr := runCLI(t, "index", "query", "twiddle the bits of a file", "--distro", "debian-12", "-k", "1")
+	if code != 0 || !strings.HasPrefix(out, "1. frob ") {
+		t.Errorf("one-shot past a stale socket: exit %d %q %s", code, out, stderr)
+	}
+	_, c := startServe(t)
+	if res, err := c.Query(ctx, serve.QueryRequest{Request: "twiddle the bits of a file", K: 1}); err != nil || len(res.Commands) != 1 {
+		t.Errorf("serve over the stale socket: %+v %v", res, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,10 +29,14 @@ import (
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it):
-// CMDAI_TEST_CLI holds the arguments, one per line.
+// CMDAI_TEST_CLI holds the arguments, one per line. SIGTERM and SIGINT
+// end its context, as in main.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
-		os.Exit(run(context.Background(), append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO()))
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO())
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
