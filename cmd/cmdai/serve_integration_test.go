@@ -218,6 +218,14 @@ func TestServeWriters(t *testing.T) {
 	if !errors.As(err, &se) || se.Status != 404 || se.ExitCode != cmdutil.ExitNoIndex {
 		t.Errorf("serve after clear: %v; want 404, exit 3", err)
 	}
+	// a first init through serve (built aside, swapped in): serve answers
+	// from it
+	if err := buildcmd.RunInit(ctx, initOpts()); err != nil {
+		t.Fatalf("init while serve runs: %v", err)
+	}
+	if res, err := c.Query(ctx, serve.QueryRequest{Request: "wobble a file gently", K: 1}); err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wobble" {
+		t.Errorf("serve after a new init: %+v %v", res, err)
+	}
 }
 
 // childServe starts `cmdai serve` in a child process and waits until it
