@@ -81,6 +81,8 @@ var Settings = []Setting{
 	{Env: "CMDAI_MODEL_URL", Kind: String},
 	{Env: "CMDAI_RELEASE_URL", Kind: String},
 	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration},
+	{Env: "CMDAI_NO_SERVE", Kind: Bool},
+	{Env: "CMDAI_SOCKET", Kind: String, Path: true},
 	{Env: "CMDAI_CHROMA_URL", Kind: String},
 	{Env: "CMDAI_CHROMA_TENANT", Kind: String},
 	{Env: "CMDAI_CHROMA_DATABASE", Kind: String},

@@ -12,9 +12,11 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -55,6 +57,7 @@ EXAMPLES:
 			newIndexCommand(f),
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f),
+			servecmd.NewCmdServe(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
@@ -85,11 +88,11 @@ EXAMPLES:
    $ cmdai index download ubuntu-24.04                 # a published one
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
-			buildcmd.NewCmdScan(f, nil),
+			inspectcmd.NewCmdScan(f, nil),
 			buildcmd.NewCmdInit(f),
 			buildcmd.NewCmdRefresh(f),
 			querycmd.NewCmdQuery(f),
-			buildcmd.NewCmdStatus(f),
+			inspectcmd.NewCmdStatus(f),
 			buildcmd.NewCmdClear(f),
 			sharecmd.NewCmdExport(f),
 			sharecmd.NewCmdImport(f),

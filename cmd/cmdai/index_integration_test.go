@@ -20,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search"
@@ -201,7 +202,7 @@ func TestIndexEndToEnd(t *testing.T) {
 
 	// Status: complete, nothing stale.
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	var st buildcmd.IndexStatus
+	var st inspectcmd.IndexStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status: exit %d %s", code, out)
 	}
@@ -223,7 +224,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 }
 
-func currentCollection(st buildcmd.IndexStatus) *build.CollectionStatus {
+func currentCollection(st inspectcmd.IndexStatus) *build.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -309,12 +310,12 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 
 	// status, on the same made-up machine: nothing is stale, broken included
 	io2, out2, _ := testIO()
-	err := buildcmd.RunStatus(context.Background(), &buildcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io2, Getenv: os.Getenv}, Distro: "debian-12", JSON: true,
+	err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io2, Getenv: os.Getenv}, Distro: "debian-12", JSON: true,
 		PathDirs: []string{bin}, ManPath: []string{man}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st buildcmd.IndexStatus
+	var st inspectcmd.IndexStatus
 	if err := json.Unmarshal(out2.Bytes(), &st); err != nil {
 		t.Fatalf("%v: %s", err, out2)
 	}

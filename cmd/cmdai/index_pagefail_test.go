@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 )
 
 // badPages adds to fakeMachine's two commands a page of pages we have
@@ -38,8 +39,8 @@ func badPages(t *testing.T) (bin, man string) {
 func TestScanGoesOnPastBadPages(t *testing.T) {
 	bin, man := badPages(t)
 	io, out, _ := testIO()
-	opts := &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	opts := &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -66,7 +67,7 @@ func TestScanGoesOnPastBadPages(t *testing.T) {
 	// the table says which failed, and a line says why
 	io, out, _ = testIO()
 	opts.IO, opts.JSON, opts.Stats = io, false, false
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "failed: broken (") || !strings.Contains(out.String(), "): parse: not a man page") {
@@ -94,14 +95,14 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 
 	status := func(detailed, asJSON bool) string {
 		io, out, _ := testIO()
-		err := buildcmd.RunStatus(context.Background(), &buildcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", Detailed: detailed, JSON: asJSON,
+		err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", Detailed: detailed, JSON: asJSON,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.String()
 	}
-	var st buildcmd.IndexStatus
+	var st inspectcmd.IndexStatus
 	if err := json.Unmarshal([]byte(status(false, true)), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 )
 
 func testIO() (*cmdutil.IOStreams, *bytes.Buffer, *bytes.Buffer) {
@@ -31,11 +31,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestScanFlagsIntoOptions(t *testing.T) {
 	t.Setenv("CMDAI_LANG", "fr")
 	io, _, _ := testIO()
-	var got *buildcmd.ScanOptions
+	var got *inspectcmd.ScanOptions
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
 	app := newApp(f)
 	// swap the real run for one that records the parsed options
-	app.Commands[0].Subcommands[0] = buildcmd.NewCmdScan(f, func(_ context.Context, o *buildcmd.ScanOptions) error {
+	app.Commands[0].Subcommands[0] = inspectcmd.NewCmdScan(f, func(_ context.Context, o *inspectcmd.ScanOptions) error {
 		got = o
 		return nil
 	})
@@ -44,7 +44,7 @@ func TestScanFlagsIntoOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := buildcmd.ScanOptions{Factory: f, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
+	want := inspectcmd.ScanOptions{Factory: f, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
 		Lang: "fr", HelpFallback: true, Parallel: 3, BatchMode: true}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *got, want)
@@ -134,9 +134,9 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 	return bin, man, marker
 }
 
-func scanOpts(t *testing.T, io *cmdutil.IOStreams) *buildcmd.ScanOptions {
+func scanOpts(t *testing.T, io *cmdutil.IOStreams) *inspectcmd.ScanOptions {
 	bin, man, _ := fakeMachine(t)
-	return &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
+	return &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
 }
 
 func decodeLines(t *testing.T, out string) []map[string]any {
@@ -156,7 +156,7 @@ func TestRunScanJSON(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.JSON, opts.Stats = true, true
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -216,9 +216,9 @@ func TestRunScanJSON(t *testing.T) {
 func TestRunScanHelpFallback(t *testing.T) {
 	io, out, _ := testIO()
 	bin, man, marker := fakeMachine(t)
-	opts := &buildcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
+	opts := &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
 		JSON: true, HelpFallback: true, Commands: []string{"helpy", "reboot"}}
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -241,7 +241,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Stats = true
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -254,7 +254,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ = testIO()
 	opts = scanOpts(t, io)
 	opts.Commands = []string{"frob"}
-	if err := buildcmd.RunScan(context.Background(), opts); err != nil {
+	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s = out.String()
@@ -269,7 +269,7 @@ func TestRunScanUnknownCommand(t *testing.T) {
 	io, _, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Commands = []string{"nosuchcommand"}
-	err := buildcmd.RunScan(context.Background(), opts)
+	err := inspectcmd.RunScan(context.Background(), opts)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "nosuchcommand") {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
@@ -86,7 +87,7 @@ func collectionNames(t *testing.T) []string {
 	if code != 0 && code != cmdutil.ExitNoIndex {
 		t.Fatalf("status: exit %d %s", code, errOut)
 	}
-	var st buildcmd.IndexStatus
+	var st inspectcmd.IndexStatus
 	if code == 0 {
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)

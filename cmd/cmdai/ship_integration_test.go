@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,16 +23,21 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/packaging"
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it):
-// CMDAI_TEST_CLI holds the arguments, one per line.
+// CMDAI_TEST_CLI holds the arguments, one per line. SIGTERM and SIGINT
+// end its context, as in main.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
-		os.Exit(run(context.Background(), append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO()))
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO())
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -108,7 +114,7 @@ func records(t *testing.T, extra ...string) int {
 	if code != 0 {
 		t.Fatalf("status: exit %d %s %s", code, out, errOut)
 	}
-	var st buildcmd.IndexStatus
+	var st inspectcmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}

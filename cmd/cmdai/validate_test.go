@@ -248,6 +248,7 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		"cmdai index download": {"debian-12"},
 		"cmdai index eval":     {"--queries", "q.jsonl"},
 		"cmdai index docs new": {"kubectl"},
+		"cmdai serve":          nil,
 		"cmdai model status":   nil,
 		"cmdai model import":   {"model-dir"},
 		"cmdai model pull":     nil,

@@ -1,3 +1,6 @@
+// Package buildcmd is the `cmdai index` commands that write this
+// machine's index: init, refresh, clear and docs. Each parses its flags,
+// makes one call into build (or chroma, customdocs), and prints.
 package buildcmd
 
 import (

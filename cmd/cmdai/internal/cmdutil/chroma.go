@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/urfave/cli/v2"
@@ -18,6 +19,9 @@ import (
 type ChromaOptions struct {
 	URL, Tenant, Database, Token, TokenHeader string
 	Bin, DataDir                              string
+	// NoServe: start the private server even if a serve owns it (serve
+	// itself, which must not lease from itself).
+	NoServe bool
 }
 
 // ChromaFlags are the --chroma-* flags of every command that uses Chroma.
@@ -44,6 +48,9 @@ type Connection struct {
 	// stops the server (after which a death can no longer be told).
 	lost   error
 	closed bool
+	// lease is a running serve's write lease when the connection goes
+	// through serve's private server; Close ends it.
+	lease io.Closer
 }
 
 // Close closes the store and stops the private server, if any.
@@ -58,6 +65,9 @@ func (c *Connection) Close() {
 	if c.server != nil {
 		c.lost = c.server.Lost()
 		c.server.Stop()
+	}
+	if c.lease != nil {
+		c.lease.Close()
 	}
 }
 
@@ -176,15 +186,19 @@ func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, er
 		watchConnection(ctx, conn)
 		return conn, nil
 	}
-	bin, err := chroma.FindBin(o.Bin, f.Getenv)
-	if err != nil {
-		return nil, WithCode(ExitUnreachable, err)
-	}
 	dir := o.DataDir
 	if dir == "" {
+		var err error
 		if dir, err = config.ChromaDir(f.Getenv); err != nil {
 			return nil, err
 		}
+	}
+	if conn, ok, err := f.connectThroughServe(ctx, o, dir); ok {
+		return conn, err
+	}
+	bin, err := chroma.FindBin(o.Bin, f.Getenv)
+	if err != nil {
+		return nil, WithCode(ExitUnreachable, err)
 	}
 	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: dir})
 	if err != nil {

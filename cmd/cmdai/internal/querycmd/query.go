@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // QueryOptions are the inputs of `cmdai index query`.
@@ -29,6 +30,7 @@ type QueryOptions struct {
 	Mode          string
 	Chroma        cmdutil.ChromaOptions
 	Model         cmdutil.ModelOptions
+	NoServe       bool
 }
 
 // NewCmdQuery is `cmdai index query`.
@@ -43,6 +45,7 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "query",
@@ -83,15 +86,16 @@ EXAMPLES:
 	}
 }
 
-// QueryResult is what `query --json` prints.
-type QueryResult struct {
-	Request    string              `json:"request"`
-	Collection string              `json:"collection"`
-	Commands   []search.CommandHit `json:"commands"`
-	Millis     float64             `json:"query_ms"`
-}
+// QueryResult is what `query --json` prints (serve answers the same).
+type QueryResult = serve.QueryResult
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {
+	if res, ok, err := queryThroughServe(ctx, opts); ok {
+		if err != nil {
+			return err
+		}
+		return printQuery(opts, res)
+	}
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
@@ -106,18 +110,33 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return err
 	}
 	defer closeS()
-	coll := s.Coll
-	start := time.Now()
-	hits, err := s.Search(ctx, opts.Request, opts.K, mode)
+	res, err := Answer(ctx, s, opts.Request, opts.K, mode)
 	if err != nil {
 		return err
 	}
+	return printQuery(opts, res)
+}
+
+// Answer runs one search and times it: what one-shot queries and serve
+// answer alike.
+func Answer(ctx context.Context, s search.Searcher, request string, k int, mode search.Mode) (QueryResult, error) {
+	start := time.Now()
+	hits, err := s.Search(ctx, request, k, mode)
+	if err != nil {
+		return QueryResult{}, err
+	}
 	ms := float64(time.Since(start).Microseconds()) / 1000
+	return QueryResult{Request: request, Collection: s.Coll.Name(), Commands: hits, Millis: ms}, nil
+}
+
+// printQuery prints a result as plain text, --context or --json.
+func printQuery(opts *QueryOptions, res QueryResult) error {
+	hits := res.Commands
 	switch {
 	case opts.Context:
 		fmt.Fprint(opts.IO.Out, search.RenderContext(hits, opts.ContextTokens))
 	case opts.JSON:
-		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: coll.Name(), Commands: hits, Millis: ms})
+		return json.NewEncoder(opts.IO.Out).Encode(res)
 	default:
 		for i, h := range hits {
 			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)

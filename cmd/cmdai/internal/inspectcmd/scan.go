@@ -1,8 +1,8 @@
-// Package buildcmd is the `cmdai index` commands that build and look
-// after this machine's index: scan, init, refresh, status, clear and docs.
-// Each command parses its flags, makes one call into the indexer (or
-// pipeline, chroma, customdocs), and prints.
-package buildcmd
+// Package inspectcmd is the `cmdai index` commands that look without
+// writing: scan (what would be indexed) and status (what the index holds,
+// how stale it is). Each parses its flags, makes one call into build/pages
+// or build (or a running serve), and prints.
+package inspectcmd
 
 import (
 	"context"

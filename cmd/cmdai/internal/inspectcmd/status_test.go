@@ -1,4 +1,4 @@
-package buildcmd
+package inspectcmd
 
 import (
 	"bytes"

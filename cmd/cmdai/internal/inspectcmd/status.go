@@ -1,4 +1,4 @@
-package buildcmd
+package inspectcmd
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // StatusOptions are the inputs of `cmdai index status`.
@@ -24,21 +26,14 @@ type StatusOptions struct {
 	JSON     bool
 	Distro   string
 	Chroma   cmdutil.ChromaOptions
+	NoServe  bool
 	// Seams for tests.
 	PathDirs, ManPath []string
 }
 
-// IndexStatus is what `index status --json` prints.
-type IndexStatus struct {
-	Server struct {
-		URL     string `json:"url"`
-		Mode    string `json:"mode"`
-		Version string `json:"version"`
-		Healthy bool   `json:"healthy"`
-	} `json:"server"`
-	Current     string                   `json:"current_collection"`
-	Collections []build.CollectionStatus `json:"collections"`
-}
+// IndexStatus is what `index status --json` prints (serve answers the
+// same).
+type IndexStatus = serve.IndexStatus
 
 // NewCmdStatus is `cmdai index status`.
 func NewCmdStatus(f *cmdutil.Factory) *cli.Command {
@@ -48,6 +43,7 @@ func NewCmdStatus(f *cmdutil.Factory) *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: "print the status as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "distro", Usage: "this machine's distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
+	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "status",
@@ -72,34 +68,15 @@ EXAMPLES:
 	}
 }
 
-// RunStatus prints the indexes on the server and this one's staleness.
+// RunStatus prints the indexes on the server and this one's staleness,
+// asking a running serve when there is one (the same answer).
 func RunStatus(ctx context.Context, opts *StatusOptions) error {
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+	st, ok, err := statusThroughServe(ctx, opts)
+	if !ok {
+		st, err = oneShotStatus(ctx, opts)
+	}
 	if err != nil {
 		return err
-	}
-	defer conn.Close()
-	var st IndexStatus
-	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
-	st.Server.Healthy = conn.Heartbeat(ctx) == nil
-	st.Current = info.CollectionName()
-	if st.Collections, err = build.Collections(ctx, conn.Store, st.Current); err != nil {
-		return err
-	}
-	found := false
-	for i := range st.Collections {
-		c := &st.Collections[i]
-		if !c.Current {
-			continue
-		}
-		found = true
-		coll, err := conn.OpenCollection(ctx, c.Name)
-		if err != nil {
-			return err
-		}
-		if c.Stale, err = build.Stale(ctx, coll, pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}, opts.Detailed); err != nil {
-			return err
-		}
 	}
 	if opts.JSON {
 		if err := json.NewEncoder(opts.IO.Out).Encode(st); err != nil {
@@ -108,10 +85,48 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 	} else {
 		printStatus(opts, st)
 	}
-	if !found {
-		return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+	for _, c := range st.Collections {
+		if c.Current {
+			return nil
+		}
 	}
-	return nil
+	return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+}
+
+func oneShotStatus(ctx context.Context, opts *StatusOptions) (IndexStatus, error) {
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	defer conn.Close()
+	return CollectStatus(ctx, conn, info, opts.Detailed, pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath})
+}
+
+// CollectStatus is the status of the indexes on conn's server, with the
+// staleness of info's (against the commands po finds).
+func CollectStatus(ctx context.Context, conn *cmdutil.Connection, info distro.Info, detailed bool, po pages.Options) (IndexStatus, error) {
+	var st IndexStatus
+	var err error
+	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
+	st.Server.Healthy = conn.Heartbeat(ctx) == nil
+	st.Current = info.CollectionName()
+	if st.Collections, err = build.Collections(ctx, conn.Store, st.Current); err != nil {
+		return st, err
+	}
+	for i := range st.Collections {
+		c := &st.Collections[i]
+		if !c.Current {
+			continue
+		}
+		coll, err := conn.OpenCollection(ctx, c.Name)
+		if err != nil {
+			return st, err
+		}
+		if c.Stale, err = build.Stale(ctx, coll, po, detailed); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
 }
 
 func printStatus(opts *StatusOptions, st IndexStatus) {

@@ -1,0 +1,128 @@
+package servecmd
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
+)
+
+// warm is serve's Backend: one Chroma connection and one model for the
+// process's life, and the searcher of this distribution's index
+// (collection, model, keyword index), swapped whole on Reload.
+type warm struct {
+	f       *cmdutil.Factory
+	conn    *cmdutil.Connection
+	info    distro.Info
+	model   cmdutil.ModelOptions
+	dataDir string
+
+	mu      sync.RWMutex
+	e       embed.Embedder // kept across reloads while it fits the index
+	s       search.Searcher
+	openErr error // why there is no searcher (no index yet: exit 3)
+}
+
+// open (re)opens the searcher, reusing the loaded model when the index's
+// was built with it; a failure is kept and answered to queries until the
+// next reload. Reload runs under serve's write lease: no query is in.
+func (w *warm) open(ctx context.Context) error {
+	s, err := w.searcher(ctx)
+	w.mu.Lock()
+	w.s, w.openErr = s, err
+	w.mu.Unlock()
+	return err
+}
+
+func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
+	coll, err := cmdutil.OpenIndex(ctx, w.conn, w.info.CollectionName())
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	if err := cmdutil.Answerable(ctx, coll); err != nil {
+		return search.Searcher{}, err
+	}
+	meta := index.ParseMeta(coll.Metadata())
+	variant := w.model.Variant
+	if variant == "" {
+		variant = meta.ModelVariant
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.e == nil || w.e.Info().Variant != variant {
+		if w.e != nil {
+			w.e.Close()
+			w.e = nil
+		}
+		mo := w.model
+		mo.Variant = variant
+		if w.e, err = w.f.Embedder(ctx, mo, 0); err != nil {
+			return search.Searcher{}, err
+		}
+	}
+	if err := build.CheckModel(meta, w.e.Info()); err != nil {
+		return search.Searcher{}, cmdutil.WithCode(cmdutil.ExitVerification, err)
+	}
+	dir, err := config.KeywordDir(w.f.Getenv)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	kw, err := search.KeywordIndex(ctx, coll, dir)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw}, nil
+}
+
+func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResult, error) {
+	if q.Distro != "" {
+		info, err := distro.Parse(q.Distro)
+		if err != nil {
+			return serve.QueryResult{}, cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("--distro: %w", err))
+		}
+		if info.CollectionName() != w.info.CollectionName() {
+			return serve.QueryResult{}, serve.ErrNotHeld
+		}
+	}
+	mode, err := search.ParseMode(q.Mode)
+	if err != nil {
+		return serve.QueryResult{}, cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.openErr != nil {
+		return serve.QueryResult{}, w.openErr
+	}
+	return querycmd.Answer(ctx, w.s, q.Request, q.K, mode)
+}
+
+func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {
+	return inspectcmd.CollectStatus(ctx, w.conn, w.info, detailed, pages.Options{Distro: w.info})
+}
+
+func (w *warm) Where() serve.Health {
+	return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.conn.URL, DataDir: w.dataDir}
+}
+
+func (w *warm) Reload(ctx context.Context) error { return w.open(ctx) }
+
+func (w *warm) Close() {
+	w.mu.Lock()
+	if w.e != nil {
+		w.e.Close()
+		w.e = nil
+	}
+	w.mu.Unlock()
+	w.conn.Close()
+}

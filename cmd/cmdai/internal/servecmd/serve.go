@@ -1,0 +1,154 @@
+// Package servecmd is `cmdai serve`: flags, one call into serve with this
+// distribution's index held warm, and what it prints.
+package servecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/serve"
+)
+
+// ServeOptions are the inputs of `cmdai serve`.
+type ServeOptions struct {
+	*cmdutil.Factory
+	Socket      string
+	Listen      string
+	IdleTimeout time.Duration
+	Distro      string
+	Chroma      cmdutil.ChromaOptions
+	Model       cmdutil.ModelOptions
+}
+
+// NewCmdServe is `cmdai serve`.
+func NewCmdServe(f *cmdutil.Factory) *cli.Command {
+	opts := &ServeOptions{Factory: f}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
+		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (queries, status and health; no authentication)", Destination: &opts.Listen},
+		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
+		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+	}
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "keep the index warm and answer queries over a Unix socket in milliseconds",
+		UsageText: "cmdai serve [--listen 127.0.0.1:PORT] [--idle-timeout 30m]",
+		Description: `Holds this distribution's index (its private Chroma server or --chroma-url,
+the model, the keyword index) and answers JSON over HTTP on a Unix socket
+(mode 0600): POST /v1/query, GET /v1/status, GET /v1/health. "cmdai index
+query" and "index status" use it automatically (--no-serve: not); init,
+refresh, import, clear and docs write through its Chroma while queries
+wait, and it reloads after them. SIGTERM or SIGINT stop it with its
+Chroma server. A second serve on the same data home exits 6.
+
+EXAMPLES:
+   $ cmdai serve --idle-timeout 30m &
+   $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'`,
+		Flags:        flags,
+		OnUsageError: clix.OnUsageError,
+		Action: func(c *cli.Context) error {
+			if err := clix.FirstErr(clix.NoArgs(c, ""), cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
+				return err
+			}
+			if opts.IdleTimeout < 0 {
+				return cmdutil.UsageError("--idle-timeout must be 0 (never) or more, not %s", opts.IdleTimeout)
+			}
+			if !c.IsSet("model-variant") {
+				opts.Model.Variant = ""
+			}
+			return RunServe(c.Context, opts)
+		},
+	}
+}
+
+// RunServe holds the index and serves until ctx ends or the idle timeout.
+func RunServe(ctx context.Context, opts *ServeOptions) error {
+	socket := opts.Socket
+	if socket == "" {
+		var err error
+		if socket, err = config.ServeSocket(opts.Getenv); err != nil {
+			return err
+		}
+	}
+	// The lock first: a second serve must fail before it starts a Chroma.
+	lock, err := serve.Acquire(socket)
+	if err != nil {
+		if errors.Is(err, serve.ErrBusy) {
+			return cmdutil.WithCode(cmdutil.ExitBusy, err)
+		}
+		return err
+	}
+	defer lock.Release()
+	w, err := openWarm(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	errOut := opts.IO.ErrOut
+	srv := serve.New(w, serve.Options{
+		Listen:      opts.Listen,
+		IdleTimeout: opts.IdleTimeout,
+		Code:        cmdutil.ExitCode,
+		Ready: func(socket string, tcp net.Addr) {
+			fmt.Fprintf(errOut, "cmdai serve: %s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
+			if tcp != nil {
+				fmt.Fprintf(errOut, " and http://%s", tcp)
+			}
+			fmt.Fprintln(errOut)
+		},
+		Logf: func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) },
+	})
+	err = srv.Run(ctx, lock)
+	if err == nil && ctx.Err() != nil {
+		fmt.Fprintln(errOut, "cmdai serve: stopped")
+	}
+	return err
+}
+
+// openWarm connects to Chroma and opens the searcher. The model loads
+// while the private server starts (the variant asked for, else the
+// default one, which open replaces if the index was built with another).
+// No index yet is not fatal: serve answers exit 3 until an init through
+// it builds one.
+func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
+	type loaded struct {
+		e   embed.Embedder
+		err error
+	}
+	model := make(chan loaded, 1)
+	go func() {
+		e, err := opts.Embedder(ctx, opts.Model, 0)
+		model <- loaded{e, err}
+	}()
+	co := opts.Chroma
+	co.NoServe = true
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, co)
+	m := <-model
+	if err != nil || m.err != nil {
+		if m.e != nil {
+			m.e.Close()
+		}
+		if conn != nil {
+			conn.Close()
+		}
+		return nil, clix.FirstErr(err, m.err)
+	}
+	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e}
+	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}

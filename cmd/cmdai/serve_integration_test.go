@@ -1,0 +1,301 @@
+package main
+
+// Integration tests of `cmdai serve` with the real Chroma server and
+// model: the CLI's answers through serve are the one-shot ones, byte for
+// byte; writers work while it runs and it answers with their index after.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/serve"
+)
+
+// startServe runs `cmdai serve` in this process until the returned stop,
+// and waits for it to answer.
+func startServe(t *testing.T) (stop func() error, c *serve.Client) {
+	t.Helper()
+	io, _, errOut := testIO()
+	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: "debian-12", Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
+	}()
+	socket, err := config.ServeSocket(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if c, err = serve.Dial(context.Background(), socket); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v\n%s", err, errOut)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not answer within 60 s: %s", errOut)
+		}
+	}
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		c.Close()
+		cancel()
+		return <-done
+	}
+	t.Cleanup(func() { stop() })
+	return stop, c
+}
+
+// smallIndex builds the fake machine's index (frob, unfrob, helpy).
+func smallIndex(t *testing.T) (bin, man string, initOpts func() *buildcmd.InitOptions) {
+	t.Helper()
+	realEnv(t)
+	bin, man, _ = fakeMachine(t)
+	initOpts = func() *buildcmd.InitOptions {
+		io, _, _ := testIO()
+		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	}
+	if err := buildcmd.RunInit(context.Background(), initOpts()); err != nil {
+		t.Fatalf("init: %v", err)
+	}
+	return bin, man, initOpts
+}
+
+var (
+	queryMillis = regexp.MustCompile(`"query_ms":[0-9.e+-]+`)
+	chromaURL   = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
+)
+
+// TestServeSameOutput runs the same commands one-shot and through serve:
+// the same stdout (but the query's time and the private server's port),
+// stderr and exit code.
+func TestServeSameOutput(t *testing.T) {
+	smallIndex(t)
+	cmds := [][]string{
+		{"index", "query", "twiddle the bits of a file", "--distro", "debian-12"},
+		{"index", "query", "twiddle the bits of a file", "--distro", "debian-12", "--json", "-k", "2"},
+		{"index", "query", "twiddle bits recursively", "--distro", "debian-12", "--context", "--max-tokens", "300"},
+		{"index", "query", "helpful quiet", "--distro", "debian-12", "--mode", "hybrid", "--json"},
+		{"index", "query", "twiddle bits files", "--distro", "debian-12", "--mode", "keyword"},
+		{"index", "status", "--distro", "debian-12", "--json"},
+		{"index", "status", "--distro", "debian-12", "--detailed"},
+	}
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	runAll := func() []result {
+		var rs []result
+		for _, args := range cmds {
+			code, out, errOut := runCLI(t, args...)
+			out = chromaURL.ReplaceAllString(queryMillis.ReplaceAllString(out, `"query_ms":0`), "URL")
+			rs = append(rs, result{code, out, errOut})
+		}
+		return rs
+	}
+	oneShot := runAll()
+	stop, c := startServe(t)
+	before, _ := c.Health(context.Background())
+	viaServe := runAll()
+	for i := range cmds {
+		if oneShot[i] != viaServe[i] {
+			t.Errorf("%q:\none-shot  exit %d\n%s%s\nvia serve exit %d\n%s%s", cmds[i], oneShot[i].code, oneShot[i].out, oneShot[i].errOut,
+				viaServe[i].code, viaServe[i].out, viaServe[i].errOut)
+		}
+		if oneShot[i].code != 0 || oneShot[i].out == "" {
+			t.Errorf("%q: exit %d, %q", cmds[i], oneShot[i].code, oneShot[i].errOut)
+		}
+	}
+	// --no-serve answers in this process, through serve's Chroma.
+	if code, out, errOut := runCLI(t, append(cmds[0], "--no-serve")...); code != 0 || out != viaServe[0].out {
+		t.Errorf("--no-serve: exit %d %s %s", code, out, errOut)
+	}
+	after, _ := c.Health(context.Background())
+	if before.PID == 0 || before.ChromaURL != after.ChromaURL {
+		t.Errorf("health: %+v then %+v", before, after)
+	}
+
+	// a second serve on this home: exit 6, saying why
+	if code, _, errOut := runCLI(t, "serve", "--distro", "debian-12"); code != cmdutil.ExitBusy || !strings.Contains(errOut, "another cmdai serve is running") {
+		t.Errorf("second serve: exit %d %q; want 6", code, errOut)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	socket, _ := config.ServeSocket(os.Getenv)
+	if _, err := os.Stat(socket); !os.IsNotExist(err) {
+		t.Errorf("socket left after serve stopped: %v", err)
+	}
+	// serve's private server is gone: a one-shot query starts its own
+	if code, out, _ := runCLI(t, cmds[0]...); code != 0 || out != oneShot[0].out {
+		t.Errorf("after serve: exit %d %s", code, out)
+	}
+}
+
+// TestServeWriters: a refresh while serve runs writes through serve's
+// Chroma (no exit 6); a query during the write waits for it and is
+// answered from the new index; clear leaves serve answering exit 3.
+func TestServeWriters(t *testing.T) {
+	bin, man, initOpts := smallIndex(t)
+	_, c := startServe(t)
+	ctx := context.Background()
+
+	// a query asked while a writer holds the lease is not answered until
+	// the writer lets go (then from the index it left)
+	lease, err := c.Lease(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan string, 1)
+	go func() {
+		_, out, _ := runCLI(t, "index", "query", "wobble a file gently", "--distro", "debian-12", "-k", "1")
+		answered <- out
+	}()
+	select {
+	case out := <-answered:
+		t.Fatalf("a query was answered during a write: %q", out)
+	case <-time.After(500 * time.Millisecond):
+	}
+	// install wobble, refresh while serve runs (its own lease follows
+	// ours: it waits for it)
+	os.WriteFile(filepath.Join(bin, "wobble"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	src, err := os.ReadFile("../../manparse/testdata/wobble.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(man, "man1", "wobble.1"), src, 0o644)
+	refreshed := make(chan error, 1)
+	go func() { refreshed <- buildcmd.RunRefresh(ctx, initOpts()) }()
+	time.Sleep(200 * time.Millisecond)
+	lease.Close()
+	if err := <-refreshed; err != nil {
+		t.Fatalf("refresh while serve runs: %v", err)
+	}
+	select {
+	case <-answered: // answered between the two writes: either index is whole
+	case <-time.After(60 * time.Second):
+		t.Fatal("the waiting query was never answered")
+	}
+	code, out, errOut := runCLI(t, "index", "query", "wobble a file gently", "--distro", "debian-12", "-k", "1")
+	if code != 0 || !strings.HasPrefix(out, "1. wobble ") {
+		t.Errorf("after the refresh: exit %d %q %s; want wobble first", code, out, errOut)
+	}
+
+	// clear through serve: serve answers what a one-shot query would
+	if code, _, errOut := runCLI(t, "index", "clear", "--confirm", "--distro", "debian-12"); code != 0 {
+		t.Fatalf("clear while serve runs: exit %d %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "index", "query", "wobble", "--distro", "debian-12")
+	if code != cmdutil.ExitNoIndex || !strings.Contains(errOut, "index init") {
+		t.Errorf("after clear: exit %d %q; want 3", code, errOut)
+	}
+	_, err = c.Query(ctx, serve.QueryRequest{Request: "wobble"})
+	var se *serve.Error
+	if !errors.As(err, &se) || se.Status != 404 || se.ExitCode != cmdutil.ExitNoIndex {
+		t.Errorf("serve after clear: %v; want 404, exit 3", err)
+	}
+	// a first init through serve (built aside, swapped in): serve answers
+	// from it
+	if err := buildcmd.RunInit(ctx, initOpts()); err != nil {
+		t.Fatalf("init while serve runs: %v", err)
+	}
+	if res, err := c.Query(ctx, serve.QueryRequest{Request: "wobble a file gently", K: 1}); err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wobble" {
+		t.Errorf("serve after a new init: %+v %v", res, err)
+	}
+}
+
+// childServe starts `cmdai serve` in a child process and waits until it
+// answers.
+func childServe(t *testing.T) (*exec.Cmd, *bytes.Buffer, serve.Health) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	socket, _ := config.ServeSocket(os.Getenv)
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err := serve.Dial(context.Background(), socket); err == nil {
+			h, err := c.Health(context.Background())
+			c.Close()
+			if err == nil {
+				return cmd, &errOut, h
+			}
+		}
+	}
+	t.Fatalf("the child serve did not answer in 60 s: %s", errOut.String())
+	return nil, nil, serve.Health{}
+}
+
+// TestServeSignalsAndStaleSocket: SIGTERM stops serve and its Chroma
+// server (exit 0, socket removed); after a SIGKILL the stale socket sends
+// queries one-shot, and the next serve replaces it.
+func TestServeSignalsAndStaleSocket(t *testing.T) {
+	smallIndex(t)
+	ctx := context.Background()
+	cmd, errOut, h := childServe(t)
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v; want exit 0\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut.String(), "cmdai serve: stopped") {
+		t.Errorf("serve's log: %q", errOut)
+	}
+	if chroma.Answers(ctx, h.ChromaURL) == nil {
+		t.Errorf("serve's Chroma server at %s still answers after SIGTERM: an orphan", h.ChromaURL)
+	}
+	socket, _ := config.ServeSocket(os.Getenv)
+	if _, err := os.Stat(socket); !os.IsNotExist(err) {
+		t.Errorf("socket after SIGTERM: %v; want it removed", err)
+	}
+
+	cmd, errOut, h = childServe(t)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(socket); err != nil {
+		t.Fatalf("after SIGKILL the socket should be left behind: %v", err)
+	}
+	// its Chroma server dies with it (parent-death signal); the data lock
+	// goes with them
+	for deadline := time.Now().Add(15 * time.Second); chroma.Answers(ctx, h.ChromaURL) == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed serve's Chroma server still answers: %s", errOut)
+		}
+	}
+	code, out, stderr := runCLI(t, "index", "query", "twiddle the bits of a file", "--distro", "debian-12", "-k", "1")
+	if code != 0 || !strings.HasPrefix(out, "1. frob ") {
+		t.Errorf("one-shot past a stale socket: exit %d %q %s", code, out, stderr)
+	}
+	_, c := startServe(t)
+	if res, err := c.Query(ctx, serve.QueryRequest{Request: "twiddle the bits of a file", K: 1}); err != nil || len(res.Commands) != 1 {
+		t.Errorf("serve over the stale socket: %+v %v", res, err)
+	}
+}

@@ -1,0 +1,117 @@
+// Package serve is the warm process's HTTP API over a Unix socket: `cmdai
+// serve` holds an index (its Chroma server, the model, the keyword index)
+// behind a Backend and answers queries, status and health as JSON; Dial
+// gives other processes a client of it, and a writer's lease makes it
+// step aside while an index is written.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/search"
+)
+
+// QueryRequest is the body of POST /v1/query: the options of `cmdai index
+// query`.
+type QueryRequest struct {
+	Request   string `json:"request"`
+	K         int    `json:"k,omitempty"`
+	Mode      string `json:"mode,omitempty"`
+	Context   bool   `json:"context,omitempty"`
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	// Distro is the distribution whose index is asked for ("": the one
+	// serve holds). Another one is answered 421: the CLI asks it itself.
+	Distro string `json:"distro,omitempty"`
+}
+
+// QueryResult is what `index query --json` prints, and the answer of
+// POST /v1/query (which adds Context when asked).
+type QueryResult struct {
+	Request    string              `json:"request"`
+	Collection string              `json:"collection"`
+	Commands   []search.CommandHit `json:"commands"`
+	Millis     float64             `json:"query_ms"`
+	// Context is the --context block, in serve's answers that ask for it.
+	Context string `json:"context,omitempty"`
+}
+
+// IndexStatus is what `index status --json` prints, and the answer of
+// GET /v1/status.
+type IndexStatus struct {
+	Server struct {
+		URL     string `json:"url"`
+		Mode    string `json:"mode"`
+		Version string `json:"version"`
+		Healthy bool   `json:"healthy"`
+	} `json:"server"`
+	Current     string                   `json:"current_collection"`
+	Collections []build.CollectionStatus `json:"collections"`
+}
+
+// Health is the answer of GET /v1/health.
+type Health struct {
+	OK         bool   `json:"ok"`
+	PID        int    `json:"pid"`
+	Collection string `json:"collection"`
+	// ChromaURL and DataDir say which Chroma serve uses: DataDir is its
+	// private server's data ("" with --chroma-url).
+	ChromaURL string `json:"chroma_url"`
+	DataDir   string `json:"data_dir,omitempty"`
+	// Writing: a writer holds the lease; queries wait for it.
+	Writing bool `json:"writing"`
+}
+
+// Lease is what a writer gets from POST /v1/lease: the Chroma to write
+// through. The lease lasts as long as the writer's connection.
+type Lease struct {
+	ChromaURL string `json:"chroma_url"`
+	DataDir   string `json:"data_dir,omitempty"`
+}
+
+// ErrorBody is every error answer: the message the CLI prints and the
+// exit code it exits with.
+type ErrorBody struct {
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// Backend is what serve holds warm. Implementations are safe for
+// concurrent use.
+type Backend interface {
+	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
+	Status(ctx context.Context, detailed bool) (IndexStatus, error)
+	// Where says which collection and Chroma serve holds.
+	Where() Health
+	// Reload re-reads the collection and its keyword index after a
+	// writer released its lease.
+	Reload(ctx context.Context) error
+	Close()
+}
+
+// ErrNotHeld is a Backend's answer to a query for an index it does not
+// hold (another distribution): the caller answers it itself.
+var ErrNotHeld = errors.New("serve does not hold that index")
+
+// ErrNotRunning: no serve answers on the socket (none, a stale socket,
+// a refused connection). Callers do the work themselves.
+var ErrNotRunning = errors.New("no cmdai serve is running")
+
+// ErrBusy: another serve holds the lock of this socket.
+var ErrBusy = errors.New("another cmdai serve is running for this data home")
+
+// Error is an error answer of serve, as the client returns it.
+type Error struct {
+	Status   int
+	Message  string
+	ExitCode int
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// badRequest is a client's mistake: HTTP 400, exit code 2.
+func badRequest(format string, a ...any) *Error {
+	return &Error{Status: 400, Message: fmt.Sprintf(format, a...), ExitCode: 2}
+}

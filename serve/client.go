@@ -1,0 +1,175 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+)
+
+// dialTimeout bounds reaching the socket: a serve that does not accept
+// within it is treated as absent, and the caller works alone.
+const dialTimeout = 2 * time.Second
+
+// Client talks to a running serve over its socket. Safe for concurrent
+// use.
+type Client struct {
+	socket string
+	hc     *http.Client
+}
+
+// Dial reaches the serve listening on socketPath and checks its health.
+// No socket, a stale one (nobody listening) or a refused connection is
+// ErrNotRunning: callers fall back to doing the work themselves.
+func Dial(ctx context.Context, socketPath string) (*Client, error) {
+	if _, err := os.Stat(socketPath); err != nil {
+		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, socketPath)
+	}
+	c := &Client{socket: socketPath, hc: &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			d := net.Dialer{Timeout: dialTimeout}
+			return d.DialContext(ctx, "unix", socketPath)
+		},
+		MaxIdleConnsPerHost: 16,
+		IdleConnTimeout:     30 * time.Second,
+	}}}
+	hctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	if _, err := c.Health(hctx); err != nil {
+		c.Close()
+		var se *Error
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, socketPath, err)
+	}
+	return c, nil
+}
+
+// Close drops the client's idle connections.
+func (c *Client) Close() {
+	if c != nil {
+		c.hc.CloseIdleConnections()
+	}
+}
+
+// Socket is the path the client talks to.
+func (c *Client) Socket() string { return c.socket }
+
+// Query asks POST /v1/query. An error answer is an *Error (with the exit
+// code the CLI exits with); a query for an index serve does not hold is
+// ErrNotHeld.
+func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+	var res QueryResult
+	body, err := json.Marshal(q)
+	if err != nil {
+		return res, err
+	}
+	err = c.do(ctx, http.MethodPost, "/v1/query", body, &res)
+	var se *Error
+	if errors.As(err, &se) && se.Status == http.StatusMisdirectedRequest {
+		return res, fmt.Errorf("%w: %s", ErrNotHeld, se.Message)
+	}
+	return res, err
+}
+
+// Status asks GET /v1/status.
+func (c *Client) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
+	var st IndexStatus
+	path := "/v1/status"
+	if detailed {
+		path += "?" + url.Values{"detailed": {"true"}}.Encode()
+	}
+	return st, c.do(ctx, http.MethodGet, path, nil, &st)
+}
+
+// Health asks GET /v1/health.
+func (c *Client) Health(ctx context.Context) (Health, error) {
+	var h Health
+	return h, c.do(ctx, http.MethodGet, "/v1/health", nil, &h)
+}
+
+// LeaseHolder is a held write lease: Close ends it, and serve reloads.
+type LeaseHolder struct {
+	Lease
+	body io.Closer
+	c    *Client
+}
+
+// Close ends the lease.
+func (l *LeaseHolder) Close() error {
+	if l == nil || l.body == nil {
+		return nil
+	}
+	err := l.body.Close()
+	l.body = nil
+	// the lease's connection must close, not go back to the pool
+	l.c.hc.CloseIdleConnections()
+	return err
+}
+
+// Lease takes the write lease, waiting for the queries in flight (and a
+// previous writer) to finish. It lasts until Close, or the process's end.
+func (c *Client) Lease(ctx context.Context) (*LeaseHolder, error) {
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, "http://cmdai/v1/lease", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Close = true
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("take serve's write lease on %s: %w", c.socket, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		return nil, decodeError(resp)
+	}
+	l := &LeaseHolder{body: resp.Body, c: c}
+	if err := json.NewDecoder(resp.Body).Decode(&l.Lease); err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("read serve's write lease: %w", err)
+	}
+	return l, nil
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://cmdai"+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("ask cmdai serve (%s): %w", c.socket, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return decodeError(resp)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("read cmdai serve's answer (%s): %w", c.socket, err)
+	}
+	return nil
+}
+
+// decodeError reads an error answer into an *Error.
+func decodeError(resp *http.Response) error {
+	var b ErrorBody
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&b); err != nil || b.Error == "" {
+		return &Error{Status: resp.StatusCode, Message: fmt.Sprintf("cmdai serve answered %s", resp.Status), ExitCode: 1}
+	}
+	return &Error{Status: resp.StatusCode, Message: b.Error, ExitCode: b.ExitCode}
+}

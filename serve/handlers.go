@@ -1,0 +1,232 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cmdai/cmdai/search"
+)
+
+// Limits on a query: a request is a sentence, not a document, and k asks
+// for commands, of which an index holds a few thousand.
+const (
+	maxBody         = 64 << 10
+	MaxRequestBytes = 2000
+	MaxK            = 100
+	maxTokens       = 100000
+)
+
+func (s *Server) routes(socket bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/query", s.handleQuery)
+	mux.HandleFunc("/v1/status", s.handleStatus)
+	mux.HandleFunc("/v1/health", s.handleHealth)
+	if socket {
+		mux.HandleFunc("/v1/lease", s.handleLease)
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/status or /v1/health", ExitCode: 2})
+	})
+	return s.track(mux)
+}
+
+// track counts requests for the idle timeout.
+func (s *Server) track(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.active.Add(1)
+		defer func() {
+			s.lastActive.Store(time.Now().UnixNano())
+			s.active.Add(-1)
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		writeError(w, &Error{Status: 405, Message: "POST a JSON query to /v1/query", ExitCode: 2})
+		return
+	}
+	q, err := decodeQuery(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.enter(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	res, qerr := s.b.Query(r.Context(), q)
+	s.gate.leave()
+	if qerr != nil {
+		writeError(w, s.asError(qerr))
+		return
+	}
+	if q.Context {
+		res.Context = search.RenderContext(res.Commands, q.MaxTokens)
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// decodeQuery reads and checks a query: one JSON object of known fields,
+// a request of valid UTF-8 under MaxRequestBytes, k and max_tokens in
+// range, a known mode. Defaults are those of `index query`.
+func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return QueryRequest{}, &Error{Status: 413, Message: "query body over 64 KiB: a request is one sentence", ExitCode: 2}
+		}
+		return QueryRequest{}, badRequest("read the query: %v", err)
+	}
+	// encoding/json would turn invalid bytes into U+FFFD silently.
+	if !utf8.Valid(raw) {
+		return QueryRequest{}, badRequest("query is not valid UTF-8")
+	}
+	// k and max_tokens as pointers: an explicit 0 is an error, a missing
+	// one the default.
+	var in struct {
+		QueryRequest
+		K         *int `json:"k"`
+		MaxTokens *int `json:"max_tokens"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return QueryRequest{}, badRequest("bad query JSON: %v (send {\"request\": \"...\", \"k\": 5})", err)
+	}
+	if dec.More() {
+		return QueryRequest{}, badRequest("bad query JSON: one object per request")
+	}
+	q := in.QueryRequest
+	q.K, q.MaxTokens = 5, search.DefaultContextTokens
+	if in.K != nil {
+		q.K = *in.K
+	}
+	if in.MaxTokens != nil {
+		q.MaxTokens = *in.MaxTokens
+	}
+	q.Request = strings.TrimSpace(q.Request)
+	switch {
+	case q.Request == "":
+		return q, badRequest("empty request: say what you want to do, e.g. \"find files modified today\"")
+	case len(q.Request) > MaxRequestBytes:
+		return q, badRequest("request of %d bytes: at most %d", len(q.Request), MaxRequestBytes)
+	case q.K <= 0 || q.K > MaxK:
+		return q, badRequest("k must be 1 to %d, not %d", MaxK, q.K)
+	case q.MaxTokens <= 0 || q.MaxTokens > maxTokens:
+		return q, badRequest("max_tokens must be 1 to %d, not %d", maxTokens, q.MaxTokens)
+	}
+	if q.Mode == "" {
+		q.Mode = string(search.ModeSemantic)
+	}
+	if _, err := search.ParseMode(q.Mode); err != nil {
+		return q, badRequest("mode: %v", err)
+	}
+	return q, nil
+}
+
+// enter waits, up to QueryWait, for a writer's lease to end.
+func (s *Server) enter(ctx context.Context) *Error {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.QueryWait)
+	defer cancel()
+	if err := s.gate.enter(ctx); err != nil {
+		return &Error{Status: 503, Message: "the index is being written (index init, refresh, import, clear or docs): retry when it is done", ExitCode: 6}
+	}
+	return nil
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		writeError(w, &Error{Status: 405, Message: "GET /v1/status", ExitCode: 2})
+		return
+	}
+	if err := s.enter(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	st, err := s.b.Status(r.Context(), r.URL.Query().Get("detailed") == "true")
+	s.gate.leave()
+	if err != nil {
+		writeError(w, s.asError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	h := s.b.Where()
+	h.OK, h.Writing, h.PID = true, s.gate.isWriting(), os.Getpid()
+	writeJSON(w, http.StatusOK, h)
+}
+
+// handleLease gives a writer serve's Chroma for as long as its connection
+// stays open: queries wait meanwhile; when the writer closes it (or
+// dies), serve reloads the collection and its keyword index, then lets
+// the queries in.
+func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		writeError(w, &Error{Status: 405, Message: "POST /v1/lease", ExitCode: 2})
+		return
+	}
+	if err := s.gate.lock(r.Context()); err != nil {
+		return // the writer left while waiting
+	}
+	defer s.gate.unlock()
+	// The lease outlives the server's read timeout.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	h := s.b.Where()
+	writeJSON(w, http.StatusOK, Lease{ChromaURL: h.ChromaURL, DataDir: h.DataDir})
+	rc.Flush()
+	s.opts.Logf("a writer holds the index")
+	<-r.Context().Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.b.Reload(ctx); err != nil {
+		s.opts.Logf("reload after the write: %v (queries answer this error until the next write)", err)
+		return
+	}
+	s.opts.Logf("the writer is done: index reloaded")
+}
+
+// asError gives a Backend error its HTTP status from its exit code.
+func (s *Server) asError(err error) *Error {
+	if errors.Is(err, ErrNotHeld) {
+		return &Error{Status: http.StatusMisdirectedRequest, Message: err.Error(), ExitCode: 2}
+	}
+	code := s.opts.Code(err)
+	status := http.StatusInternalServerError
+	switch code {
+	case 2:
+		status = http.StatusBadRequest
+	case 3:
+		status = http.StatusNotFound
+	case 4:
+		status = http.StatusBadGateway
+	case 6:
+		status = http.StatusServiceUnavailable
+	}
+	return &Error{Status: status, Message: err.Error(), ExitCode: code}
+}
+
+func writeError(w http.ResponseWriter, e *Error) {
+	writeJSON(w, e.Status, ErrorBody{Error: e.Message, ExitCode: e.ExitCode})
+}
+
+// writeJSON writes v as `index query --json` does (one line); a client
+// gone mid-answer only loses its answer.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

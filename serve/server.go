@@ -1,0 +1,199 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configure a Server; zero values take the defaults.
+type Options struct {
+	// Listen is an extra TCP address (loopback only) for query, status
+	// and health; the lease is only offered on the socket.
+	Listen string
+	// IdleTimeout: exit after this long without a request (0: never).
+	IdleTimeout time.Duration
+	// QueryWait bounds how long a query waits for a writer's lease to end
+	// before it is answered 503 (default 2 minutes).
+	QueryWait time.Duration
+	// HeaderTimeout drops a client that connects and does not send its
+	// request (default 5 s).
+	HeaderTimeout time.Duration
+	// Code gives an error of the Backend its exit code (default 1).
+	Code func(error) int
+	// Ready is called once serve listens.
+	Ready func(socket string, tcp net.Addr)
+	// Logf reports what serve does on its own (reloads, idle exit).
+	Logf func(format string, a ...any)
+}
+
+// Server answers the API for one Backend.
+type Server struct {
+	b    Backend
+	opts Options
+	gate gate
+	// lastActive (unix nanoseconds) and active drive the idle timeout.
+	lastActive atomic.Int64
+	active     atomic.Int64
+}
+
+// New makes a Server of b.
+func New(b Backend, opts Options) *Server {
+	if opts.QueryWait <= 0 {
+		opts.QueryWait = 2 * time.Minute
+	}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = 5 * time.Second
+	}
+	if opts.Code == nil {
+		opts.Code = func(error) int { return 1 }
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	s := &Server{b: b, opts: opts}
+	s.lastActive.Store(time.Now().UnixNano())
+	return s
+}
+
+// Run listens on the locked socket (replacing a stale one, mode 0600) and
+// on opts.Listen, and serves until ctx ends or the idle timeout passes;
+// then it stops accepting, lets the requests in flight finish (up to 5 s)
+// and removes the socket. It does not close the Backend.
+func (s *Server) Run(ctx context.Context, l *Lock) error {
+	ul, err := listenSocket(l.Socket)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(l.Socket)
+	var tl net.Listener
+	if s.opts.Listen != "" {
+		if tl, err = listenLoopback(s.opts.Listen); err != nil {
+			ul.Close()
+			return err
+		}
+	}
+	mux := s.routes(true)
+	srvs := []*http.Server{s.httpServer(mux)}
+	lns := []net.Listener{ul}
+	if tl != nil {
+		srvs = append(srvs, s.httpServer(s.routes(false)))
+		lns = append(lns, tl)
+	}
+	errc := make(chan error, len(srvs))
+	for i := range srvs {
+		go func(i int) { errc <- srvs[i].Serve(lns[i]) }(i)
+	}
+	if s.opts.Ready != nil {
+		var addr net.Addr
+		if tl != nil {
+			addr = tl.Addr()
+		}
+		s.opts.Ready(l.Socket, addr)
+	}
+	idle := s.idleWatch(ctx)
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case <-idle:
+		s.opts.Logf("idle for %s: stopping", s.opts.IdleTimeout)
+	case runErr = <-errc:
+		runErr = fmt.Errorf("serve stopped listening: %w", runErr)
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, srv := range srvs {
+		wg.Add(1)
+		go func(srv *http.Server) {
+			defer wg.Done()
+			if srv.Shutdown(shut) != nil {
+				srv.Close() // a lease or a slow client: cut it
+			}
+		}(srv)
+	}
+	wg.Wait()
+	return runErr
+}
+
+func (s *Server) httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: s.opts.HeaderTimeout,
+		ReadTimeout:       s.opts.HeaderTimeout + 10*time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          nil,
+	}
+}
+
+// idleWatch fires once no request has run for IdleTimeout (never when 0).
+func (s *Server) idleWatch(ctx context.Context) <-chan struct{} {
+	ch := make(chan struct{})
+	if s.opts.IdleTimeout <= 0 {
+		return ch
+	}
+	tick := min(max(s.opts.IdleTimeout/10, 10*time.Millisecond), time.Second)
+	go func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				quiet := time.Since(time.Unix(0, s.lastActive.Load()))
+				if s.active.Load() == 0 && quiet >= s.opts.IdleTimeout {
+					close(ch)
+					return
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// listenSocket binds socket with mode 0600 from the start: it binds a
+// temporary name beside it, sets the mode, then renames it into place
+// over a stale socket a killed serve left (the lock says none runs).
+func listenSocket(socket string) (*net.UnixListener, error) {
+	tmp := fmt.Sprintf("%s.%d.tmp", socket, os.Getpid())
+	os.Remove(tmp)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tmp, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w (is the directory writable? set XDG_RUNTIME_DIR or CMDAI_HOME elsewhere)", socket, err)
+	}
+	ln.SetUnlinkOnClose(false)
+	if err := os.Chmod(tmp, 0o600); err == nil {
+		err = os.Rename(tmp, socket)
+	}
+	if err != nil {
+		ln.Close()
+		os.Remove(tmp)
+		return nil, fmt.Errorf("put serve's socket at %s: %w", socket, err)
+	}
+	return ln, nil
+}
+
+// listenLoopback refuses any address but a loopback one: the API has no
+// authentication, so it must not reach the network.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: %w (use 127.0.0.1:PORT)", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("--listen %q: only a loopback address is allowed (the API has no authentication): use 127.0.0.1:PORT", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %s: %w", addr, err)
+	}
+	return ln, nil
+}

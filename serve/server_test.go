@@ -1,0 +1,313 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/search"
+)
+
+// fakeBackend answers from a generation number that Reload bumps, so a
+// test can tell which index answered.
+type fakeBackend struct {
+	gen     atomic.Int64
+	reloads atomic.Int64
+	block   chan struct{} // when set, Query waits on it
+}
+
+func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+	if q.Distro != "" && q.Distro != "debian-12" {
+		return QueryResult{}, ErrNotHeld
+	}
+	if b.block != nil {
+		<-b.block
+	}
+	hit := search.CommandHit{Command: "find", Score: float64(b.gen.Load()), Description: "search for files",
+		Matches: []search.Match{{ID: "find:0", Section: "NAME", Score: 0.5, Text: "find - search for files"}}}
+	return QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []search.CommandHit{hit}, Millis: 1}, nil
+}
+
+func (b *fakeBackend) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
+	var st IndexStatus
+	st.Current = "cmdai_linux_debian-12"
+	st.Server.Healthy = true
+	return st, nil
+}
+
+func (b *fakeBackend) Where() Health {
+	return Health{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", DataDir: "/data"}
+}
+
+func (b *fakeBackend) Reload(ctx context.Context) error {
+	b.reloads.Add(1)
+	b.gen.Add(1)
+	return nil
+}
+
+func (b *fakeBackend) Close() {}
+
+// start runs a Server of b on a fresh socket until the test ends.
+func start(t *testing.T, b Backend, opts Options) (socket string, done <-chan error) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "srv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	socket = filepath.Join(dir, "cmdai.sock")
+	l, err := Acquire(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	opts.Ready = func(string, net.Addr) { close(ready) }
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan error, 1)
+	stopped := make(chan struct{})
+	go func() { ch <- New(b, opts).Run(ctx, l); l.Release(); close(stopped) }()
+	t.Cleanup(func() { cancel(); <-stopped })
+	select {
+	case <-ready:
+	case err := <-ch:
+		t.Fatalf("serve: %v", err)
+	}
+	return socket, ch
+}
+
+func dial(t *testing.T, socket string) *Client {
+	t.Helper()
+	c, err := Dial(context.Background(), socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+func TestQueryStatusHealth(t *testing.T) {
+	socket, _ := start(t, &fakeBackend{}, Options{})
+	fi, err := os.Stat(socket)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v %v; want 0600", fi.Mode(), err)
+	}
+	c := dial(t, socket)
+	res, err := c.Query(context.Background(), QueryRequest{Request: "  find files ", Context: true})
+	if err != nil || res.Request != "find files" || len(res.Commands) != 1 || !strings.Contains(res.Context, "find") {
+		t.Errorf("query: %+v %v", res, err)
+	}
+	if _, err := c.Query(context.Background(), QueryRequest{Request: "x", Distro: "fedora-40"}); !errors.Is(err, ErrNotHeld) {
+		t.Errorf("another distro: %v; want ErrNotHeld", err)
+	}
+	if st, err := c.Status(context.Background(), true); err != nil || st.Current != "cmdai_linux_debian-12" {
+		t.Errorf("status: %+v %v", st, err)
+	}
+	if h, err := c.Health(context.Background()); err != nil || !h.OK || h.Writing {
+		t.Errorf("health: %+v %v", h, err)
+	}
+}
+
+// post sends body raw to the socket and returns the status and body.
+func post(t *testing.T, socket, path, body string) (int, string) {
+	t.Helper()
+	hc := http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return net.Dial("unix", socket)
+	}}}
+	resp, err := hc.Post("http://cmdai"+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.String()
+}
+
+// Each bad input gets a clear 4xx JSON error, and serve keeps serving.
+func TestBadInput(t *testing.T) {
+	socket, _ := start(t, &fakeBackend{}, Options{})
+	for _, c := range []struct {
+		name, path, body string
+		status           int
+		want             string
+	}{
+		{"malformed", "/v1/query", `{"request": "x"`, 400, "bad query JSON"},
+		{"not an object", "/v1/query", `[1,2]`, 400, "bad query JSON"},
+		{"two objects", "/v1/query", `{"request":"x"} {"request":"y"}`, 400, "one object"},
+		{"unknown field", "/v1/query", `{"request":"x","kk":3}`, 400, `unknown field \"kk\"`},
+		{"k zero", "/v1/query", `{"request":"x","k":0}`, 400, "k must be 1 to 100, not 0"},
+		{"k negative", "/v1/query", `{"request":"x","k":-3}`, 400, "not -3"},
+		{"k huge", "/v1/query", `{"request":"x","k":1000000}`, 400, "not 1000000"},
+		{"k not a number", "/v1/query", `{"request":"x","k":"five"}`, 400, "bad query JSON"},
+		{"empty", "/v1/query", `{"request":"   "}`, 400, "empty request"},
+		{"long", "/v1/query", `{"request":"` + strings.Repeat("a", 3000) + `"}`, 400, "request of 3000 bytes"},
+		{"1 MB", "/v1/query", `{"request":"` + strings.Repeat("a", 1<<20) + `"}`, 413, "over 64 KiB"},
+		{"invalid UTF-8", "/v1/query", "{\"request\":\"find \xff\xfe files\"}", 400, "not valid UTF-8"},
+		{"bad mode", "/v1/query", `{"request":"x","mode":"psychic"}`, 400, "unknown mode"},
+		{"max_tokens", "/v1/query", `{"request":"x","max_tokens":0}`, 400, "max_tokens"},
+		{"GET a query", "/v1/nothing", ``, 404, "no such endpoint"},
+	} {
+		status, body := post(t, socket, c.path, c.body)
+		if status != c.status || !strings.Contains(body, c.want) || !strings.Contains(body, `"exit_code":2`) {
+			t.Errorf("%s: %d %s; want %d with %q", c.name, status, body, c.status, c.want)
+		}
+	}
+	if status, body := post(t, socket, "/v1/query", `{"request":"find files"}`); status != 200 {
+		t.Errorf("after the bad input: %d %s", status, body)
+	}
+}
+
+// A client that connects and never writes is dropped; one that leaves
+// mid-answer costs nothing; serve keeps serving.
+func TestSilentAndVanishingClients(t *testing.T) {
+	b := &fakeBackend{block: make(chan struct{})}
+	socket, _ := start(t, b, Options{HeaderTimeout: 200 * time.Millisecond})
+	silent, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	silent.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := silent.Read(make([]byte, 1)); err == nil {
+		t.Errorf("a silent client read %d bytes; want its connection dropped", n)
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Errorf("a silent client was not dropped within 10 s")
+	}
+
+	gone, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone.Write([]byte("POST /v1/query HTTP/1.1\r\nHost: cmdai\r\nContent-Length: 19\r\n\r\n{\"request\":\"find\"}\n"))
+	time.Sleep(50 * time.Millisecond)
+	gone.Close()
+	close(b.block) // the answer is written to a closed connection
+	c := dial(t, socket)
+	if _, err := c.Query(context.Background(), QueryRequest{Request: "find"}); err != nil {
+		t.Errorf("after the clients: %v", err)
+	}
+}
+
+// A second serve on the same socket is busy; a stale socket is replaced.
+func TestLockAndStaleSocket(t *testing.T) {
+	socket, _ := start(t, &fakeBackend{}, Options{})
+	if _, err := Acquire(socket); !errors.Is(err, ErrBusy) {
+		t.Errorf("second serve: %v; want ErrBusy", err)
+	}
+
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "s.sock")
+	ln, err := net.Listen("unix", stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close() // a killed serve's socket: the file stays, nobody listens
+	if _, err := Dial(context.Background(), stale); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("stale socket: %v; want ErrNotRunning", err)
+	}
+	if _, err := Dial(context.Background(), filepath.Join(dir, "none.sock")); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("no socket: %v; want ErrNotRunning", err)
+	}
+	l, err := Acquire(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- New(&fakeBackend{}, Options{Ready: func(string, net.Addr) { close(ready) }}).Run(ctx, l)
+	}()
+	<-ready
+	if _, err := dial(t, stale).Health(ctx); err != nil {
+		t.Errorf("serve over a stale socket: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("socket left after a clean stop: %v", err)
+	}
+}
+
+func TestIdleTimeout(t *testing.T) {
+	_, done := start(t, &fakeBackend{}, Options{IdleTimeout: 300 * time.Millisecond})
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("idle exit: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop after its idle timeout")
+	}
+}
+
+// While a writer holds the lease, queries wait (or get 503 past
+// QueryWait); when it lets go, serve reloads first, then answers.
+func TestLease(t *testing.T) {
+	b := &fakeBackend{}
+	socket, _ := start(t, b, Options{QueryWait: 30 * time.Second})
+	c := dial(t, socket)
+	l, err := c.Lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ChromaURL != "http://127.0.0.1:1" || l.DataDir != "/data" {
+		t.Errorf("lease: %+v", l.Lease)
+	}
+	if h, _ := c.Health(context.Background()); !h.Writing {
+		t.Errorf("health during a write: %+v", h)
+	}
+	var wg sync.WaitGroup
+	var got QueryResult
+	var qerr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		got, qerr = dial(t, socket).Query(context.Background(), QueryRequest{Request: "find"})
+	}()
+	time.Sleep(200 * time.Millisecond)
+	l.Close()
+	wg.Wait()
+	if qerr != nil || len(got.Commands) != 1 || got.Commands[0].Score != 1 || b.reloads.Load() != 1 {
+		t.Errorf("query during the write: %+v %v (reloads %d); want the reloaded index's answer", got, qerr, b.reloads.Load())
+	}
+}
+
+func TestQueryWaitEnds(t *testing.T) {
+	socket, _ := start(t, &fakeBackend{}, Options{QueryWait: 100 * time.Millisecond})
+	c := dial(t, socket)
+	l, err := c.Lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, err = dial(t, socket).Query(context.Background(), QueryRequest{Request: "find"})
+	var se *Error
+	if !errors.As(err, &se) || se.Status != 503 || se.ExitCode != 6 || !strings.Contains(se.Message, "being written") {
+		t.Errorf("query past the wait: %v; want 503, exit 6", err)
+	}
+}
+
+func TestListenLoopbackOnly(t *testing.T) {
+	if _, err := listenLoopback("0.0.0.0:0"); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("0.0.0.0: %v", err)
+	}
+	ln, err := listenLoopback("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+}
