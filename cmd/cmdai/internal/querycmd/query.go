@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -27,8 +28,11 @@ type QueryOptions struct {
 	ContextTokens int
 	Distro        string
 	Mode          string
-	Chroma        cmdutil.ChromaOptions
-	Model         cmdutil.ModelOptions
+	// Matches and Strict go into search.Request as they are.
+	Matches int
+	Strict  bool
+	Chroma  cmdutil.ChromaOptions
+	Model   cmdutil.ModelOptions
 }
 
 // NewCmdQuery is `cmdai index query`.
@@ -41,6 +45,8 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "max-tokens", Value: search.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command (--context chooses its own)", Destination: &opts.Matches},
+		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
@@ -48,8 +54,14 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		Name:      "query",
 		Usage:     "find the commands that do what you describe",
 		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
-		Description: `Embeds the request and returns the best commands, each with the sections
-and options that matched and their scores (cosine similarity).
+		Description: `Embeds the request and returns the best commands, each with its best
+--matches sections and options that matched and their scores (cosine
+similarity).
+
+When Chroma cannot be started or reached, the answer comes from the
+keyword index on disk (saved by an earlier keyword or hybrid query): a
+warning on stderr, "degraded": true and the reason in the JSON, exit 0.
+--strict makes that exit 4 instead.
 
 EXAMPLES:
    $ cmdai index query "find files modified in the last day"
@@ -64,6 +76,9 @@ EXAMPLES:
 			}
 			if opts.K <= 0 {
 				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
+			}
+			if opts.Matches <= 0 {
+				return cmdutil.UsageError("--matches must be 1 or more, not %d", opts.Matches)
 			}
 			if opts.ContextTokens <= 0 {
 				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
@@ -89,42 +104,65 @@ type QueryResult struct {
 	Collection string              `json:"collection"`
 	Commands   []search.CommandHit `json:"commands"`
 	Millis     float64             `json:"query_ms"`
+	// Degraded: Chroma could not be reached; the answer is keyword-only,
+	// from the keyword index on disk, for the reason given.
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
 }
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
 	mode, err := search.ParseMode(opts.Mode)
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
+	req := search.Request{Query: opts.Request, K: opts.K, Mode: mode, Matches: opts.Matches, Strict: opts.Strict}
+	if opts.Context {
+		req.Matches = -1 // RenderContext picks from them all, by its budget
+	}
+	start := time.Now()
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+	if err != nil {
+		if code := cmdutil.ExitCode(err); code != cmdutil.ExitUnreachable && code != cmdutil.ExitBusy {
+			return err
+		}
+		dir, derr := config.KeywordDir(opts.Getenv)
+		if derr != nil {
+			return err
+		}
+		a, err := search.AnswerFromDisk(ctx, dir, info.CollectionName(), req, err)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url for semantic answers; --strict makes this an error)\n", a.Degraded)
+		return printAnswer(opts, info.CollectionName(), a, start)
+	}
+	defer conn.Close()
 	s, closeS, err := openSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}
 	defer closeS()
-	coll := s.Coll
-	start := time.Now()
-	hits, err := s.Search(ctx, opts.Request, opts.K, mode)
+	start = time.Now()
+	a, err := s.Answer(ctx, req)
 	if err != nil {
 		return err
 	}
+	return printAnswer(opts, s.Coll.Name(), a, start)
+}
+
+// printAnswer prints as --context, --json or plain text ask.
+func printAnswer(opts *QueryOptions, collection string, a search.Answer, start time.Time) error {
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	switch {
 	case opts.Context:
-		fmt.Fprint(opts.IO.Out, search.RenderContext(hits, opts.ContextTokens))
+		fmt.Fprint(opts.IO.Out, search.RenderContext(a.Commands, opts.ContextTokens))
 	case opts.JSON:
-		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: coll.Name(), Commands: hits, Millis: ms})
+		return json.NewEncoder(opts.IO.Out).Encode(QueryResult{Request: opts.Request, Collection: collection, Commands: a.Commands, Millis: ms,
+			Degraded: a.Degraded != "", DegradedReason: a.Degraded})
 	default:
-		for i, h := range hits {
+		for i, h := range a.Commands {
 			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)
-			for j, m := range h.Matches {
-				if j == 3 {
-					break
-				}
+			for _, m := range h.Matches {
 				where := m.Section
 				if m.Option != "" {
 					where += " " + m.Option
