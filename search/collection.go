@@ -13,14 +13,14 @@ import (
 
 // Collection is what search needs of an index's collection. A
 // *chroma.Collection is one; the ranking's unit tests use a small fake.
+// It has no Get: the keyword side reads its chunks from the keyword index
+// (KeywordIndex), so a query makes one round trip at most.
 type Collection interface {
 	Name() string
 	Metadata() map[string]any
 	Count(ctx context.Context) (int, error)
 	// Query returns the n records nearest to vec.
 	Query(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
-	// Get returns the records with these IDs (those that exist).
-	Get(ctx context.Context, ids []string) ([]chroma.Record, error)
 	// All returns every record, with what inc asks for.
 	All(ctx context.Context, inc chroma.Include) ([]chroma.Record, error)
 }

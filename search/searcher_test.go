@@ -13,12 +13,11 @@ import (
 
 // fakeCollection is a Collection held in memory for the ranking's unit
 // tests: Query answers with the hits it was given, in their order, so a
-// test decides what the semantic channel sees; Get and All read records.
+// test decides what the semantic channel sees; All reads records.
 type fakeCollection struct {
 	recs    []chroma.Record
 	nearest []chroma.Hit
 	asked   int // n of the last Query
-	gets    int // calls of Get
 }
 
 func (f *fakeCollection) Name() string                       { return "fake" }
@@ -28,21 +27,6 @@ func (f *fakeCollection) Count(context.Context) (int, error) { return len(f.recs
 func (f *fakeCollection) Query(_ context.Context, _ []float32, n int) ([]chroma.Hit, error) {
 	f.asked = n
 	return f.nearest[:min(n, len(f.nearest))], nil
-}
-
-func (f *fakeCollection) Get(_ context.Context, ids []string) ([]chroma.Record, error) {
-	f.gets++
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	var out []chroma.Record
-	for _, r := range f.recs {
-		if want[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
 }
 
 func (f *fakeCollection) All(context.Context, chroma.Include) ([]chroma.Record, error) {
@@ -154,10 +138,8 @@ func TestSearchHybridFusesTheChannels(t *testing.T) {
 	if want := 1.0/62 + keywordWeight/62; got[0].Score < want-1e-12 || got[0].Score > want+1e-12 {
 		t.Errorf("beta's fused score %v, want %v", got[0].Score, want)
 	}
-	// The keyword side's chunks come from the keyword index: no Get.
-	if f.gets != 0 {
-		t.Errorf("hybrid and keyword searches called Chroma's Get %d times, want 0", f.gets)
-	}
+	// The keyword side's chunks come from the keyword index (Collection
+	// has no Get): their text and kind are the records'.
 	if gamma := &kwHits[0].Matches[0]; gamma.ID != "gamma#NAME" || gamma.Text != f.recs[2].Document || gamma.Kind != "summary" || gamma.BM25 == 0 {
 		t.Errorf("gamma's keyword match %+v, want its text, kind and BM25 from the keyword index", gamma)
 	}
