@@ -94,9 +94,19 @@ func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error
 	docs := make([]bm25.Doc, len(recs))
 	for i, r := range recs {
 		md := metaOf(r)
-		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document, Meta: md}
+		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document, Meta: shown(md)}
 	}
 	return bm25.Build(docs), nil
+}
+
+// shown is the part of a chunk's metadata that ranking and printing read
+// (aggregate, commandOf, Match): the keyword index keeps only that, not
+// the build's bookkeeping (hashes, fingerprints, paths, times), which
+// would make it four times the size of its postings and slower to load.
+func shown(md index.Metadata) index.Metadata {
+	return index.Metadata{Command: md.Command, Kind: md.Kind, Section: md.Section, Option: md.Option, Source: md.Source,
+		Version: md.Version, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
+		InstalledPath: md.InstalledPath, Priority: md.Priority}
 }
 
 // saveKeywordIndex writes atomically and removes the collection's older
