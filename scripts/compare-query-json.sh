@@ -8,7 +8,7 @@
 # differ) with the model of $CMDAI_HOME. Masks query_ms, prints the
 # number of requests that differ and exits 1 if any do. QUERY_ARGS (default
 # "--mode hybrid -k 5") go to both, NEW_ARGS to the new one only (e.g.
-# --matches 100000 to show every match, as before --matches).
+# --full to show every match whole, as before --matches).
 set -euo pipefail
 old=${1:?usage: compare-query-json.sh OLD_BIN NEW_BIN CHROMA_URL REQUESTS [N] [-- NEW_ARGS]}
 new=${2:?} url=${3:?} requests=${4:?} n=${5:-200}

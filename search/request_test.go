@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Answer keeps the first Matches matches of each command (3 by default,
@@ -25,7 +26,7 @@ func TestAnswerTrimsMatches(t *testing.T) {
 		t.Fatalf("keyword search: %+v, %v; want gamma first with 4 matches", full, err)
 	}
 	for _, c := range []struct{ matches, want int }{{0, DefaultMatches}, {1, 1}, {2, 2}, {10, 4}, {-1, 4}} {
-		a, err := s.Answer(ctx, Request{Query: "compress archive", K: 5, Mode: ModeKeyword, Matches: c.matches})
+		a, err := s.Answer(ctx, Request{Query: "compress archive", K: 5, Mode: ModeKeyword, Matches: c.matches, MatchText: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,5 +71,31 @@ func TestAnswerFromDisk(t *testing.T) {
 	req.Strict = false
 	if _, err := AnswerFromDisk(ctx, t.TempDir(), "fake", req, cause); !errors.Is(err, cause) || !strings.Contains(err.Error(), "no keyword index") {
 		t.Errorf("no saved index: %v, want the cause wrapped, saying there is no keyword index", err)
+	}
+}
+
+// Compact cuts a long match's text at a word, marks it, and leaves short
+// ones and the caller's matches alone.
+func TestCompactCutsText(t *testing.T) {
+	long := "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines for each input file. " + strings.Repeat("More words here. ", 20)
+	orig := []Match{{ID: "a", Text: long}, {ID: "b", Text: "short"}}
+	hits := []CommandHit{{Command: "grep", Matches: orig}}
+	got := Compact(hits, 0, 0)[0].Matches
+	if len(got) != 2 || !got[0].Truncated || got[1].Truncated || got[1].Text != "short" {
+		t.Fatalf("Compact: %+v", got)
+	}
+	if len(got[0].Text) > DefaultMatchText+len(" …") || !strings.HasSuffix(got[0].Text, " …") || !strings.HasPrefix(long, strings.TrimSuffix(got[0].Text, " …")) {
+		t.Errorf("cut text %q (%d bytes), want at most %d bytes of the start, cut at a word, with \" …\"", got[0].Text, len(got[0].Text), DefaultMatchText)
+	}
+	if orig[0].Text != long || orig[0].Truncated {
+		t.Errorf("Compact changed the caller's match: %+v", orig[0])
+	}
+	if got := Compact([]CommandHit{{Matches: []Match{{Text: long}}}}, -1, -1)[0].Matches[0]; got.Text != long || got.Truncated {
+		t.Errorf("Compact(-1, -1) cut the text: %q", got.Text)
+	}
+	// no space to cut at, multibyte runes: a rune boundary
+	u := strings.Repeat("é", 300)
+	if c := cutText(u, 201); !strings.HasSuffix(c, " …") || len(c) > 201+len(" …") || !utf8.ValidString(c) {
+		t.Errorf("cutText of %d bytes of é: %q", len(u), c)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/search"
 )
 
 // frobIndex builds the made-up machine's index (frob's page among them)
@@ -80,8 +81,9 @@ func TestQueryDegradedWithoutChroma(t *testing.T) {
 	}
 }
 
-// TestQueryMatchesPerCommand: an answer shows the best 3 matches of each
-// command unless --matches asks for more; the commands and the first
+// TestQueryMatchesPerCommand: an answer shows the best 2 matches of each
+// command, their text cut to about 200 bytes, unless --matches asks for
+// more or --full for every match whole; the commands and the first
 // matches are the same either way.
 func TestQueryMatchesPerCommand(t *testing.T) {
 	realEnv(t)
@@ -92,9 +94,9 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("--mode %s: exit %d %s", mode, code, errOut)
 		}
-		long, code, errOut := queryJSON(t, "--mode", mode, "-k", "3", "--matches", "100", request)
+		long, code, errOut := queryJSON(t, "--mode", mode, "-k", "3", "--full", request)
 		if code != 0 {
-			t.Fatalf("--mode %s --matches 100: exit %d %s", mode, code, errOut)
+			t.Fatalf("--mode %s --full: exit %d %s", mode, code, errOut)
 		}
 		if commands(short) != commands(long) || len(long.Commands) == 0 {
 			t.Fatalf("--mode %s: commands %q, with --matches 100 %q; want the same", mode, commands(short), commands(long))
@@ -102,26 +104,34 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 		trimmed := false
 		for i, c := range short.Commands {
 			l := long.Commands[i]
-			if len(c.Matches) != min(3, len(l.Matches)) {
-				t.Errorf("--mode %s: %s shows %d matches of %d, want min(3, all)", mode, c.Command, len(c.Matches), len(l.Matches))
+			if len(c.Matches) != min(search.DefaultMatches, len(l.Matches)) {
+				t.Errorf("--mode %s: %s shows %d matches of %d, want min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), search.DefaultMatches)
+				continue
 			}
-			for j := range c.Matches {
-				if c.Matches[j].ID != l.Matches[j].ID {
-					t.Errorf("--mode %s: %s's match %d is %s, want %s (the best first)", mode, c.Command, j, c.Matches[j].ID, l.Matches[j].ID)
+			for j, m := range c.Matches {
+				full := l.Matches[j]
+				if m.ID != full.ID {
+					t.Errorf("--mode %s: %s's match %d is %s, want %s (the best first)", mode, c.Command, j, m.ID, full.ID)
+				}
+				cut := strings.TrimSuffix(m.Text, " …")
+				if full.Truncated || m.Truncated != (m.Text != full.Text) || !strings.HasPrefix(full.Text, cut) || len(cut) > search.DefaultMatchText {
+					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, m.ID, m.Text, m.Truncated, full.Text, search.DefaultMatchText)
 				}
 			}
-			trimmed = trimmed || len(l.Matches) > 3
+			trimmed = trimmed || len(l.Matches) > search.DefaultMatches
 		}
 		if !trimmed {
-			t.Errorf("--mode %s: no command has more than 3 matches in %+v: the test shows nothing", mode, long)
+			t.Errorf("--mode %s: no command has more than %d matches in %+v: the test shows nothing", mode, search.DefaultMatches, long)
 		}
 	}
 	one, code, _ := queryJSON(t, "--matches", "1", request)
 	if code != 0 || len(one.Commands) == 0 || len(one.Commands[0].Matches) != 1 {
 		t.Errorf("--matches 1: exit %d %+v", code, one)
 	}
-	if code, _, errOut := runCLI(t, "index", "query", "--matches", "0", request); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--matches") {
-		t.Errorf("--matches 0: exit %d %s, want a usage error", code, errOut)
+	for _, bad := range [][]string{{"--matches", "0"}, {"--full", "--matches", "2"}} {
+		if code, _, errOut := runCLI(t, append(append([]string{"index", "query"}, bad...), request)...); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--matches") {
+			t.Errorf("%v: exit %d %s, want a usage error", bad, code, errOut)
+		}
 	}
 }
 

@@ -28,8 +28,10 @@ type QueryOptions struct {
 	ContextTokens int
 	Distro        string
 	Mode          string
-	// Matches and Strict go into search.Request as they are.
+	// Matches and Strict go into search.Request as they are; Full asks
+	// for every match with its whole text.
 	Matches int
+	Full    bool
 	Strict  bool
 	Chroma  cmdutil.ChromaOptions
 	Model   cmdutil.ModelOptions
@@ -45,7 +47,8 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "max-tokens", Value: search.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
-		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command (--context chooses its own)", Destination: &opts.Matches},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command, each cut to about 200 bytes (--context chooses its own)", Destination: &opts.Matches},
+		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches, each cut to about 200 bytes)", Destination: &opts.Full},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -55,8 +58,8 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		Usage:     "find the commands that do what you describe",
 		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
 		Description: `Embeds the request and returns the best commands, each with its best
---matches sections and options that matched and their scores (cosine
-similarity).
+--matches sections and options that matched (their text cut to about 200
+bytes; --full: every match, whole) and their scores (cosine similarity).
 
 When Chroma cannot be started or reached, the answer comes from the
 keyword index on disk (saved by an earlier keyword or hybrid query): a
@@ -79,6 +82,9 @@ EXAMPLES:
 			}
 			if opts.Matches <= 0 {
 				return cmdutil.UsageError("--matches must be 1 or more, not %d", opts.Matches)
+			}
+			if opts.Full && c.IsSet("matches") {
+				return cmdutil.UsageError("--full shows every match: leave out --matches %d, or --full", opts.Matches)
 			}
 			if opts.ContextTokens <= 0 {
 				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
@@ -116,8 +122,9 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
 	req := search.Request{Query: opts.Request, K: opts.K, Mode: mode, Matches: opts.Matches, Strict: opts.Strict}
-	if opts.Context {
-		req.Matches = -1 // RenderContext picks from them all, by its budget
+	if opts.Context || opts.Full {
+		// RenderContext picks from them all, by its budget
+		req.Matches, req.MatchText = -1, -1
 	}
 	start := time.Now()
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
