@@ -123,7 +123,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	}
 	req := search.Request{Query: opts.Request, K: opts.K, Mode: mode, Matches: opts.Matches, Strict: opts.Strict}
 	if opts.Context || opts.Full {
-		// RenderContext picks from them all, by its budget
+		// --context: RenderContext picks from them all, by its budget
 		req.Matches, req.MatchText = -1, -1
 	}
 	start := time.Now()
