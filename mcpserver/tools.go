@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/render"
 )
 
 // Limits of the tools' arguments: a request is a sentence, not a page; an
@@ -114,7 +115,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		return nil, nil, err
 	}
-	return text(search.RenderBrief(hits, search.DefaultBriefMatches)), nil, nil
+	return text(render.Brief(hits, render.DefaultBriefMatches)), nil, nil
 }
 
 // checkSearch turns the arguments into a Query or says what is wrong
@@ -154,7 +155,7 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	if strings.ContainsAny(command, " \t\n/") {
 		return nil, nil, fmt.Errorf("command %q is not a command name: give the name alone, e.g. \"grep\"", command)
 	}
-	part, err := search.ParsePart(in.Section)
+	part, err := render.ParsePart(in.Section)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,13 +171,13 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		return nil, nil, err
 	}
 	if opt := strings.TrimSpace(in.Option); opt != "" {
-		out, err := search.RenderOption(doc, opt)
+		out, err := render.Option(doc, opt)
 		if err != nil {
 			return nil, nil, err
 		}
 		return text(out), nil, nil
 	}
-	return text(search.RenderDocs(doc, part, budget)), nil, nil
+	return text(render.Docs(doc, part, budget)), nil, nil
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {

@@ -1,7 +1,8 @@
 // Package search answers requests against an index: semantic grouping of
 // chunks into commands, BM25 keyword ranking (package bm25), their fusion,
-// the one rule that turns a command's chunks into its score, the context
-// block for a prompt, and the evaluation metrics.
+// the one rule that turns a command's chunks into its score, one
+// command's records, and the evaluation metrics. Package render writes
+// its answers as text.
 package search
 
 import (
@@ -13,14 +14,14 @@ import (
 
 // Collection is what search needs of an index's collection. A
 // *chroma.Collection is one; the ranking's unit tests use a small fake.
+// It has no Get: the keyword side reads its chunks from the keyword index
+// (KeywordIndex), so a query makes one round trip at most.
 type Collection interface {
 	Name() string
 	Metadata() map[string]any
 	Count(ctx context.Context) (int, error)
 	// Query returns the n records nearest to vec.
 	Query(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
-	// Get returns the records with these IDs (those that exist).
-	Get(ctx context.Context, ids []string) ([]chroma.Record, error)
 	// All returns every record, with what inc asks for.
 	All(ctx context.Context, inc chroma.Include) ([]chroma.Record, error)
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -77,10 +76,10 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 	if s.Keywords == nil {
 		return nil, fmt.Errorf("no keyword index for mode %s", mode)
 	}
-	var err error
-	if kw, err = s.keywordRanking(ctx, request, pool); err != nil {
-		return nil, err
+	if !s.Keywords.HasChunks() {
+		return nil, fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): load it with search.KeywordIndex, which rebuilds it")
 	}
+	kw = s.keywordRanking(request, pool)
 	named := s.Keywords.Named(request)
 	if mode == ModeKeyword {
 		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil
@@ -89,34 +88,20 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 }
 
 // keywordRanking ranks commands by their BM25 chunks, by the keyword rule
-// of aggregate.
-func (s Searcher) keywordRanking(ctx context.Context, request string, pool int) ([]CommandHit, error) {
+// of aggregate. The chunks' text and metadata come from the keyword index
+// itself, not from Chroma: keyword mode needs no Chroma at all, and
+// hybrid makes one round trip (the semantic query), not two.
+func (s Searcher) keywordRanking(request string, pool int) []CommandHit {
 	hits := s.Keywords.Search(request, pool)
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	recs, err := s.Coll.Get(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]chroma.Record{}
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
 	chunks := make([]chunk, 0, len(hits))
 	for _, h := range hits {
-		r, ok := byID[h.ID]
-		if !ok {
-			continue // the keyword index is older than the collection
-		}
-		m := matchOf(chroma.Hit{Record: r})
+		text, md := s.Keywords.Chunk(h.Doc)
 		// The score in the ranking that found it (a semantic match's is
 		// its cosine); BM25 says which scale it is on.
-		m.Score, m.BM25 = h.Score, h.Score
-		chunks = append(chunks, chunk{command: h.Command, md: metaOf(r), match: m})
+		m := Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
+		chunks = append(chunks, chunk{command: h.Command, md: md, match: m})
 	}
-	return aggregate(chunks, keywordRule, len(chunks)), nil
+	return aggregate(chunks, keywordRule, len(chunks))
 }
 
 // withKeywordScores gives keyword mode's commands their keyword (BM25)

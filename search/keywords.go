@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
@@ -31,7 +32,8 @@ func KeywordIndex(ctx context.Context, coll Collection, dir string) (*bm25.Index
 	if f, err := os.Open(path); err == nil {
 		ix, err := bm25.Load(f)
 		f.Close()
-		if err == nil && ix.Len() == n {
+		// one without the chunks' text (an older cmdai's) is rebuilt, once
+		if err == nil && ix.Len() == n && ix.HasChunks() {
 			return ix, nil
 		}
 	}
@@ -46,6 +48,43 @@ func KeywordIndex(ctx context.Context, coll Collection, dir string) (*bm25.Index
 	return ix, nil
 }
 
+// SavedKeywordIndex loads the collection's keyword index as KeywordIndex
+// last saved it in dir, without asking Chroma whether it is current: what
+// a query can still answer from when Chroma cannot be reached. It returns
+// the file it read, whose time says how old the answer may be.
+func SavedKeywordIndex(dir, collection string) (*bm25.Index, string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(paths) == 0 {
+		return nil, "", fmt.Errorf("no keyword index of %s in %s: a query in keyword or hybrid mode with Chroma up saves one", collection, dir)
+	}
+	// saveKeywordIndex leaves one; should a crash leave two, the newest.
+	sort.Slice(paths, func(i, j int) bool { return modTime(paths[i]).After(modTime(paths[j])) })
+	f, err := os.Open(paths[0])
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	ix, err := bm25.Load(f)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w (a query with Chroma up rewrites it)", paths[0], err)
+	}
+	if !ix.HasChunks() {
+		return nil, "", fmt.Errorf("%s was saved by an older cmdai without the chunks' text: a query in keyword or hybrid mode with Chroma up rewrites it", paths[0])
+	}
+	return ix, paths[0], nil
+}
+
+func modTime(path string) time.Time {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
 // BuildKeywordIndex reads every chunk of the collection and indexes it.
 func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error) {
 	recs, err := coll.All(ctx, chroma.Include{Documents: true})
@@ -55,9 +94,19 @@ func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error
 	docs := make([]bm25.Doc, len(recs))
 	for i, r := range recs {
 		md := metaOf(r)
-		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document}
+		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document, Meta: shown(md)}
 	}
 	return bm25.Build(docs), nil
+}
+
+// shown is the part of a chunk's metadata that ranking and printing read
+// (aggregate, commandOf, Match): the keyword index keeps only that, not
+// the build's bookkeeping (hashes, fingerprints, paths, times), which
+// would make it four times the size of its postings and slower to load.
+func shown(md index.Metadata) index.Metadata {
+	return index.Metadata{Command: md.Command, Kind: md.Kind, Section: md.Section, Option: md.Option, Source: md.Source,
+		Version: md.Version, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
+		InstalledPath: md.InstalledPath, Priority: md.Priority}
 }
 
 // saveKeywordIndex writes atomically and removes the collection's older

@@ -20,6 +20,9 @@ type Match struct {
 	// BM25 is the keyword score of a chunk the keyword ranking found.
 	BM25 float64 `json:"bm25,omitempty"`
 	Text string  `json:"text"`
+	// Truncated: Text is the start of the chunk's text (a compact answer,
+	// search.Request.MatchText).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // CommandHit is one command with the chunks of it that matched.

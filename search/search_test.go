@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/manparse"
 )
 
 func hit(id, cmd, kind string, dist float64, text string, md map[string]any) chroma.Hit {
@@ -68,51 +66,6 @@ func TestGroupPrefersWhatACommandIsFor(t *testing.T) {
 	}
 }
 
-func TestRenderContextStaysInBudget(t *testing.T) {
-	var hits []CommandHit
-	for _, name := range []string{"find", "locate", "fd", "stat", "ls", "du"} {
-		h := CommandHit{Command: name, Version: name + " 1.0", Description: "does things with files in a directory tree"}
-		for i, opt := range []string{"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h"} {
-			h.Matches = append(h.Matches, Match{Kind: "option", Option: opt,
-				Text: name + "(1) option " + opt + "\nDoes the " + strings.Repeat("very ", i) + "useful thing. And more after the first sentence."})
-		}
-		h.Matches = append(h.Matches,
-			Match{Kind: "example", Text: name + "(1) example\nSearch the tree.\n$ " + name + " -a /tmp"},
-			Match{Kind: "example", Text: name + "(1) example\nNo command line here."},
-			Match{Kind: "section", Text: "prose is never rendered"})
-		hits = append(hits, h)
-	}
-	full := RenderContext(hits, 100000)
-	if !strings.HasPrefix(full, "COMMAND DOCUMENTATION (from vector database):\n- Command: find\n  Version: find 1.0\n") {
-		t.Errorf("header and first command:\n%s", full)
-	}
-	if n := strings.Count(full, "- Command: "); n != 6 {
-		t.Errorf("unbounded budget renders all 6 commands, got %d", n)
-	}
-	first := full[:strings.Index(full, "- Command: locate")]
-	if n := strings.Count(first, "\n  -"); n != maxOptions {
-		t.Errorf("find renders %d options, want %d:\n%s", n, maxOptions, first)
-	}
-	if !strings.Contains(first, "  find -a /tmp    # Search the tree.") || strings.Contains(first, "No command line") {
-		t.Errorf("example lines:\n%s", first)
-	}
-	if strings.Contains(full, "prose is never rendered") || strings.Contains(full, "And more after") {
-		t.Errorf("prose or second sentences leaked:\n%s", full)
-	}
-	for _, budget := range []int{40, 120, 300} {
-		out := RenderContext(hits, budget)
-		if got := estimateTokens(out); got > budget {
-			t.Errorf("budget %d: rendered %d tokens:\n%s", budget, got, out)
-		}
-		if !strings.Contains(out, "- Command: find") {
-			t.Errorf("budget %d: the best command is missing:\n%s", budget, out)
-		}
-		if n := strings.Count(out, "- Command: "); budget < 300 && n == 6 {
-			t.Errorf("budget %d still renders every command", budget)
-		}
-	}
-}
-
 func TestFuseByReciprocalRank(t *testing.T) {
 	ch := func(cmds ...string) []CommandHit {
 		var out []CommandHit
@@ -159,24 +112,5 @@ func TestGroupAppliesPriority(t *testing.T) {
 	got := Group(hits, 3)
 	if got[0].Command != "deployctl" || got[1].Command != "kubectl" || got[2].Command != "helm" || got[0].Source != "custom" {
 		t.Errorf("order %s %s %s; want the high-priority doc first, the low one last", got[0].Command, got[1].Command, got[2].Command)
-	}
-}
-
-// The context block renders what the chunker wrote: an option's flags and
-// argument, an example's command line.
-func TestRenderContextFromChunks(t *testing.T) {
-	page, err := manparse.Parse([]byte(".TH FROB 1\n.SH NAME\nfrob \\- frobnicate files\n.SH OPTIONS\n.TP\n\\fB\\-o\\fR, \\fB\\-\\-output\\fR \\fIFILE\\fR\nwrite to FILE. Then more.\n.SH EXAMPLES\nFrobnicate a file:\n.PP\n.nf\nfrob -o out in\n.fi\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := CommandHit{Command: "frob"}
-	for _, c := range page.Chunks(manparse.ChunkOptions{}) {
-		h.Matches = append(h.Matches, Match{Kind: index.Kind(c.Kind), Option: c.Option, Section: c.Section, Text: c.Text})
-	}
-	out := RenderContext([]CommandHit{h}, 1000)
-	for _, want := range []string{"\n  -o, --output FILE        write to FILE.\n", "\n  frob -o out in    # Frobnicate a file:\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in:\n%s", want, out)
-		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // fakeCollection is a Collection held in memory for the ranking's unit
 // tests: Query answers with the hits it was given, in their order, so a
-// test decides what the semantic channel sees; Get and All read records.
+// test decides what the semantic channel sees; All reads records.
 type fakeCollection struct {
 	recs    []chroma.Record
 	nearest []chroma.Hit
@@ -27,20 +27,6 @@ func (f *fakeCollection) Count(context.Context) (int, error) { return len(f.recs
 func (f *fakeCollection) Query(_ context.Context, _ []float32, n int) ([]chroma.Hit, error) {
 	f.asked = n
 	return f.nearest[:min(n, len(f.nearest))], nil
-}
-
-func (f *fakeCollection) Get(_ context.Context, ids []string) ([]chroma.Record, error) {
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	var out []chroma.Record
-	for _, r := range f.recs {
-		if want[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
 }
 
 func (f *fakeCollection) All(_ context.Context, inc chroma.Include) ([]chroma.Record, error) {
@@ -164,6 +150,11 @@ func TestSearchHybridFusesTheChannels(t *testing.T) {
 	if want := 1.0/62 + keywordWeight/62; got[0].Score < want-1e-12 || got[0].Score > want+1e-12 {
 		t.Errorf("beta's fused score %v, want %v", got[0].Score, want)
 	}
+	// The keyword side's chunks come from the keyword index (Collection
+	// has no Get): their text and kind are the records'.
+	if gamma := &kwHits[0].Matches[0]; gamma.ID != "gamma#NAME" || gamma.Text != f.recs[2].Document || gamma.Kind != "summary" || gamma.BM25 == 0 {
+		t.Errorf("gamma's keyword match %+v, want its text, kind and BM25 from the keyword index", gamma)
+	}
 }
 
 // A custom doc's priority moves it in the keyword ranking as in the
@@ -215,5 +206,48 @@ func TestKeywordIndexIsKept(t *testing.T) {
 	fi, err := os.Stat(files[0])
 	if err != nil || fi.Size() == 0 {
 		t.Errorf("saved index %s: %v", files[0], err)
+	}
+	// What a query reads when Chroma is down: the same chunks, with text.
+	saved, path, err := SavedKeywordIndex(dir, "fake")
+	if err != nil || path != files[0] || saved.Len() != len(f.recs) || !saved.HasChunks() {
+		t.Fatalf("SavedKeywordIndex = %d chunks (with text: %v) from %q, %v; want %d from %s", saved.Len(), saved.HasChunks(), path, err, len(f.recs), files[0])
+	}
+	if text, md := saved.Chunk(2); text != f.recs[2].Document || md.Command != "gamma" {
+		t.Errorf("saved chunk 2 = %q of %q, want gamma's summary", text, md.Command)
+	}
+}
+
+// A keyword index saved by an older cmdai, without the chunks' text, is
+// rebuilt by KeywordIndex and refused by SavedKeywordIndex (which cannot
+// rebuild it: Chroma is down when it is called).
+func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
+	f := hybridFixture()
+	dir := t.TempDir()
+	ix, err := KeywordIndex(context.Background(), f, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "fake-*.bm25"))
+	if len(files) != 1 {
+		t.Fatalf("saved %v, want one file", files)
+	}
+	ix.Texts, ix.Metas = nil, nil
+	w, err := os.Create(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Save(w); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, _, err := SavedKeywordIndex(dir, "fake"); err == nil || !strings.Contains(err.Error(), "older cmdai") {
+		t.Errorf("SavedKeywordIndex of an old file: %v, want an error naming an older cmdai", err)
+	}
+	again, err := KeywordIndex(context.Background(), f, dir)
+	if err != nil || !again.HasChunks() {
+		t.Fatalf("KeywordIndex over an old file: chunks %v, %v; want it rebuilt", again != nil && again.HasChunks(), err)
+	}
+	if _, _, err := SavedKeywordIndex(t.TempDir(), "fake"); err == nil || !strings.Contains(err.Error(), "no keyword index") {
+		t.Errorf("SavedKeywordIndex of an empty directory: %v, want \"no keyword index\"", err)
 	}
 }

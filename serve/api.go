@@ -22,6 +22,10 @@ type QueryRequest struct {
 	Mode      string `json:"mode,omitempty"`
 	Context   bool   `json:"context,omitempty"`
 	MaxTokens int    `json:"max_tokens,omitempty"`
+	// Matches is how many matches of each command to show (0: the
+	// default, search.DefaultMatches); Full shows every match, whole.
+	Matches int  `json:"matches,omitempty"`
+	Full    bool `json:"full,omitempty"`
 	// Distro is the distribution whose index is asked for ("": the one
 	// serve holds). Another one is answered 421: the CLI asks it itself.
 	Distro string `json:"distro,omitempty"`
@@ -34,6 +38,10 @@ type QueryResult struct {
 	Collection string              `json:"collection"`
 	Commands   []search.CommandHit `json:"commands"`
 	Millis     float64             `json:"query_ms"`
+	// Degraded: Chroma could not be reached; the answer is keyword-only,
+	// from the keyword index on disk, for the reason given.
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
 	// Context is the --context block, in serve's answers that ask for it.
 	Context string `json:"context,omitempty"`
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/render"
 )
 
 // Limits on a query: a request is a sentence, not a document, and k asks
@@ -71,7 +72,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if q.Context {
-		res.Context = search.RenderContext(res.Commands, q.MaxTokens)
+		res.Context = render.Context(res.Commands, q.MaxTokens)
 	}
 	writeJSON(w, http.StatusOK, res)
 }
@@ -108,7 +109,7 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 		return QueryRequest{}, badRequest("bad query JSON: one object per request")
 	}
 	q := in.QueryRequest
-	q.K, q.MaxTokens = 5, search.DefaultContextTokens
+	q.K, q.MaxTokens = 5, render.DefaultContextTokens
 	if in.K != nil {
 		q.K = *in.K
 	}
@@ -125,6 +126,8 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 		return q, badRequest("k must be 1 to %d, not %d", MaxK, q.K)
 	case q.MaxTokens <= 0 || q.MaxTokens > maxTokens:
 		return q, badRequest("max_tokens must be 1 to %d, not %d", maxTokens, q.MaxTokens)
+	case q.Matches < 0:
+		return q, badRequest("matches must be 1 or more (leave it out for %d), not %d", search.DefaultMatches, q.Matches)
 	}
 	if q.Mode == "" {
 		q.Mode = string(search.ModeSemantic)

@@ -271,7 +271,8 @@ func TestRemoteServer(t *testing.T) {
 func TestNoServerNoIndex(t *testing.T) {
 	realEnv(t)
 	code, _, errOut := runCLI(t, "index", "query", "list files", "--chroma-url", deadServerURL(t))
-	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "--chroma-url") {
+	// no keyword index on disk either: the error, not a degraded answer
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "--chroma-url") || !strings.Contains(errOut, "no answer from disk") {
 		t.Errorf("unreachable: exit %d %s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "index", "status")

@@ -1,5 +1,6 @@
 // Package bm25 ranks an index's chunks by BM25 over their words, the
-// keyword half of hybrid retrieval.
+// keyword half of hybrid retrieval, and keeps each chunk's text and
+// metadata so that a ranking can be shown without asking Chroma for them.
 package bm25
 
 import (
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/cmdai/cmdai/index"
 )
 
 // BM25 parameters (the usual ones).
@@ -24,6 +27,8 @@ type Doc struct {
 	Command string
 	Aliases []string
 	Text    string
+	// Meta is the chunk's metadata, kept with its Text (Chunk).
+	Meta index.Metadata
 }
 
 // Index is a BM25 index over chunks. It is built once from the records
@@ -37,6 +42,13 @@ type Index struct {
 	Postings map[string][]Posting
 	// Names maps every command name and alias to its command.
 	Names map[string]string
+	// Texts and Metas are each chunk's text and metadata, in the order of
+	// IDs: what hybrid search shows of a keyword match. Before they were
+	// kept here, every hybrid query asked Chroma for them (a Get of ~100
+	// records, about as long as the rest of the query). An index saved
+	// without them (an older cmdai) has none: HasChunks says so.
+	Texts []string
+	Metas []index.Metadata
 }
 
 // Posting is one doc holding a term.
@@ -60,6 +72,8 @@ func Build(docs []Doc) *Index {
 		ix.IDs = append(ix.IDs, d.ID)
 		ix.Commands = append(ix.Commands, d.Command)
 		ix.Lens = append(ix.Lens, int32(len(terms)))
+		ix.Texts = append(ix.Texts, d.Text)
+		ix.Metas = append(ix.Metas, d.Meta)
 		total += int64(len(terms))
 		freq := map[string]int32{}
 		for _, t := range terms {
@@ -77,6 +91,8 @@ func Build(docs []Doc) *Index {
 
 // Hit is one scored chunk.
 type Hit struct {
+	// Doc is the chunk's position in the index (Chunk).
+	Doc     int
 	ID      string
 	Command string
 	Score   float64
@@ -105,7 +121,7 @@ func (ix *Index) Search(query string, n int) []Hit {
 	}
 	hits := make([]Hit, 0, len(scores))
 	for d, s := range scores {
-		hits = append(hits, Hit{ID: ix.IDs[d], Command: ix.Commands[d], Score: s})
+		hits = append(hits, Hit{Doc: int(d), ID: ix.IDs[d], Command: ix.Commands[d], Score: s})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -145,6 +161,17 @@ func (ix *Index) Named(request string) []string {
 
 // Len is the number of chunks indexed.
 func (ix *Index) Len() int { return len(ix.IDs) }
+
+// HasChunks says whether the index keeps every chunk's text and metadata
+// (an index saved by an older cmdai does not: rebuild it).
+func (ix *Index) HasChunks() bool {
+	return len(ix.Texts) == len(ix.IDs) && len(ix.Metas) == len(ix.IDs)
+}
+
+// Chunk returns the text and metadata of the chunk at position doc (a
+// Hit's Doc). It panics on a position out of range, as a slice does: Doc
+// comes from this index's own Search.
+func (ix *Index) Chunk(doc int) (string, index.Metadata) { return ix.Texts[doc], ix.Metas[doc] }
 
 // Save writes the index.
 func (ix *Index) Save(w io.Writer) error { return gob.NewEncoder(w).Encode(ix) }

@@ -14,7 +14,9 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -28,9 +30,14 @@ type QueryOptions struct {
 	ContextTokens int
 	Distro        string
 	Mode          string
-	Chroma        cmdutil.ChromaOptions
-	Model         cmdutil.ModelOptions
-	NoServe       bool
+	// Matches and Strict go into search.Request as they are; Full asks
+	// for every match with its whole text.
+	Matches int
+	Full    bool
+	Strict  bool
+	NoServe bool
+	Chroma  cmdutil.ChromaOptions
+	Model   cmdutil.ModelOptions
 }
 
 // NewCmdQuery is `cmdai index query`.
@@ -40,9 +47,12 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
 		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
-		&cli.IntFlag{Name: "max-tokens", Value: search.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
+		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names) or hybrid (both, fused)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command, each cut to about 200 bytes (--context chooses its own)", Destination: &opts.Matches},
+		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches, each cut to about 200 bytes)", Destination: &opts.Full},
+		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
@@ -51,8 +61,14 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		Name:      "query",
 		Usage:     "find the commands that do what you describe",
 		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
-		Description: `Embeds the request and returns the best commands, each with the sections
-and options that matched and their scores (cosine similarity).
+		Description: `Embeds the request and returns the best commands, each with its best
+--matches sections and options that matched (their text cut to about 200
+bytes; --full: every match, whole) and their scores (cosine similarity).
+
+When Chroma cannot be started or reached, the answer comes from the
+keyword index on disk (saved by an earlier keyword or hybrid query): a
+warning on stderr, "degraded": true and the reason in the JSON, exit 0.
+--strict makes that exit 4 instead.
 
 EXAMPLES:
    $ cmdai index query "find files modified in the last day"
@@ -67,6 +83,12 @@ EXAMPLES:
 			}
 			if opts.K <= 0 {
 				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
+			}
+			if opts.Matches <= 0 {
+				return cmdutil.UsageError("--matches must be 1 or more, not %d", opts.Matches)
+			}
+			if opts.Full && c.IsSet("matches") {
+				return cmdutil.UsageError("--full shows every match: leave out --matches %d, or --full", opts.Matches)
 			}
 			if opts.ContextTokens <= 0 {
 				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
@@ -96,54 +118,88 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		}
 		return printQuery(opts, res)
 	}
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
 	mode, err := search.ParseMode(opts.Mode)
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
+	req := SearchRequest(opts.Request, opts.K, mode, opts.Matches, opts.Full, opts.Context)
+	req.Strict = opts.Strict
+	start := time.Now()
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+	if err != nil {
+		return answerFromDisk(ctx, opts, info.CollectionName(), req, start, err)
+	}
+	defer conn.Close()
 	s, closeS, err := OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}
 	defer closeS()
-	res, err := Answer(ctx, s, opts.Request, opts.K, mode)
+	res, err := Answer(ctx, s, req)
 	if err != nil {
 		return err
 	}
 	return printQuery(opts, res)
 }
 
+// answerFromDisk answers from the keyword index on disk when Chroma
+// cannot be reached or is held by another cmdai (the assistant must not
+// be blocked); any other error, or a strict request, is returned as it is.
+func answerFromDisk(ctx context.Context, opts *QueryOptions, collection string, req search.Request, start time.Time, cause error) error {
+	if code := cmdutil.ExitCode(cause); code != cmdutil.ExitUnreachable && code != cmdutil.ExitBusy {
+		return cause
+	}
+	dir, err := config.KeywordDir(opts.Getenv)
+	if err != nil {
+		return cause
+	}
+	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url for semantic answers; --strict makes this an error)\n", a.Degraded)
+	return printQuery(opts, result(req.Query, collection, a, start))
+}
+
+// SearchRequest is the search a query's options ask for, one-shot or in
+// serve: --context and --full keep every match (render.Context picks from
+// them all by its budget), else the best matches, their text cut.
+func SearchRequest(query string, k int, mode search.Mode, matches int, full, context bool) search.Request {
+	req := search.Request{Query: query, K: k, Mode: mode, Matches: matches}
+	if context || full {
+		req.Matches, req.MatchText = -1, -1
+	}
+	return req
+}
+
 // Answer runs one search and times it: what one-shot queries and serve
 // answer alike.
-func Answer(ctx context.Context, s search.Searcher, request string, k int, mode search.Mode) (QueryResult, error) {
+func Answer(ctx context.Context, s search.Searcher, req search.Request) (QueryResult, error) {
 	start := time.Now()
-	hits, err := s.Search(ctx, request, k, mode)
+	a, err := s.Answer(ctx, req)
 	if err != nil {
 		return QueryResult{}, err
 	}
+	return result(req.Query, s.Coll.Name(), a, start), nil
+}
+
+func result(request, collection string, a search.Answer, start time.Time) QueryResult {
 	ms := float64(time.Since(start).Microseconds()) / 1000
-	return QueryResult{Request: request, Collection: s.Coll.Name(), Commands: hits, Millis: ms}, nil
+	return QueryResult{Request: request, Collection: collection, Commands: a.Commands, Millis: ms,
+		Degraded: a.Degraded != "", DegradedReason: a.Degraded}
 }
 
 // printQuery prints a result as plain text, --context or --json.
 func printQuery(opts *QueryOptions, res QueryResult) error {
-	hits := res.Commands
 	switch {
 	case opts.Context:
-		fmt.Fprint(opts.IO.Out, search.RenderContext(hits, opts.ContextTokens))
+		fmt.Fprint(opts.IO.Out, render.Context(res.Commands, opts.ContextTokens))
 	case opts.JSON:
 		return json.NewEncoder(opts.IO.Out).Encode(res)
 	default:
-		for i, h := range hits {
+		for i, h := range res.Commands {
 			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)
-			for j, m := range h.Matches {
-				if j == 3 {
-					break
-				}
+			for _, m := range h.Matches {
 				where := m.Section
 				if m.Option != "" {
 					where += " " + m.Option

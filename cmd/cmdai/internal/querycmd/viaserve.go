@@ -24,7 +24,8 @@ func queryThroughServe(ctx context.Context, opts *QueryOptions) (QueryResult, bo
 		return QueryResult{}, false, nil
 	}
 	defer c.Close()
-	res, err := c.Query(ctx, serve.QueryRequest{Request: opts.Request, K: opts.K, Mode: opts.Mode, Distro: opts.Distro})
+	res, err := c.Query(ctx, serve.QueryRequest{Request: opts.Request, K: opts.K, Mode: opts.Mode, Distro: opts.Distro,
+		Context: opts.Context, Matches: opts.Matches, Full: opts.Full})
 	if errors.Is(err, serve.ErrNotHeld) {
 		return res, false, nil
 	}

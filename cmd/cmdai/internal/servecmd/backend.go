@@ -104,7 +104,7 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 	if w.openErr != nil {
 		return serve.QueryResult{}, w.openErr
 	}
-	return querycmd.Answer(ctx, w.s, q.Request, q.K, mode)
+	return querycmd.Answer(ctx, w.s, querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context))
 }
 
 func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {

@@ -1,17 +1,18 @@
-package search
+package render
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
 )
 
-// DefaultBriefMatches is how many matched options or examples RenderBrief
+// DefaultBriefMatches is how many matched options or examples Brief
 // gives per command by default.
 const DefaultBriefMatches = 2
 
-// RenderBrief writes the hits as a few lines per command, for an agent
+// Brief writes the hits as a few lines per command, for an agent
 // that pays for every token it reads (seed 004: context-efficient):
 //
 //  1. find(1) - search for files in a directory hierarchy [GNU findutils 4.9.0]
@@ -21,8 +22,8 @@ const DefaultBriefMatches = 2
 // Per command: its line, then up to perCommand of its best matches that
 // say how to do it (options and examples; a command whose matches are
 // only prose gets its best one's first sentence). The full
-// documentation of one command is RenderDocs'.
-func RenderBrief(hits []CommandHit, perCommand int) string {
+// documentation of one command is Docs'.
+func Brief(hits []search.CommandHit, perCommand int) string {
 	if perCommand <= 0 {
 		perCommand = DefaultBriefMatches
 	}
@@ -51,7 +52,7 @@ func RenderBrief(hits []CommandHit, perCommand int) string {
 
 // briefMatches are the lines of a command's best matches (its Matches
 // are best first): options and examples, each option once.
-func briefMatches(h CommandHit, n int) []string {
+func briefMatches(h search.CommandHit, n int) []string {
 	var out []string
 	seen := map[string]bool{}
 	var prose string

@@ -1,4 +1,4 @@
-package search
+package render
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
+	"github.com/cmdai/cmdai/search"
 )
 
-// DefaultContextTokens is the default budget of RenderContext.
+// DefaultContextTokens is the default budget of Context.
 const DefaultContextTokens = 800
 
-// RenderContext writes the hits as the prompt block an assistant puts in
+// Context writes the hits as the prompt block an assistant puts in
 // front of its model (the format of the design document 001):
 //
 //	COMMAND DOCUMENTATION (from vector database):
@@ -28,7 +29,7 @@ const DefaultContextTokens = 800
 // It stays within maxTokens (estimated as words x 4/3): commands are added
 // best first, each with as many of its options and examples as fit, and
 // a command that does not fit at all ends the block.
-func RenderContext(hits []CommandHit, maxTokens int) string {
+func Context(hits []search.CommandHit, maxTokens int) string {
 	if maxTokens <= 0 {
 		maxTokens = DefaultContextTokens
 	}
@@ -102,7 +103,7 @@ func RenderContext(hits []CommandHit, maxTokens int) string {
 
 // optionLine renders an option chunk as "-r, --recursive    Read all
 // files ..." with the first sentence of its description.
-func optionLine(m Match) string {
+func optionLine(m search.Match) string {
 	flags, body := manparse.SplitChunk(string(m.Kind), m.Text)
 	return fmt.Sprintf("%-24s %s", flags, firstSentence(body, 160))
 }
@@ -117,7 +118,7 @@ const (
 // exampleLine renders an example chunk as its command line with the
 // first sentence of its explanation as a comment, or "" when the chunk
 // holds no command line.
-func exampleLine(command string, m Match) string {
+func exampleLine(command string, m search.Match) string {
 	_, rest := manparse.SplitChunk(string(m.Kind), m.Text)
 	var cmdLine string
 	var prose []string

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/search"
+)
+
+// frobIndex builds the made-up machine's index (frob's page among them)
+// with the private server.
+func frobIndex(t *testing.T) {
+	t.Helper()
+	bin, man, _ := fakeMachine(t)
+	io, _, errOut := testIO()
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
+	}
+}
+
+func queryJSON(t *testing.T, args ...string) (querycmd.QueryResult, int, string) {
+	t.Helper()
+	code, out, errOut := runCLI(t, append([]string{"index", "query", "--distro", "debian-12", "--json"}, args...)...)
+	var res querycmd.QueryResult
+	if code == 0 {
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("query %v: %v in %q", args, err, out)
+		}
+	}
+	return res, code, errOut
+}
+
+// TestQueryDegradedWithoutChroma: with Chroma unreachable (a closed
+// --chroma-url port, or no chroma to start) and the keyword index on disk,
+// a query still answers, keyword-only, exit 0, and says so on stderr and
+// in the JSON; --strict makes it exit 4 as before. Without a keyword index
+// on disk TestNoServerNoIndex keeps exit 4.
+func TestQueryDegradedWithoutChroma(t *testing.T) {
+	realEnv(t)
+	frobIndex(t)
+	const request = "twiddle the bits of files recursively"
+	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request)
+	if code != 0 || len(want.Commands) == 0 || want.Degraded {
+		t.Fatalf("keyword query with Chroma: exit %d, %+v %s", code, want, errOut)
+	}
+
+	for _, down := range [][]string{{"--chroma-url", "http://" + testnet.ClosedPort(t)}, {"--chroma-bin", "/nonexistent/chroma"}} {
+		for _, mode := range []string{"semantic", "hybrid"} {
+			res, code, errOut := queryJSON(t, append(down, "--mode", mode, "-k", "3", request)...)
+			if code != 0 {
+				t.Fatalf("%v --mode %s: exit %d %s; want a degraded answer, exit 0", down, mode, code, errOut)
+			}
+			if !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") || res.Collection != "cmdai_linux_debian-12" {
+				t.Errorf("%v --mode %s: degraded %v %q in %s, want true and the reason", down, mode, res.Degraded, res.DegradedReason, res.Collection)
+			}
+			if !strings.Contains(errOut, "warning:") || !strings.Contains(errOut, "--strict") {
+				t.Errorf("%v --mode %s: stderr %q, want a warning", down, mode, errOut)
+			}
+			if commands(res) != commands(want) {
+				t.Errorf("%v --mode %s: degraded answer %q, want the keyword answer %q", down, mode, commands(res), commands(want))
+			}
+		}
+		if _, code, errOut := queryJSON(t, append(down, "--strict", request)...); code != cmdutil.ExitUnreachable {
+			t.Errorf("%v --strict: exit %d %s, want %d", down, code, errOut, cmdutil.ExitUnreachable)
+		}
+	}
+	// plain output too, with the warning on stderr only
+	code, out, errOut := runCLI(t, "index", "query", "--distro", "debian-12", "--chroma-url", "http://"+testnet.ClosedPort(t), request)
+	if code != 0 || !strings.HasPrefix(out, "1. ") || strings.Contains(out, "warning") || !strings.Contains(errOut, "warning:") {
+		t.Errorf("plain degraded answer: exit %d\n%s\nstderr %s", code, out, errOut)
+	}
+}
+
+// TestQueryMatchesPerCommand: an answer shows the best 2 matches of each
+// command, their text cut to about 200 bytes, unless --matches asks for
+// more or --full for every match whole; the commands and the first
+// matches are the same either way.
+func TestQueryMatchesPerCommand(t *testing.T) {
+	realEnv(t)
+	frobIndex(t)
+	const request = "frobnicate files recursively and verbosely"
+	for _, mode := range []string{"semantic", "hybrid"} {
+		short, code, errOut := queryJSON(t, "--mode", mode, "-k", "3", request)
+		if code != 0 {
+			t.Fatalf("--mode %s: exit %d %s", mode, code, errOut)
+		}
+		long, code, errOut := queryJSON(t, "--mode", mode, "-k", "3", "--full", request)
+		if code != 0 {
+			t.Fatalf("--mode %s --full: exit %d %s", mode, code, errOut)
+		}
+		if commands(short) != commands(long) || len(long.Commands) == 0 {
+			t.Fatalf("--mode %s: commands %q, with --matches 100 %q; want the same", mode, commands(short), commands(long))
+		}
+		trimmed := false
+		for i, c := range short.Commands {
+			l := long.Commands[i]
+			if len(c.Matches) != min(search.DefaultMatches, len(l.Matches)) {
+				t.Errorf("--mode %s: %s shows %d matches of %d, want min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), search.DefaultMatches)
+				continue
+			}
+			for j, m := range c.Matches {
+				full := l.Matches[j]
+				if m.ID != full.ID {
+					t.Errorf("--mode %s: %s's match %d is %s, want %s (the best first)", mode, c.Command, j, m.ID, full.ID)
+				}
+				cut := strings.TrimSuffix(m.Text, " …")
+				if full.Truncated || m.Truncated != (m.Text != full.Text) || !strings.HasPrefix(full.Text, cut) || len(cut) > search.DefaultMatchText {
+					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, m.ID, m.Text, m.Truncated, full.Text, search.DefaultMatchText)
+				}
+			}
+			trimmed = trimmed || len(l.Matches) > search.DefaultMatches
+		}
+		if !trimmed {
+			t.Errorf("--mode %s: no command has more than %d matches in %+v: the test shows nothing", mode, search.DefaultMatches, long)
+		}
+	}
+	one, code, _ := queryJSON(t, "--matches", "1", request)
+	if code != 0 || len(one.Commands) == 0 || len(one.Commands[0].Matches) != 1 {
+		t.Errorf("--matches 1: exit %d %+v", code, one)
+	}
+	for _, bad := range [][]string{{"--matches", "0"}, {"--full", "--matches", "2"}} {
+		if code, _, errOut := runCLI(t, append(append([]string{"index", "query"}, bad...), request)...); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--matches") {
+			t.Errorf("%v: exit %d %s, want a usage error", bad, code, errOut)
+		}
+	}
+}
+
+func commands(r querycmd.QueryResult) string {
+	var names []string
+	for _, c := range r.Commands {
+		names = append(names, c.Command)
+	}
+	return strings.Join(names, " ")
+}

@@ -1,0 +1,222 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
+	"github.com/cmdai/cmdai/search"
+)
+
+// Parts of a command's documentation that Docs can give alone.
+const (
+	PartAll      = ""
+	PartSummary  = "summary"
+	PartSynopsis = "synopsis"
+	PartOptions  = "options"
+	PartExamples = "examples"
+)
+
+// ParsePart reads a part name; "" and "all" are everything.
+func ParsePart(s string) (string, error) {
+	switch p := strings.ToLower(strings.TrimSpace(s)); p {
+	case "", "all":
+		return PartAll, nil
+	case PartSummary, PartSynopsis, PartOptions, PartExamples:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown section %q: use summary, synopsis, options, examples or all", s)
+}
+
+// ErrUnknownOption is Option's answer for a flag the command's
+// records do not hold.
+var ErrUnknownOption = errors.New("unknown option")
+
+// Option is the full text of the command's option record whose
+// flags include flag ("--count", "-c", "count"), flags line first.
+func Option(doc search.CommandDoc, flag string) (string, error) {
+	want := strings.TrimSpace(flag)
+	if want == "" {
+		return "", fmt.Errorf("empty option: name one, e.g. --count")
+	}
+	var names []string
+	for _, m := range doc.Records {
+		if m.Kind != index.KindOption {
+			continue
+		}
+		flags, body := manparse.SplitChunk(string(m.Kind), m.Text)
+		for _, f := range flagNames(flags) {
+			if f == want || strings.TrimLeft(f, "-") == want {
+				return fmt.Sprintf("%s %s\n%s\n", doc.Command, flags, strings.TrimSpace(body)), nil
+			}
+		}
+		if m.Option != "" {
+			names = append(names, m.Option)
+		}
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("%w %s: %s has no option records in the index", ErrUnknownOption, want, doc.Command)
+	}
+	return "", fmt.Errorf("%w %s of %s (it has %d options in the index, e.g. %s; section=options lists them)",
+		ErrUnknownOption, want, doc.Command, len(names), strings.Join(names[:min(5, len(names))], ", "))
+}
+
+// flagNames are the flags of an option's heading: "-c, --count" gives
+// -c and --count; "--color[=WHEN]" gives --color; "-m NUM" gives -m.
+func flagNames(heading string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(heading, func(r rune) bool { return r == ',' || r == ' ' || r == '=' || r == '[' }) {
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "+") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Docs writes one part of the command's documentation (or all of
+// it: summary, options one line each, examples) as plain text within
+// maxTokens (estimated as for Context). What does not fit is cut
+// whole, and a last line says how much was left out and how to ask for it.
+func Docs(doc search.CommandDoc, part string, maxTokens int) string {
+	if maxTokens <= 0 {
+		maxTokens = DefaultContextTokens
+	}
+	var lines []string
+	head := doc.Command
+	if doc.ManSection != "" {
+		head += "(" + doc.ManSection + ")"
+	}
+	if doc.Description != "" {
+		head += " - " + doc.Description
+	}
+	if doc.Version != "" {
+		head += " [" + doc.Version + "]"
+	}
+	if doc.AliasAsked != "" {
+		head += " (" + doc.AliasAsked + " is an alias of " + doc.Command + ": this is its page)"
+	}
+	lines = append(lines, head)
+	words := wordCount(head)
+	left := 0
+	add := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		titled := false
+		for _, it := range items {
+			c := wordCount(it)
+			if !titled {
+				c += wordCount(title)
+			}
+			if tokensOfWords(words+c) > maxTokens {
+				left++
+				continue
+			}
+			if !titled {
+				lines = append(lines, "", title)
+				titled = true
+			}
+			lines = append(lines, it)
+			words += c
+		}
+	}
+	summary, opts, examples := docParts(doc)
+	switch part {
+	case PartSummary:
+		add("SUMMARY", summary)
+	case PartSynopsis:
+		add("SYNOPSIS", synopsisLines(doc))
+	case PartOptions:
+		add("OPTIONS", opts)
+	case PartExamples:
+		add("EXAMPLES", examples)
+	default:
+		add("SUMMARY", summary)
+		add("OPTIONS", opts)
+		add("EXAMPLES", examples)
+	}
+	if len(lines) == 1 && left == 0 {
+		lines = append(lines, "", fmt.Sprintf("(no %s in the index for %s)", part, doc.Command))
+	}
+	if left > 0 {
+		lines = append(lines, "", fmt.Sprintf("(%d more entries left out for the token budget: ask for one section, one option, or a larger max_tokens)", left))
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// docParts cuts a command's records into the summary's paragraphs (the
+// heading line dropped: Docs writes its own), one line per option
+// and one entry per example.
+func docParts(doc search.CommandDoc) (summary, opts, examples []string) {
+	seen := map[string]bool{}
+	for _, m := range doc.Records {
+		switch m.Kind {
+		case index.KindSummary:
+			_, body := manparse.SplitChunk(string(m.Kind), m.Text)
+			if s := strings.TrimSpace(body); s != "" {
+				summary = append(summary, s)
+			}
+		case index.KindOption:
+			if m.Option != "" && seen[m.Option] {
+				continue
+			}
+			seen[m.Option] = true
+			opts = append(opts, optionLine(m))
+		case index.KindExample:
+			if ex := exampleLine(doc.Command, m); ex != "" {
+				examples = append(examples, ex)
+			} else if _, body := manparse.SplitChunk(string(m.Kind), m.Text); strings.TrimSpace(body) != "" {
+				examples = append(examples, firstSentence(body, 240))
+			}
+		}
+	}
+	return summary, opts, examples
+}
+
+// synopsisLines are the lines of the summary record between its
+// "SYNOPSIS" line and the first line of prose (the start of DESCRIPTION,
+// which the summary record holds too).
+func synopsisLines(doc search.CommandDoc) []string {
+	for _, m := range doc.Records {
+		if m.Kind != index.KindSummary {
+			continue
+		}
+		var out []string
+		in := false
+		for _, l := range strings.Split(m.Text, "\n") {
+			t := strings.TrimSpace(l)
+			switch {
+			case t == "SYNOPSIS":
+				in = true
+			case !in || t == "":
+			case isProse(t):
+				return out // DESCRIPTION has begun
+			default:
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// isProse tells a sentence from a synopsis line: it ends with a full
+// stop, or has one followed by a capital ("... [FILE...]" is neither).
+func isProse(line string) bool {
+	if strings.HasSuffix(line, ".") && !strings.HasSuffix(line, "..") {
+		return true
+	}
+	for i := strings.Index(line, ". "); i >= 0; {
+		if i > 0 && line[i-1] != '.' && i+2 < len(line) && line[i+2] >= 'A' && line[i+2] <= 'Z' {
+			return true
+		}
+		j := strings.Index(line[i+1:], ". ")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
