@@ -29,6 +29,34 @@ type Client struct {
 // No socket, a stale one (nobody listening) or a refused connection is
 // ErrNotRunning: callers fall back to doing the work themselves.
 func Dial(ctx context.Context, socketPath string) (*Client, error) {
+	c, err := dialOnce(ctx, socketPath)
+	if err == nil || !errors.Is(err, ErrNotRunning) || !Starting(socketPath) {
+		return c, err
+	}
+	// A serve holds the lock but does not answer yet: it is starting.
+	// Waiting for it beats starting a second Chroma on its data, which
+	// the data lock would refuse (exit 6).
+	wctx, cancel := context.WithTimeout(ctx, StartWait)
+	defer cancel()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-wctx.Done():
+			return nil, fmt.Errorf("%w (a serve has been starting for %s on %s: see its output)", ErrNotRunning, StartWait, socketPath)
+		case <-tick.C:
+		}
+		if c, err = dialOnce(wctx, socketPath); err == nil || !errors.Is(err, ErrNotRunning) || !Starting(socketPath) {
+			return c, err
+		}
+	}
+}
+
+// StartWait bounds how long Dial waits for a starting serve (its model
+// loads while its Chroma starts: about 3 s on 2 busy cores).
+var StartWait = 20 * time.Second
+
+func dialOnce(ctx context.Context, socketPath string) (*Client, error) {
 	if _, err := os.Stat(socketPath); err != nil {
 		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, socketPath)
 	}

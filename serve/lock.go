@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -41,10 +43,31 @@ func Acquire(socket string) (*Lock, error) {
 }
 
 // Release drops the lock (the lock file stays: removing it would race
-// with the next serve taking it).
+// with the next serve taking it). Its pid goes first, so that a client
+// does not wait for a serve that has stopped (Starting).
 func (l *Lock) Release() {
 	if l != nil && l.f != nil {
+		l.f.Truncate(0)
 		l.f.Close()
 		l.f = nil
 	}
+}
+
+// Starting tells whether a serve that has taken the lock of socket may
+// still be starting (loading the model, starting Chroma, not yet
+// listening): the pid in the lock file is a live process. It reads the
+// file and never takes the lock, which could make a serve starting at
+// that instant fail as busy. A killed serve leaves its pid behind; a
+// reused pid costs a caller one StartWait at most.
+func Starting(socket string) bool {
+	b, err := os.ReadFile(socket + ".lock")
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return false
+	}
+	err = syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -310,4 +312,55 @@ func TestListenLoopbackOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	ln.Close()
+}
+
+// A query that comes while serve is starting (lock taken, not listening
+// yet) waits for it instead of starting a second Chroma on its data; a
+// serve that has stopped, or was killed, is not waited for.
+func TestDialWaitsForAStartingServe(t *testing.T) {
+	defer func(w time.Duration) { StartWait = w }(StartWait)
+	StartWait = 10 * time.Second
+	socket := filepath.Join(t.TempDir(), "cmdai.sock")
+	l, err := Acquire(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Starting(socket) {
+		t.Fatal("a held lock with a live pid is not Starting")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond) // the model loading
+		done <- New(&fakeBackend{}, Options{}).Run(ctx, l)
+	}()
+	c, err := Dial(context.Background(), socket)
+	if err != nil {
+		t.Fatalf("Dial during the start: %v; want it to wait for serve", err)
+	}
+	c.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	l.Release()
+	if Starting(socket) {
+		t.Error("a released lock is still Starting")
+	}
+	if _, err := Dial(context.Background(), socket); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("after a clean stop: %v; want ErrNotRunning", err)
+	}
+
+	// A killed serve leaves its pid in the lock file: a dead pid is not
+	// waited for.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(socket+".lock", []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if Starting(socket) {
+		t.Error("the pid of a dead process is Starting")
+	}
 }

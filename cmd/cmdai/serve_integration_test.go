@@ -299,3 +299,33 @@ func TestServeSignalsAndStaleSocket(t *testing.T) {
 		t.Errorf("serve over the stale socket: %+v %v", res, err)
 	}
 }
+
+// TestQueryWhileServeStarts: a query that comes while serve is starting
+// (its lock taken, its model and Chroma not ready) waits for it and is
+// answered through it, instead of starting a second Chroma on the same
+// data (which the data lock refuses: exit 6).
+func TestQueryWhileServeStarts(t *testing.T) {
+	smallIndex(t)
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	socket, _ := config.ServeSocket(os.Getenv)
+	for deadline := time.Now().Add(30 * time.Second); !serve.Starting(socket); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the child serve did not take its lock: %s", errOut.String())
+		}
+	}
+	code, out, stderr := runCLI(t, "index", "query", "twiddle the bits of a file", "--distro", "debian-12", "-k", "1")
+	if code != 0 || !strings.HasPrefix(out, "1. frob ") {
+		t.Errorf("query during serve's start: exit %d %q %s\nserve: %s", code, out, stderr, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "cmdai serve: ") {
+		t.Errorf("serve did not start beside the query: %s", errOut.String())
+	}
+}
