@@ -16,18 +16,19 @@ import (
 
 // fakeBackend answers from fixed data and records the queries it got.
 type fakeBackend struct {
-	queries []Query
-	fail    error
+	queries  []Query
+	fail     error
+	degraded string
 }
 
-func (f *fakeBackend) Query(_ context.Context, q Query) ([]search.CommandHit, error) {
+func (f *fakeBackend) Query(_ context.Context, q Query) (search.Answer, error) {
 	f.queries = append(f.queries, q)
 	if f.fail != nil {
-		return nil, f.fail
+		return search.Answer{}, f.fail
 	}
-	return []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
+	return search.Answer{Degraded: f.degraded, Commands: []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
 		{Kind: index.KindOption, Option: "-mtime", Text: "find(1) option -mtime n\nFile's data was last modified n*24 hours ago."},
-	}}}, nil
+	}}}}, nil
 }
 
 func (f *fakeBackend) Docs(_ context.Context, command string) (search.CommandDoc, error) {

@@ -93,6 +93,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	defer lock.Release()
 	w, err := openWarm(ctx, opts)
 	if err != nil {
+		if cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
+			// Serve is Chroma's holder for writers too: without it, it
+			// would only answer what the one-shot path answers already.
+			return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("cmdai serve needs Chroma to start: %w\n  (start Chroma or fix --chroma-url, then start serve again; meanwhile `cmdai index query` and `cmdai mcp` answer keyword-only from the keyword index on disk)", err))
+		}
 		return err
 	}
 	defer w.Close()
