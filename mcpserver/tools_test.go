@@ -131,6 +131,16 @@ func TestSearchCommandsAnswersInAFewLines(t *testing.T) {
 	}
 }
 
+// A degraded answer says so on its first line, then the usual list.
+func TestSearchCommandsSaysDegradedFirst(t *testing.T) {
+	cs := connect(t, &fakeBackend{degraded: "Chroma unavailable (no heartbeat): keyword-only answer from /k/cmdai_linux_test.bm25"})
+	out, isErr := call(t, cs, "search_commands", map[string]any{"query": "find files"})
+	first, rest, _ := strings.Cut(out, "\n")
+	if isErr || first != "degraded: Chroma unavailable (no heartbeat): keyword-only answer from /k/cmdai_linux_test.bm25" || !strings.HasPrefix(rest, "1. find(1)") {
+		t.Errorf("degraded answer (error %v):\n%s", isErr, out)
+	}
+}
+
 // Each bad call gets a tool error that says what is wrong, and the
 // server answers the next call.
 func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
