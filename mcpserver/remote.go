@@ -31,12 +31,15 @@ type Remote struct {
 	Collection string
 	// Socket names serve in index_status.
 	Socket string
+	// Distro is the distribution asked for ("": serve's): a serve that
+	// holds another one (restarted so mid-session) is not asked.
+	Distro string
 }
 
 // Query implements Backend. Full: every match of each command, whole, as
 // Local's search gives them, so that the tools render the same text.
 func (r Remote) Query(ctx context.Context, q Query) (search.Answer, error) {
-	res, err := r.C.Query(ctx, serve.QueryRequest{Request: q.Request, K: q.K, Mode: string(q.Mode), Full: true})
+	res, err := r.C.Query(ctx, serve.QueryRequest{Request: q.Request, K: q.K, Mode: string(q.Mode), Full: true, Distro: r.Distro})
 	if err != nil {
 		return search.Answer{}, remoteError(err)
 	}
@@ -93,8 +96,9 @@ func (u unknownCommand) Is(target error) bool { return target == search.ErrUnkno
 // went nor open a second Chroma on serve's data (its lock would refuse).
 type PerCall struct {
 	// Serve gives the Backend of the running serve that holds the index
-	// asked for and what closes it; ok false when there is none.
-	Serve func(ctx context.Context) (b Backend, done func(), ok bool)
+	// asked for, and done, told the call's error (ErrServeGone: forget
+	// that serve); ok false when there is none.
+	Serve func(ctx context.Context) (b Backend, done func(error), ok bool)
 	Local Backend
 }
 
@@ -104,7 +108,7 @@ func viaServe[T any](ctx context.Context, p PerCall, f func(Backend) (T, error))
 	if p.Serve != nil {
 		if b, done, ok := p.Serve(ctx); ok {
 			v, err := f(b)
-			done()
+			done(err)
 			if !errors.Is(err, ErrServeGone) || ctx.Err() != nil {
 				return v, err
 			}

@@ -92,12 +92,18 @@ func TestPerCallPrefersServeAndFallsBack(t *testing.T) {
 	f := &fakeServe{answer: serve.QueryResult{Commands: []search.CommandHit{{Command: "from-serve"}}}, records: 1}
 	local := &fakeBackend{}
 	running, dials, closes := true, 0, 0
-	p := PerCall{Local: local, Serve: func(context.Context) (Backend, func(), bool) {
+	var gone []error
+	p := PerCall{Local: local, Serve: func(context.Context) (Backend, func(error), bool) {
 		dials++
 		if !running {
 			return nil, nil, false
 		}
-		return Remote{C: f, Collection: "cmdai_linux_test"}, func() { closes++ }, true
+		return Remote{C: f, Collection: "cmdai_linux_test"}, func(err error) {
+			closes++
+			if errors.Is(err, ErrServeGone) {
+				gone = append(gone, err)
+			}
+		}, true
 	}}
 	ctx := context.Background()
 	q := Query{Request: "find files", K: 1, Mode: search.ModeSemantic}
@@ -123,6 +129,9 @@ func TestPerCallPrefersServeAndFallsBack(t *testing.T) {
 		t.Errorf("serve's error answer: %v, local asked %d times; want serve's error, Local not asked", err, len(local.queries))
 	}
 	if dials != closes+1 {
-		t.Errorf("%d dials (one without serve), %d closes: every client used must be closed", dials, closes)
+		t.Errorf("%d dials (one without serve), %d done: every call through serve must be done", dials, closes)
+	}
+	if len(gone) != 3 {
+		t.Errorf("done told of %d calls serve did not answer, want 3: %v", len(gone), gone)
 	}
 }

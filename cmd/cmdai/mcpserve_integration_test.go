@@ -136,6 +136,7 @@ func TestMCPThroughServePerCall(t *testing.T) {
 
 // TestServeDegradedWhenChromaDies: serve's private Chroma killed, serve
 // answers queries keyword-only from the keyword index on disk, saying so
+// (a keyword query needs no Chroma: answered whole)
 // ("degraded": true and the reason), the same commands as a keyword
 // query; a strict query is exit 4; the CLI through serve warns and exits
 // 0 (--strict: 4); MCP's search_commands through serve says so on its
@@ -156,10 +157,17 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 	if err := killServerOf(h.DataDir); err != nil {
 		t.Fatal(err)
 	}
+	// keyword needs no Chroma: serve's keyword index answers it whole
 	for _, mode := range []string{"semantic", "hybrid", "keyword"} {
 		res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: mode})
 		if err != nil {
 			t.Fatalf("--mode %s with Chroma dead: %v; want a degraded answer", mode, err)
+		}
+		if mode == "keyword" {
+			if res.Degraded || commands(res) != commands(want) {
+				t.Errorf("--mode keyword with Chroma dead: %q degraded %v; want the keyword answer, not degraded", commands(res), res.Degraded)
+			}
+			continue
 		}
 		if !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") || !strings.Contains(res.DegradedReason, "stopped answering serve") {
 			t.Errorf("--mode %s: degraded %v %q", mode, res.Degraded, res.DegradedReason)

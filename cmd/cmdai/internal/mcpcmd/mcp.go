@@ -5,7 +5,9 @@ package mcpcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -113,26 +115,39 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
 	local.FromDisk = fromDisk(opts)
-	return mcpserver.PerCall{Serve: serveBackend(opts), Local: local}, local.Close
+	p := mcpserver.PerCall{Local: local}
+	sc := &serveConn{opts: opts}
+	// another Chroma or model than serve's: serve cannot answer as we would
+	if !opts.NoServe && opts.Chroma.URL == "" && opts.Chroma.DataDir == "" && opts.Model.Variant == "" && opts.Model.Backend == "" {
+		p.Serve = sc.backend
+	}
+	return p, func() { sc.drop(nil); local.Close() }
 }
 
-// serveBackend reaches the running serve when it can answer as this
-// process would: none with --no-serve, another Chroma (--chroma-url,
-// --chroma-data) or another model asked for; and only a serve holding
-// the distribution's index asked for.
-func serveBackend(opts *Options) func(context.Context) (mcpserver.Backend, func(), bool) {
-	if opts.NoServe || opts.Chroma.URL != "" || opts.Chroma.DataDir != "" || opts.Model.Variant != "" || opts.Model.Backend != "" {
-		return nil
-	}
-	return func(ctx context.Context) (mcpserver.Backend, func(), bool) {
-		c, ok := opts.ServeClient(ctx)
+// serveConn keeps the client of the running serve between calls (one
+// connection, kept alive) until a call finds serve gone; then the next
+// call looks for a serve again.
+type serveConn struct {
+	opts       *Options
+	mu         sync.Mutex
+	c          *serve.Client
+	collection string
+}
+
+// backend is serve's Backend when a serve holding the distribution's
+// index answers.
+func (s *serveConn) backend(ctx context.Context) (mcpserver.Backend, func(error), bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == nil {
+		c, ok := s.opts.ServeClient(ctx)
 		if !ok {
 			return nil, nil, false
 		}
 		h, err := c.Health(ctx)
 		if err == nil {
 			var info distro.Info
-			if info, err = cmdutil.ResolveDistro(ctx, opts.Distro, nil); err == nil && info.CollectionName() != h.Collection {
+			if info, err = cmdutil.ResolveDistro(ctx, s.opts.Distro, nil); err == nil && info.CollectionName() != h.Collection {
 				err = serve.ErrNotHeld
 			}
 		}
@@ -140,7 +155,24 @@ func serveBackend(opts *Options) func(context.Context) (mcpserver.Backend, func(
 			c.Close()
 			return nil, nil, false
 		}
-		return mcpserver.Remote{C: c, Collection: h.Collection, Socket: c.Socket()}, c.Close, true
+		s.c, s.collection = c, h.Collection
+	}
+	c := s.c
+	done := func(err error) {
+		if errors.Is(err, mcpserver.ErrServeGone) {
+			s.drop(c)
+		}
+	}
+	return mcpserver.Remote{C: c, Collection: s.collection, Socket: c.Socket(), Distro: s.opts.Distro}, done, true
+}
+
+// drop forgets the client c (nil: any).
+func (s *serveConn) drop(c *serve.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil && (c == nil || s.c == c) {
+		s.c.Close()
+		s.c = nil
 	}
 }
 
