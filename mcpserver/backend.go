@@ -1,7 +1,7 @@
 // Package mcpserver serves an index's search, documentation and status
 // as Model Context Protocol tools, for AI agents (Claude Code, Cursor,
 // Codex, ...), through a small Backend: the index held in this process
-// (Local), or later a running `cmdai serve`.
+// (Local), or a running `cmdai serve` (Remote), chosen per call (PerCall).
 package mcpserver
 
 import (
@@ -19,8 +19,10 @@ import (
 // client of a warm process (package serve's) can implement it as well as
 // Local; the tools render the answers.
 type Backend interface {
-	// Query returns the best commands for a request.
-	Query(ctx context.Context, q Query) ([]search.CommandHit, error)
+	// Query returns the best commands for a request, every match of each
+	// whole (the tools pick); a degraded answer (keyword-only from disk,
+	// Chroma unreachable) says why in its Degraded.
+	Query(ctx context.Context, q Query) (search.Answer, error)
 	// Docs returns one command's records (search.ErrUnknownCommand when
 	// the index does not hold it).
 	Docs(ctx context.Context, command string) (search.CommandDoc, error)
@@ -61,6 +63,10 @@ type Local struct {
 	base   context.Context
 	open   Opener
 	loadKW func(ctx context.Context, s *search.Searcher) error
+	// FromDisk, when set, answers a search the index could not be opened
+	// for (cause) keyword-only from the keyword index on disk, or returns
+	// cause when that does not apply (not a Chroma that is down or busy).
+	FromDisk func(ctx context.Context, q Query, cause error) (search.Answer, error)
 	// KeepOpen is how long the index stays open after the last call (0:
 	// until Close). Closing it stops the private Chroma server and frees
 	// its data directory for other cmdai commands (one holder at a time):
@@ -148,17 +154,23 @@ func (l *Local) fail(ctx context.Context, err error) error {
 	return fmt.Errorf("%w (the index was closed: the next call opens it again)", err)
 }
 
-// Query implements Backend.
-func (l *Local) Query(ctx context.Context, q Query) ([]search.CommandHit, error) {
+// Query implements Backend. When the index cannot be opened because
+// Chroma cannot be started or reached, FromDisk answers (the assistant
+// is not blocked); a Chroma that dies mid-session is an error once, and
+// the next call starts it again.
+func (l *Local) Query(ctx context.Context, q Query) (search.Answer, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
 	s, err := l.searcher(q.Mode != search.ModeSemantic)
 	if err != nil {
-		return nil, err
+		if l.FromDisk != nil && ctx.Err() == nil {
+			return l.FromDisk(ctx, q, err)
+		}
+		return search.Answer{}, err
 	}
 	hits, err := s.Search(ctx, q.Request, q.K, q.Mode)
-	return hits, l.fail(ctx, err)
+	return search.Answer{Commands: hits}, l.fail(ctx, err)
 }
 
 // Docs implements Backend.

@@ -109,3 +109,32 @@ func TestLocalClosesWhenIdle(t *testing.T) {
 		t.Errorf("Close: closed %d times in all, want 2", closes)
 	}
 }
+
+// A search whose index cannot be opened goes to FromDisk with the
+// opener's error (a status or docs call does not: they need the index);
+// FromDisk's own error is the call's.
+func TestLocalSearchFallsBackToDisk(t *testing.T) {
+	down := errors.New("chroma unreachable: no heartbeat from http://127.0.0.1:9")
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		return search.Searcher{}, nil, down
+	}, nil)
+	var causes []error
+	l.FromDisk = func(_ context.Context, q Query, cause error) (search.Answer, error) {
+		causes = append(causes, cause)
+		if q.Request == "strict" {
+			return search.Answer{}, cause
+		}
+		return search.Answer{Commands: []search.CommandHit{{Command: "find"}}, Degraded: "keyword-only"}, nil
+	}
+	ctx := context.Background()
+	a, err := l.Query(ctx, Query{Request: "find files", K: 1, Mode: search.ModeSemantic})
+	if err != nil || a.Degraded != "keyword-only" || len(causes) != 1 || !errors.Is(causes[0], down) {
+		t.Errorf("degraded search: %+v %v, causes %v", a, err, causes)
+	}
+	if _, err := l.Query(ctx, Query{Request: "strict", K: 1}); !errors.Is(err, down) {
+		t.Errorf("FromDisk's refusal: %v, want the cause", err)
+	}
+	if _, err := l.Docs(ctx, "grep"); !errors.Is(err, down) || len(causes) != 2 {
+		t.Errorf("docs: %v (FromDisk asked %d times); want the opener's error", err, len(causes))
+	}
+}

@@ -111,11 +111,17 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		return nil, nil, err
 	}
-	hits, err := t.b.Query(ctx, q)
+	a, err := t.b.Query(ctx, q)
 	if err != nil {
 		return nil, nil, err
 	}
-	return text(render.Brief(hits, render.DefaultBriefMatches)), nil, nil
+	out := render.Brief(a.Commands, render.DefaultBriefMatches)
+	if a.Degraded != "" {
+		// first, so that an agent reading the top knows the ranking is
+		// keyword-only
+		out = "degraded: " + a.Degraded + "\n" + out
+	}
+	return text(out), nil, nil
 }
 
 // checkSearch turns the arguments into a Query or says what is wrong

@@ -16,18 +16,19 @@ import (
 
 // fakeBackend answers from fixed data and records the queries it got.
 type fakeBackend struct {
-	queries []Query
-	fail    error
+	queries  []Query
+	fail     error
+	degraded string
 }
 
-func (f *fakeBackend) Query(_ context.Context, q Query) ([]search.CommandHit, error) {
+func (f *fakeBackend) Query(_ context.Context, q Query) (search.Answer, error) {
 	f.queries = append(f.queries, q)
 	if f.fail != nil {
-		return nil, f.fail
+		return search.Answer{}, f.fail
 	}
-	return []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
+	return search.Answer{Degraded: f.degraded, Commands: []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
 		{Kind: index.KindOption, Option: "-mtime", Text: "find(1) option -mtime n\nFile's data was last modified n*24 hours ago."},
-	}}}, nil
+	}}}}, nil
 }
 
 func (f *fakeBackend) Docs(_ context.Context, command string) (search.CommandDoc, error) {
@@ -127,6 +128,16 @@ func TestSearchCommandsAnswersInAFewLines(t *testing.T) {
 	call(t, cs, "search_commands", map[string]any{"query": "x"})
 	if q := b.queries[1]; q.K != DefaultK || q.Mode != search.ModeSemantic {
 		t.Errorf("defaults: %+v", q)
+	}
+}
+
+// A degraded answer says so on its first line, then the usual list.
+func TestSearchCommandsSaysDegradedFirst(t *testing.T) {
+	cs := connect(t, &fakeBackend{degraded: "Chroma unavailable (no heartbeat): keyword-only answer from /k/cmdai_linux_test.bm25"})
+	out, isErr := call(t, cs, "search_commands", map[string]any{"query": "find files"})
+	first, rest, _ := strings.Cut(out, "\n")
+	if isErr || first != "degraded: Chroma unavailable (no heartbeat): keyword-only answer from /k/cmdai_linux_test.bm25" || !strings.HasPrefix(rest, "1. find(1)") {
+		t.Errorf("degraded answer (error %v):\n%s", isErr, out)
 	}
 }
 

@@ -98,6 +98,8 @@ async def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=20, help="warm calls per tool for the timings")
     ap.add_argument("--requests", help="JSON lines of {request, command} to measure over")
+    ap.add_argument("--expect-holder", help="index_status must say the index is held by this (e.g. 'cmdai serve')")
+    ap.add_argument("--answers", help="write the tools' answers (text) as JSON to this file, to compare runs")
     ap.add_argument("command", nargs="+")
     a = ap.parse_args(argv)
     server = StdioServerParameters(command=a.command[0], args=a.command[1:], env=dict(os.environ))
@@ -133,6 +135,15 @@ async def main(argv):
 
         is_err, status = await call(client, "index_status", {})
         check(not is_err and "records" in status, "index_status: %s" % status)
+        if a.expect_holder:
+            check("held by " + a.expect_holder in status, "index_status does not say held by %s: %s" % (a.expect_holder, status))
+        if a.answers:
+            is_err, hybrid = await call(client, "search_commands", {"query": "count lines in a file", "mode": "hybrid", "k": 3})
+            check(not is_err, "hybrid search_commands failed: " + hybrid)
+            is_err, unknown = await call(client, "command_docs", {"command": "no-such-command-xyz"})
+            with open(a.answers, "w") as f:
+                json.dump({"search_commands": found, "search_commands_hybrid": hybrid, "command_docs_option": count,
+                           "command_docs": docs, "command_docs_unknown": unknown}, f)
 
         for what, name, args in [
             ("unknown tool", "no_such_tool", {}),

@@ -29,6 +29,9 @@ type QueryRequest struct {
 	// Distro is the distribution whose index is asked for ("": the one
 	// serve holds). Another one is answered 421: the CLI asks it itself.
 	Distro string `json:"distro,omitempty"`
+	// Strict: when Chroma cannot be reached, answer the error (exit 4)
+	// instead of a keyword-only answer from the keyword index on disk.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // QueryResult is what `index query --json` prints, and the answer of
@@ -90,6 +93,9 @@ type ErrorBody struct {
 // concurrent use.
 type Backend interface {
 	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
+	// Docs is one command's records (search.ErrUnknownCommand when the
+	// index does not hold it), for MCP's command_docs through serve.
+	Docs(ctx context.Context, command string) (search.CommandDoc, error)
 	Status(ctx context.Context, detailed bool) (IndexStatus, error)
 	// Where says which collection and Chroma serve holds.
 	Where() Health

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"os"
 	"time"
+
+	"github.com/cmdai/cmdai/search"
 )
 
 // dialTimeout bounds reaching the socket: a serve that does not accept
@@ -106,6 +108,13 @@ func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error)
 		return res, fmt.Errorf("%w: %s", ErrNotHeld, se.Message)
 	}
 	return res, err
+}
+
+// Docs asks GET /v1/docs: one command's records. A command the index
+// does not hold is an *Error of Status 404.
+func (c *Client) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	var doc search.CommandDoc
+	return doc, c.do(ctx, http.MethodGet, "/v1/docs?"+url.Values{"command": {command}}.Encode(), nil, &doc)
 }
 
 // Status asks GET /v1/status.

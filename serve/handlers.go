@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -28,13 +29,14 @@ const (
 func (s *Server) routes(socket bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/query", s.handleQuery)
+	mux.HandleFunc("/v1/docs", s.handleDocs)
 	mux.HandleFunc("/v1/status", s.handleStatus)
 	mux.HandleFunc("/v1/health", s.handleHealth)
 	if socket {
 		mux.HandleFunc("/v1/lease", s.handleLease)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/status or /v1/health", ExitCode: 2})
+		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/status or /v1/health", ExitCode: 2})
 	})
 	return s.track(mux)
 }
@@ -146,6 +148,67 @@ func (s *Server) enter(ctx context.Context) *Error {
 		return &Error{Status: 503, Message: "the index is being written (index init, refresh, import, clear or docs): retry when it is done", ExitCode: 6}
 	}
 	return nil
+}
+
+// MaxCommandBytes bounds a command name asked for: names are short.
+const MaxCommandBytes = 200
+
+// handleDocs answers GET /v1/docs?command=NAME with the command's records
+// (search.CommandDoc): what MCP's command_docs renders.
+func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		writeError(w, &Error{Status: 405, Message: "GET /v1/docs?command=NAME", ExitCode: 2})
+		return
+	}
+	command, err := checkCommand(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.enter(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	doc, derr := s.b.Docs(r.Context(), command)
+	s.gate.leave()
+	if errors.Is(derr, search.ErrUnknownCommand) {
+		writeError(w, &Error{Status: http.StatusNotFound, Message: derr.Error(), ExitCode: 2})
+		return
+	}
+	if derr != nil {
+		writeError(w, s.asError(derr))
+		return
+	}
+	writeJSON(w, http.StatusOK, doc)
+}
+
+// checkCommand reads the one command=NAME parameter: a name of valid
+// UTF-8, no blanks or slashes, at most MaxCommandBytes.
+func checkCommand(r *http.Request) (string, *Error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return "", badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
+	}
+	for k := range q {
+		if k != "command" {
+			return "", badRequest("unknown parameter %q: send /v1/docs?command=grep", k)
+		}
+	}
+	if len(q["command"]) > 1 {
+		return "", badRequest("one command per request, not %d", len(q["command"]))
+	}
+	command := strings.TrimSpace(q.Get("command"))
+	switch {
+	case command == "":
+		return "", badRequest("no command named: send /v1/docs?command=grep")
+	case !utf8.ValidString(command):
+		return "", badRequest("command is not valid UTF-8")
+	case len(command) > MaxCommandBytes:
+		return "", badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
+	case strings.ContainsAny(command, " \t\n\r/"):
+		return "", badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
+	}
+	return command, nil
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -37,6 +38,14 @@ func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, e
 	hit := search.CommandHit{Command: "find", Score: float64(b.gen.Load()), Description: "search for files",
 		Matches: []search.Match{{ID: "find:0", Section: "NAME", Score: 0.5, Text: "find - search for files"}}}
 	return QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []search.CommandHit{hit}, Millis: 1}, nil
+}
+
+func (b *fakeBackend) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	if command != "find" {
+		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
+	}
+	return search.CommandDoc{CommandHit: search.CommandHit{Command: "find", Description: "search for files"},
+		Records: []search.Match{{ID: "find:0", Kind: "summary", Section: "NAME", Text: "find - search for files"}}}, nil
 }
 
 func (b *fakeBackend) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
@@ -116,6 +125,63 @@ func TestQueryStatusHealth(t *testing.T) {
 	if h, err := c.Health(context.Background()); err != nil || !h.OK || h.Writing {
 		t.Errorf("health: %+v %v", h, err)
 	}
+}
+
+// TestDocs: GET /v1/docs answers a command's records; an unknown command
+// is 404 and bad names 400, each a JSON error; serve keeps serving.
+func TestDocs(t *testing.T) {
+	socket, _ := start(t, &fakeBackend{}, Options{})
+	c := dial(t, socket)
+	doc, err := c.Docs(context.Background(), "find")
+	if err != nil || doc.Command != "find" || len(doc.Records) != 1 || doc.Records[0].Text != "find - search for files" {
+		t.Errorf("docs of find: %+v %v", doc, err)
+	}
+	var se *Error
+	if _, err := c.Docs(context.Background(), "nosuchcmd"); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, "not in the index") {
+		t.Errorf("unknown command: %v; want a 404 saying so", err)
+	}
+	for _, q := range []struct {
+		query, want string
+		status      int
+	}{
+		{"", "no command named", 400},
+		{"?command=", "no command named", 400},
+		{"?command=%20%20", "no command named", 400},
+		{"?command=a%20b", "not a command name", 400},
+		{"?command=..%2Fetc", "not a command name", 400},
+		{"?command=%ff%fe", "not valid UTF-8", 400},
+		{"?command=" + strings.Repeat("a", 300), "at most 200", 400},
+		{"?command=find&command=ls", "one command", 400},
+		{"?cmd=find", `unknown parameter \"cmd\"`, 400},
+		{"?command=%zz", "bad query string", 400},
+	} {
+		status, body := get(t, socket, "/v1/docs"+q.query)
+		if status != q.status || !strings.Contains(body, q.want) || !strings.Contains(body, `"exit_code":2`) {
+			t.Errorf("docs%s: %d %s; want %d with %q", q.query, status, body, q.status, q.want)
+		}
+	}
+	if status, body := post(t, socket, "/v1/docs?command=find", ""); status != 405 {
+		t.Errorf("POST docs: %d %s; want 405", status, body)
+	}
+	if _, err := c.Docs(context.Background(), "find"); err != nil {
+		t.Errorf("after the bad input: %v", err)
+	}
+}
+
+// get asks path on the socket and returns the status and body.
+func get(t *testing.T, socket, path string) (int, string) {
+	t.Helper()
+	hc := http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return net.Dial("unix", socket)
+	}}}
+	resp, err := hc.Get("http://cmdai" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.String()
 }
 
 // post sends body raw to the socket and returns the status and body.

@@ -37,22 +37,60 @@ func mcpClientPython(t *testing.T) string {
 // argument type and an empty query each an MCP error with the server
 // answering after. The figures it prints (answer sizes, warm call times)
 // are logged, not asserted: they are BENCHMARKS.md's.
+//
+// It runs twice: with the index held by `cmdai mcp` itself, then with a
+// `cmdai serve` running, which must answer (index_status says so) with
+// the same text, byte for byte, for the same calls.
 func TestMCPWithPythonClient(t *testing.T) {
 	realEnv(t)
 	py := mcpClientPython(t)
 	initSmall(t)
+	dir := t.TempDir()
+	local := mcpCheck(t, py, "--answers", filepath.Join(dir, "local.json"))
+	t.Logf("figures, index held by cmdai mcp: %s", local)
+	startServeOf(t, "")
+	viaServe := mcpCheck(t, py, "--answers", filepath.Join(dir, "serve.json"), "--expect-holder", "cmdai serve")
+	t.Logf("figures, through cmdai serve: %s", viaServe)
+	var a, b map[string]string
+	for _, x := range []struct {
+		file string
+		into *map[string]string
+	}{{"local.json", &a}, {"serve.json", &b}} {
+		raw, err := os.ReadFile(filepath.Join(dir, x.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, x.into); err != nil {
+			t.Fatalf("%s: %v", x.file, err)
+		}
+	}
+	if len(a) != 5 {
+		t.Fatalf("answers %v: want 5", a)
+	}
+	for k, v := range a {
+		if b[k] != v {
+			t.Errorf("%s through serve:\n%s\nheld by mcp:\n%s", k, b[k], v)
+		}
+	}
+}
+
+// mcpCheck runs scripts/mcp-client-check.py against `cmdai mcp` (this
+// test binary as the CLI) with args, checks its figures and returns them.
+func mcpCheck(t *testing.T, py string, args ...string) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, filepath.Join("..", "..", "scripts", "mcp-client-check.py"), "--calls", "5", "--", exe)
+	args = append([]string{filepath.Join("..", "..", "scripts", "mcp-client-check.py"), "--calls", "5"}, args...)
+	cmd := exec.CommandContext(ctx, py, append(args, "--", exe)...)
 	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcp-client-check.py: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+		t.Fatalf("mcp-client-check.py %v: %v\nstdout:\n%s\nstderr:\n%s", args, err, stdout.String(), stderr.String())
 	}
 	var figures struct {
 		FindRank            int `json:"find_rank"`
@@ -66,7 +104,8 @@ func TestMCPWithPythonClient(t *testing.T) {
 	if figures.FindRank < 1 || figures.FindRank > 3 || figures.SearchCommandsBytes == 0 || figures.CommandDocsBytes == 0 {
 		t.Errorf("figures %+v: want find in the top 3 and answers of some bytes", figures)
 	}
-	t.Logf("figures: %s\nerrors the client saw:\n%s", lines[len(lines)-1], stderr.String())
+	t.Logf("errors the client saw:\n%s", stderr.String())
+	return lines[len(lines)-1]
 }
 
 // TestMCPWithoutIndex: with no index, each tool answers with an error

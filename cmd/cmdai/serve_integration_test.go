@@ -30,12 +30,19 @@ import (
 // and waits for it to answer.
 func startServe(t *testing.T) (stop func() error, c *serve.Client) {
 	t.Helper()
+	return startServeOf(t, "debian-12")
+}
+
+// startServeOf is startServe holding the index of distribution id ("":
+// this machine's).
+func startServeOf(t *testing.T, id string) (stop func() error, c *serve.Client) {
+	t.Helper()
 	io, _, errOut := testIO()
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: "debian-12", Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
+		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: id, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
 	}()
 	socket, err := config.ServeSocket(os.Getenv)
 	if err != nil {

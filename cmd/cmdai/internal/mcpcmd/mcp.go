@@ -5,7 +5,9 @@ package mcpcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,8 +17,10 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // Options are the inputs of `cmdai mcp`.
@@ -25,8 +29,10 @@ type Options struct {
 	Distro string
 	// KeepOpen is how long the index stays open after the last call.
 	KeepOpen time.Duration
-	Chroma   cmdutil.ChromaOptions
-	Model    cmdutil.ModelOptions
+	// NoServe answers every call in this process even when serve runs.
+	NoServe bool
+	Chroma  cmdutil.ChromaOptions
+	Model   cmdutil.ModelOptions
 	// Transport is stdio in use; tests may give another.
 	Transport mcp.Transport
 }
@@ -43,6 +49,7 @@ func NewCmdMCP(f *cmdutil.Factory) *cli.Command {
 		&cli.DurationFlag{Name: "keep-open", Value: DefaultKeepOpen, Usage: "close the index (and stop the private Chroma server, freeing its data for other cmdai commands) after `DURATION` without a call; the next call opens it again (0: keep it open for the whole session)", Destination: &opts.KeepOpen},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "mcp",
@@ -54,10 +61,13 @@ logs go to stderr. An MCP client starts it. Tools:
    command_docs     one command's summary, synopsis, options, examples, or
                     one option's text (command, option, section, max_tokens)
    index_status     which index answers, its counts, model and build time
-The index is opened on the first call that needs it and kept until
---keep-open passes without a call. A tool that cannot answer (no index,
-no model, Chroma down) gives an error saying what to run, and the server
-keeps serving.
+Each call goes to a running "cmdai serve" that holds the index asked for
+(checked per call: serve may start or stop during a session), else the
+index is opened in this process on the first call that needs it and kept
+until --keep-open passes without a call. When Chroma cannot be started or
+reached, search_commands answers keyword-only from the keyword index on
+disk, its first line saying so. A tool that cannot answer (no index, no
+model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:
    $ claude mcp add cmdai -- cmdai mcp
@@ -99,14 +109,89 @@ func Run(ctx context.Context, opts *Options) error {
 	return nil
 }
 
-// backend is what answers the tools: the index held in this process.
-// This is where a running `cmdai serve` is to be preferred when there is
-// one (its client implementing mcpserver.Backend), Local staying the
-// fallback.
+// backend is what answers the tools, per call: a running serve that
+// holds the index asked for, else the index held in this process.
 func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
-	return local, local.Close
+	local.FromDisk = fromDisk(opts)
+	p := mcpserver.PerCall{Local: local}
+	sc := &serveConn{opts: opts}
+	// another Chroma or model than serve's: serve cannot answer as we would
+	if !opts.NoServe && opts.Chroma.URL == "" && opts.Chroma.DataDir == "" && opts.Model.Variant == "" && opts.Model.Backend == "" {
+		p.Serve = sc.backend
+	}
+	return p, func() { sc.drop(nil); local.Close() }
+}
+
+// serveConn keeps the client of the running serve between calls (one
+// connection, kept alive) until a call finds serve gone; then the next
+// call looks for a serve again.
+type serveConn struct {
+	opts       *Options
+	mu         sync.Mutex
+	c          *serve.Client
+	collection string
+}
+
+// backend is serve's Backend when a serve holding the distribution's
+// index answers.
+func (s *serveConn) backend(ctx context.Context) (mcpserver.Backend, func(error), bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == nil {
+		c, ok := s.opts.ServeClient(ctx)
+		if !ok {
+			return nil, nil, false
+		}
+		h, err := c.Health(ctx)
+		if err == nil {
+			var info distro.Info
+			if info, err = cmdutil.ResolveDistro(ctx, s.opts.Distro, nil); err == nil && info.CollectionName() != h.Collection {
+				err = serve.ErrNotHeld
+			}
+		}
+		if err != nil {
+			c.Close()
+			return nil, nil, false
+		}
+		s.c, s.collection = c, h.Collection
+	}
+	c := s.c
+	done := func(err error) {
+		if errors.Is(err, mcpserver.ErrServeGone) {
+			s.drop(c)
+		}
+	}
+	return mcpserver.Remote{C: c, Collection: s.collection, Socket: c.Socket(), Distro: s.opts.Distro}, done, true
+}
+
+// drop forgets the client c (nil: any).
+func (s *serveConn) drop(c *serve.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil && (c == nil || s.c == c) {
+		s.c.Close()
+		s.c = nil
+	}
+}
+
+// fromDisk answers a search keyword-only from the keyword index on disk
+// when the index could not be opened because Chroma is down or busy,
+// every match whole as a search gives them.
+func fromDisk(opts *Options) func(context.Context, mcpserver.Query, error) (search.Answer, error) {
+	return func(ctx context.Context, q mcpserver.Query, cause error) (search.Answer, error) {
+		info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+		if err != nil {
+			return search.Answer{}, cause
+		}
+		req := search.Request{Query: q.Request, K: q.K, Mode: q.Mode, Matches: -1, MatchText: -1}
+		res, err := querycmd.FromDisk(ctx, opts.Getenv, info.CollectionName(), req, time.Now(), cause)
+		if err != nil {
+			return search.Answer{}, err
+		}
+		return search.Answer{Commands: res.Commands, Degraded: res.DegradedReason}, nil
+	}
 }
 
 // opener opens the index as `index query` does: the distribution's

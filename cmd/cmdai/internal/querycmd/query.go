@@ -146,19 +146,31 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 // cannot be reached or is held by another cmdai (the assistant must not
 // be blocked); any other error, or a strict request, is returned as it is.
 func answerFromDisk(ctx context.Context, opts *QueryOptions, collection string, req search.Request, start time.Time, cause error) error {
-	if code := cmdutil.ExitCode(cause); code != cmdutil.ExitUnreachable && code != cmdutil.ExitBusy {
-		return cause
-	}
-	dir, err := config.KeywordDir(opts.Getenv)
-	if err != nil {
-		return cause
-	}
-	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
+	res, err := FromDisk(ctx, opts.Getenv, collection, req, start, cause)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url for semantic answers; --strict makes this an error)\n", a.Degraded)
-	return printQuery(opts, result(req.Query, collection, a, start))
+	return printQuery(opts, res)
+}
+
+// FromDisk is the keyword-only answer from the keyword index on disk for
+// a request that Chroma could not answer (cause): one-shot queries, serve
+// and the MCP server degrade alike. A cause other than Chroma unreachable
+// or held by another cmdai, or a strict request, is returned as it is;
+// so is cause when no keyword index was saved (with why).
+func FromDisk(ctx context.Context, getenv func(string) string, collection string, req search.Request, start time.Time, cause error) (QueryResult, error) {
+	if code := cmdutil.ExitCode(cause); code != cmdutil.ExitUnreachable && code != cmdutil.ExitBusy {
+		return QueryResult{}, cause
+	}
+	dir, err := config.KeywordDir(getenv)
+	if err != nil {
+		return QueryResult{}, cause
+	}
+	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
+	if err != nil {
+		return QueryResult{}, err
+	}
+	return result(req.Query, collection, a, start), nil
 }
 
 // SearchRequest is the search a query's options ask for, one-shot or in
@@ -189,8 +201,12 @@ func result(request, collection string, a search.Answer, start time.Time) QueryR
 		Degraded: a.Degraded != "", DegradedReason: a.Degraded}
 }
 
-// printQuery prints a result as plain text, --context or --json.
+// printQuery prints a result as plain text, --context or --json, and a
+// degraded one's warning on stderr (one-shot or from serve alike).
 func printQuery(opts *QueryOptions, res QueryResult) error {
+	if res.Degraded {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url for semantic answers; --strict makes this an error)\n", res.DegradedReason)
+	}
 	switch {
 	case opts.Context:
 		fmt.Fprint(opts.IO.Out, render.Context(res.Commands, opts.ContextTokens))

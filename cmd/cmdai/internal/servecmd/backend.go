@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
@@ -99,12 +101,44 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 	if err != nil {
 		return serve.QueryResult{}, cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
+	req := querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context)
+	req.Strict = q.Strict
+	start := time.Now()
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.openErr != nil {
-		return serve.QueryResult{}, w.openErr
+		return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, w.openErr)
 	}
-	return querycmd.Answer(ctx, w.s, querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context))
+	res, err := querycmd.Answer(ctx, w.s, req)
+	if err != nil && ctx.Err() == nil {
+		if gone := w.chromaGone(ctx); gone != nil {
+			return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, gone)
+		}
+	}
+	return res, err
+}
+
+// chromaGone says, after a failed search, whether Chroma stopped
+// answering (then the query is answered keyword-only from disk): nil
+// when it answers, so the failure was something else. The next query
+// tries Chroma first again, so a --chroma-url server that comes back is
+// used again; a private server that died is not restarted (restart serve).
+func (w *warm) chromaGone(ctx context.Context) error {
+	err := chroma.Answers(ctx, w.conn.URL)
+	if err == nil {
+		return nil
+	}
+	return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering serve (%v)", chroma.ErrUnreachable, w.conn.URL, err))
+}
+
+// Docs is one command's records, from the searcher serve holds.
+func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.openErr != nil {
+		return search.CommandDoc{}, w.openErr
+	}
+	return w.s.Docs(ctx, command)
 }
 
 func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {

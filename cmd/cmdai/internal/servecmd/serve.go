@@ -47,11 +47,14 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 		UsageText: "cmdai serve [--listen 127.0.0.1:PORT] [--idle-timeout 30m]",
 		Description: `Holds this distribution's index (its private Chroma server or --chroma-url,
 the model, the keyword index) and answers JSON over HTTP on a Unix socket
-(mode 0600): POST /v1/query, GET /v1/status, GET /v1/health. "cmdai index
-query" and "index status" use it automatically (--no-serve: not); init,
-refresh, import, clear and docs write through its Chroma while queries
-wait, and it reloads after them. SIGTERM or SIGINT stop it with its
-Chroma server. A second serve on the same data home exits 6.
+(mode 0600): POST /v1/query, GET /v1/docs?command=NAME, GET /v1/status,
+GET /v1/health. "cmdai index query", "index status" and "cmdai mcp" use it
+automatically (--no-serve: not); init, refresh, import, clear and docs
+write through its Chroma while queries wait, and it reloads after them.
+When Chroma stops answering, queries are answered keyword-only from the
+keyword index on disk ("degraded": true; "strict": true refuses); serve
+does not start without Chroma (exit 4). SIGTERM or SIGINT stop it with
+its Chroma server. A second serve on the same data home exits 6.
 
 EXAMPLES:
    $ cmdai serve --idle-timeout 30m &
@@ -93,6 +96,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	defer lock.Release()
 	w, err := openWarm(ctx, opts)
 	if err != nil {
+		if cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
+			// Serve is Chroma's holder for writers too: without it, it
+			// would only answer what the one-shot path answers already.
+			return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("cmdai serve needs Chroma to start: %w\n  (start Chroma or fix --chroma-url, then start serve again; meanwhile `cmdai index query` and `cmdai mcp` answer keyword-only from the keyword index on disk)", err))
+		}
 		return err
 	}
 	defer w.Close()

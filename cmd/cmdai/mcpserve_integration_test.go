@@ -1,0 +1,239 @@
+package main
+
+// Integration tests of `cmdai mcp` through a running `cmdai serve`, and
+// of the keyword-only answers serve and mcp give when Chroma is down,
+// with the real Chroma server and model.
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
+	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/serve"
+)
+
+// toolCall is one MCP tool call and its arguments.
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
+// mcpSession runs `cmdai mcp` in this process (index of debian-12) over
+// in-memory transports until the returned end, which waits for Run.
+func mcpSession(t *testing.T, chroma cmdutil.ChromaOptions) (call func(toolCall) (string, bool), end func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ct, st := mcp.NewInMemoryTransports()
+	io, _, errOut := testIO()
+	opts := &mcpcmd.Options{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Transport: st, Distro: "debian-12",
+		KeepOpen: mcpcmd.DefaultKeepOpen, Chroma: chroma, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	done := make(chan error, 1)
+	go func() { done <- mcpcmd.Run(ctx, opts) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ended := false
+	end = func() {
+		if ended {
+			return
+		}
+		ended = true
+		cs.Close()
+		if err := <-done; err != nil {
+			t.Errorf("mcp Run: %v\n%s", err, errOut)
+		}
+		cancel()
+	}
+	t.Cleanup(end)
+	call = func(c toolCall) (string, bool) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: protocol error %v", c.name, err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	return call, end
+}
+
+// mcpCalls are the calls compared between the index held by mcp and by
+// serve: each mode of search, docs whole, one option, an unknown command.
+var mcpCalls = []toolCall{
+	{"search_commands", map[string]any{"query": "twiddle the bits of a file", "k": 3}},
+	{"search_commands", map[string]any{"query": "twiddle the bits of files recursively", "mode": "hybrid"}},
+	{"search_commands", map[string]any{"query": "frob recursively", "mode": "keyword", "k": 2}},
+	{"command_docs", map[string]any{"command": "frob"}},
+	{"command_docs", map[string]any{"command": "frob", "option": "--recursive"}},
+	{"command_docs", map[string]any{"command": "unfrob", "section": "synopsis"}},
+	{"command_docs", map[string]any{"command": "no-such-command"}},
+}
+
+// TestMCPThroughServePerCall: the same tool calls give the same text,
+// byte for byte, from the index held by `cmdai mcp` and through a running
+// serve (index_status names the holder); serve stopping mid-session
+// sends the next calls to the index held by mcp again, with the same
+// answers.
+func TestMCPThroughServePerCall(t *testing.T) {
+	smallIndex(t)
+	answers := func(call func(toolCall) (string, bool)) []string {
+		var out []string
+		for _, c := range mcpCalls {
+			text, isErr := call(c)
+			if isErr != (c.args["command"] == "no-such-command") {
+				t.Errorf("%s %v: error %v: %s", c.name, c.args, isErr, text)
+			}
+			out = append(out, text)
+		}
+		return out
+	}
+	holder := func(call func(toolCall) (string, bool)) string {
+		text, isErr := call(toolCall{"index_status", nil})
+		if isErr {
+			t.Fatalf("index_status: %s", text)
+		}
+		_, h, _ := strings.Cut(text, "held by ")
+		return strings.TrimSpace(h)
+	}
+	call, end := mcpSession(t, cmdutil.ChromaOptions{})
+	local := answers(call)
+	if h := holder(call); h != "this process (cmdai mcp)" {
+		t.Errorf("without serve, held by %q", h)
+	}
+	end() // stops mcp's Chroma: serve needs its data
+
+	stop, _ := startServe(t)
+	call, end = mcpSession(t, cmdutil.ChromaOptions{})
+	defer end()
+	if h := holder(call); !strings.HasPrefix(h, "cmdai serve on ") {
+		t.Errorf("with serve running, held by %q", h)
+	}
+	for i, got := range answers(call) {
+		if got != local[i] {
+			t.Errorf("%s %v through serve:\n%s\nheld by mcp:\n%s", mcpCalls[i].name, mcpCalls[i].args, got, local[i])
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("stop serve: %v", err)
+	}
+	for i, got := range answers(call) {
+		if got != local[i] {
+			t.Errorf("%s %v after serve stopped:\n%s\nwant:\n%s", mcpCalls[i].name, mcpCalls[i].args, got, local[i])
+		}
+	}
+	if h := holder(call); h != "this process (cmdai mcp)" {
+		t.Errorf("after serve stopped, held by %q", h)
+	}
+}
+
+// TestServeDegradedWhenChromaDies: serve's private Chroma killed, serve
+// answers queries keyword-only from the keyword index on disk, saying so
+// (a keyword query needs no Chroma: answered whole)
+// ("degraded": true and the reason), the same commands as a keyword
+// query; a strict query is exit 4; the CLI through serve warns and exits
+// 0 (--strict: 4); MCP's search_commands through serve says so on its
+// first line; serve keeps serving.
+func TestServeDegradedWhenChromaDies(t *testing.T) {
+	smallIndex(t)
+	_, c := startServe(t)
+	ctx := context.Background()
+	const request = "twiddle the bits of files recursively"
+	want, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "keyword"})
+	if err != nil || want.Degraded || len(want.Commands) == 0 {
+		t.Fatalf("keyword query with Chroma: %+v %v", want, err)
+	}
+	h, err := c.Health(ctx)
+	if err != nil || h.DataDir == "" {
+		t.Fatalf("health: %+v %v", h, err)
+	}
+	if err := killServerOf(h.DataDir); err != nil {
+		t.Fatal(err)
+	}
+	// keyword needs no Chroma: serve's keyword index answers it whole
+	for _, mode := range []string{"semantic", "hybrid", "keyword"} {
+		res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: mode})
+		if err != nil {
+			t.Fatalf("--mode %s with Chroma dead: %v; want a degraded answer", mode, err)
+		}
+		if mode == "keyword" {
+			if res.Degraded || commands(res) != commands(want) {
+				t.Errorf("--mode keyword with Chroma dead: %q degraded %v; want the keyword answer, not degraded", commands(res), res.Degraded)
+			}
+			continue
+		}
+		if !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") || !strings.Contains(res.DegradedReason, "stopped answering serve") {
+			t.Errorf("--mode %s: degraded %v %q", mode, res.Degraded, res.DegradedReason)
+		}
+		if commands(res) != commands(want) {
+			t.Errorf("--mode %s: %q, want the keyword answer %q", mode, commands(res), commands(want))
+		}
+	}
+	var se *serve.Error
+	if _, err := c.Query(ctx, serve.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+		t.Errorf("strict: %v; want an error of exit code 4", err)
+	}
+	res, code, errOut := queryJSON(t, "-k", "3", request)
+	if code != 0 || !res.Degraded || commands(res) != commands(want) || !strings.Contains(errOut, "warning:") {
+		t.Errorf("CLI through serve: exit %d %+v\n%s", code, res, errOut)
+	}
+	if _, code, errOut := queryJSON(t, "--strict", request); code != cmdutil.ExitUnreachable {
+		t.Errorf("CLI --strict through serve: exit %d %s; want 4", code, errOut)
+	}
+	call, _ := mcpSession(t, cmdutil.ChromaOptions{})
+	text, isErr := call(toolCall{"search_commands", map[string]any{"query": request, "k": 3}})
+	if first, rest, _ := strings.Cut(text, "\n"); isErr || !strings.HasPrefix(first, "degraded: ") || !strings.HasPrefix(rest, "1. "+want.Commands[0].Command) {
+		t.Errorf("MCP search through serve (error %v):\n%s", isErr, text)
+	}
+	if text, isErr := call(toolCall{"command_docs", map[string]any{"command": "frob"}}); !isErr {
+		t.Errorf("docs with Chroma dead: %s; want an error", text)
+	}
+	if _, err := c.Health(ctx); err != nil {
+		t.Errorf("serve after all that: %v", err)
+	}
+}
+
+// TestServeWithoutChroma: serve does not start without Chroma (a closed
+// --chroma-url port): exit 4, saying so and that one-shot queries and mcp
+// still answer from disk.
+func TestServeWithoutChroma(t *testing.T) {
+	realEnv(t)
+	code, _, errOut := runCLI(t, "serve", "--distro", "debian-12", "--chroma-url", "http://"+testnet.ClosedPort(t))
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "cmdai serve needs Chroma to start") || !strings.Contains(errOut, "keyword-only") {
+		t.Errorf("exit %d, stderr %s; want 4 and why", code, errOut)
+	}
+}
+
+// TestMCPDegradedWithoutChroma: `cmdai mcp` that cannot reach Chroma (a
+// closed --chroma-url port) answers search_commands keyword-only from
+// the keyword index on disk, its first line saying so; docs and status
+// need Chroma and say so; the session goes on.
+func TestMCPDegradedWithoutChroma(t *testing.T) {
+	realEnv(t)
+	frobIndex(t)
+	const request = "twiddle the bits of files recursively"
+	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
+	if code != 0 || len(want.Commands) == 0 {
+		t.Fatalf("keyword query: exit %d %s", code, errOut)
+	}
+	call, _ := mcpSession(t, cmdutil.ChromaOptions{URL: "http://" + testnet.ClosedPort(t)})
+	for _, mode := range []string{"semantic", "hybrid"} {
+		text, isErr := call(toolCall{"search_commands", map[string]any{"query": request, "k": 3, "mode": mode}})
+		first, rest, _ := strings.Cut(text, "\n")
+		if isErr || !strings.HasPrefix(first, "degraded: Chroma unavailable") || !strings.Contains(first, "keyword-only") || !strings.HasPrefix(rest, "1. "+want.Commands[0].Command) {
+			t.Errorf("--mode %s (error %v):\n%s", mode, isErr, text)
+		}
+	}
+	for _, tool := range []toolCall{{"command_docs", map[string]any{"command": "frob"}}, {"index_status", nil}} {
+		if text, isErr := call(tool); !isErr || !strings.Contains(strings.ToLower(text), "chroma") {
+			t.Errorf("%s without Chroma: error %v %q; want an error naming Chroma", tool.name, isErr, text)
+		}
+	}
+}
