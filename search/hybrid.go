@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -64,7 +65,7 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 		if err != nil {
 			return nil, err
 		}
-		hits, err := s.Coll.Query(ctx, vecs[0], pool)
+		hits, err := s.nearest(ctx, vecs[0], pool)
 		if err != nil {
 			return nil, err
 		}
@@ -85,6 +86,38 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil
 	}
 	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
+}
+
+// nearestQuerier is a Collection that can answer a query with ids and
+// distances alone (chroma.Collection.QueryNearest).
+type nearestQuerier interface {
+	QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
+}
+
+// nearest returns the n chunks nearest to vec. When the keyword index
+// holds every chunk's text and metadata (a warm serve, hybrid), Chroma is
+// asked for ids and distances only and the rest is read from there:
+// metadata is most of a Chroma query's time. The keyword index is keyed
+// to the collection's build (KeywordIndex); an id it does not know says
+// it is behind, and the query is asked again the full way.
+func (s Searcher) nearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
+	q, ok := s.Coll.(nearestQuerier)
+	if !ok || s.Keywords == nil || !s.Keywords.HasChunks() {
+		return s.Coll.Query(ctx, vec, n)
+	}
+	hits, err := q.QueryNearest(ctx, vec, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		doc, ok := s.Keywords.Lookup(hits[i].ID)
+		if !ok {
+			return s.Coll.Query(ctx, vec, n)
+		}
+		text, md := s.Keywords.Chunk(doc)
+		hits[i].Document, hits[i].Metadata = text, md.ToChroma()
+	}
+	return hits, nil
 }
 
 // keywordRanking ranks commands by their BM25 chunks, by the keyword rule

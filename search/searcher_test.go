@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -249,5 +250,58 @@ func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
 	}
 	if _, _, err := SavedKeywordIndex(t.TempDir(), "fake"); err == nil || !strings.Contains(err.Error(), "no keyword index") {
 		t.Errorf("SavedKeywordIndex of an empty directory: %v, want \"no keyword index\"", err)
+	}
+}
+
+// bareNearest is a fake collection that can also answer with ids and
+// distances alone, as chroma.Collection.QueryNearest does.
+type bareNearest struct {
+	*fakeCollection
+	bare, full int
+}
+
+func (b *bareNearest) QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
+	b.bare++
+	hits, err := b.fakeCollection.Query(ctx, vec, n)
+	out := make([]chroma.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = chroma.Hit{Record: chroma.Record{ID: h.ID}, Distance: h.Distance}
+	}
+	return out, err
+}
+
+func (b *bareNearest) Query(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
+	b.full++
+	return b.fakeCollection.Query(ctx, vec, n)
+}
+
+// With a keyword index that holds the chunks, the semantic channel asks
+// for ids and distances only and answers exactly as the full query does;
+// an id the keyword index does not know sends it the full way.
+func TestSemanticReadsChunksFromTheKeywordIndex(t *testing.T) {
+	ctx := context.Background()
+	f := hybridFixture()
+	kw, err := BuildKeywordIndex(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Searcher{Coll: f, Embedder: fakeEmbedder{}}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bareNearest{fakeCollection: f}
+	got, err := Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || b.bare != 1 || b.full != 0 {
+		t.Errorf("from the keyword index (%d bare, %d full queries):\n%+v\nwant\n%+v", b.bare, b.full, got, want)
+	}
+	// a chunk written after the keyword index was saved
+	f.recs = append(f.recs, rec("delta#NAME", "delta", "summary", "delta(1) - compress archive files", nil))
+	f.nearest = append([]chroma.Hit{{Record: f.recs[len(f.recs)-1], Distance: 0.1}}, f.nearest...)
+	got, err = Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	if err != nil || len(got) == 0 || got[0].Command != "delta" || b.full != 1 {
+		t.Errorf("an id the keyword index lacks: %d full queries, %+v %v; want the full query's answer, delta first", b.full, got, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/cmdai/cmdai/index"
@@ -49,6 +50,10 @@ type Index struct {
 	// without them (an older cmdai) has none: HasChunks says so.
 	Texts []string
 	Metas []index.Metadata
+
+	// byID is built on the first Lookup (not saved: gob skips it).
+	byIDOnce sync.Once
+	byID     map[string]int
 }
 
 // Posting is one doc holding a term.
@@ -157,6 +162,18 @@ func (ix *Index) Named(request string) []string {
 		out = append(out, cmd)
 	}
 	return out
+}
+
+// Lookup returns the position of the chunk with this id (for Chunk).
+func (ix *Index) Lookup(id string) (int, bool) {
+	ix.byIDOnce.Do(func() {
+		ix.byID = make(map[string]int, len(ix.IDs))
+		for i, id := range ix.IDs {
+			ix.byID[id] = i
+		}
+	})
+	doc, ok := ix.byID[id]
+	return doc, ok
 }
 
 // Len is the number of chunks indexed.
