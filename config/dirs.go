@@ -43,6 +43,12 @@ func CacheRoot(getenv Env) (string, error) {
 	if h, ok := f.Value(KeyHome); ok {
 		return h.(string), nil
 	}
+	return xdgCacheRoot(getenv)
+}
+
+// xdgCacheRoot is the cache root by the XDG rules alone:
+// $XDG_CACHE_HOME/cmdai, else ~/.cache/cmdai.
+func xdgCacheRoot(getenv Env) (string, error) {
 	if x := getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, appDir), nil
 	}

@@ -62,14 +62,7 @@ func defaultCacheRoot(getenv Env) (string, error) {
 	if _, ok := f.Value(KeyHome); ok {
 		return "", errMoved
 	}
-	if x := getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, appDir), nil
-	}
-	home, err := homeDir(getenv)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".cache", appDir), nil
+	return xdgCacheRoot(getenv)
 }
 
 // errMoved: the cache root is not the default one.

@@ -239,22 +239,14 @@ func TestServeWriters(t *testing.T) {
 // answers.
 func childServe(t *testing.T) (*exec.Cmd, *bytes.Buffer, serve.Health) {
 	t.Helper()
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	cmd, errOut := spawnServe(t)
 	socket, _ := config.ServeSocket(os.Getenv)
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if c, err := serve.Dial(context.Background(), socket); err == nil {
 			h, err := c.Health(context.Background())
 			c.Close()
 			if err == nil {
-				return cmd, &errOut, h
+				return cmd, errOut, h
 			}
 		}
 	}
@@ -313,15 +305,7 @@ func TestServeSignalsAndStaleSocket(t *testing.T) {
 // data (which the data lock refuses: exit 6).
 func TestQueryWhileServeStarts(t *testing.T) {
 	smallIndex(t)
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	_, errOut := spawnServe(t)
 	socket, _ := config.ServeSocket(os.Getenv)
 	for deadline := time.Now().Add(30 * time.Second); !serve.Starting(socket); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -335,4 +319,20 @@ func TestQueryWhileServeStarts(t *testing.T) {
 	if !strings.Contains(errOut.String(), "cmdai serve: ") {
 		t.Errorf("serve did not start beside the query: %s", errOut.String())
 	}
+}
+
+// spawnServe starts `cmdai serve` (debian-12's index) in a child process
+// and returns at once; the child is killed when the test ends.
+func spawnServe(t *testing.T) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=serve\n--distro\ndebian-12")
+	errOut := &bytes.Buffer{}
+	cmd.Stderr = errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, errOut
 }
