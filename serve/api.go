@@ -73,6 +73,10 @@ type Health struct {
 	DataDir   string `json:"data_dir,omitempty"`
 	// Writing: a writer holds the lease; queries wait for it.
 	Writing bool `json:"writing"`
+	// Degraded: serve has no Chroma (it could not reach or start it) and
+	// answers queries keyword-only from disk; DegradedReason says why.
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
 }
 
 // Lease is what a writer gets from POST /v1/lease: the Chroma to write

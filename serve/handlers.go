@@ -244,6 +244,12 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: 405, Message: "POST /v1/lease", ExitCode: 2})
 		return
 	}
+	// Without Chroma serve has none to lend: the writer reaches (or
+	// starts) Chroma itself and fails with Chroma's own error.
+	if h := s.b.Where(); h.Degraded {
+		writeError(w, &Error{Status: http.StatusBadGateway, Message: "cmdai serve runs without Chroma and has none to lend a writer (" + h.DegradedReason + "); start Chroma or fix --chroma-url, or run the writer with --no-serve", ExitCode: 4})
+		return
+	}
 	if err := s.gate.lock(r.Context()); err != nil {
 		return // the writer left while waiting
 	}

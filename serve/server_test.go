@@ -26,6 +26,7 @@ type fakeBackend struct {
 	gen     atomic.Int64
 	reloads atomic.Int64
 	block   chan struct{} // when set, Query waits on it
+	down    atomic.Bool   // when set, Where says serve runs without Chroma
 }
 
 func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
@@ -56,6 +57,9 @@ func (b *fakeBackend) Status(ctx context.Context, detailed bool) (IndexStatus, e
 }
 
 func (b *fakeBackend) Where() Health {
+	if b.down.Load() {
+		return Health{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", Degraded: true, DegradedReason: "chroma unreachable: no heartbeat"}
+	}
 	return Health{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", DataDir: "/data"}
 }
 
@@ -429,4 +433,31 @@ func TestDialWaitsForAStartingServe(t *testing.T) {
 	if Starting(socket) {
 		t.Error("the pid of a dead process is Starting")
 	}
+}
+
+// TestLeaseRefusedWhenDegraded: a serve without Chroma lends none to a
+// writer (502, exit code 4, saying why) and says so in its health; once
+// it has Chroma again the lease is given as usual.
+func TestLeaseRefusedWhenDegraded(t *testing.T) {
+	b := &fakeBackend{}
+	b.down.Store(true)
+	socket, _ := start(t, b, Options{})
+	c := dial(t, socket)
+	if h, err := c.Health(context.Background()); err != nil || !h.Degraded || h.DegradedReason == "" || h.DataDir != "" {
+		t.Errorf("health: %+v %v; want degraded with a reason and no data dir", h, err)
+	}
+	var se *Error
+	l, err := c.Lease(context.Background())
+	if !errors.As(err, &se) || se.Status != 502 || se.ExitCode != 4 || !strings.Contains(se.Message, "without Chroma") || !strings.Contains(se.Message, "no heartbeat") {
+		t.Errorf("lease without Chroma: %v; want 502, exit code 4 and why", err)
+	}
+	if l != nil {
+		l.Close()
+	}
+	b.down.Store(false)
+	l, err = c.Lease(context.Background())
+	if err != nil || l.DataDir != "/data" {
+		t.Fatalf("lease with Chroma back: %+v %v", l, err)
+	}
+	l.Close()
 }

@@ -7,15 +7,19 @@ package main
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -200,14 +204,103 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 	}
 }
 
-// TestServeWithoutChroma: serve does not start without Chroma (a closed
-// --chroma-url port): exit 4, saying so and that one-shot queries and mcp
-// still answer from disk.
+// TestServeWithoutChroma: serve whose Chroma cannot be reached at start
+// (a closed --chroma-url port) starts anyway: health says degraded, a
+// query through it (`index query`, exit 0) is answered keyword-only from
+// disk, strict is exit 4, status and docs answer Chroma's error, a
+// writer's lease is refused (exit 4). Once a Chroma holding the index
+// answers on that port, serve answers from the index, not degraded,
+// without a restart.
 func TestServeWithoutChroma(t *testing.T) {
 	realEnv(t)
-	code, _, errOut := runCLI(t, "serve", "--distro", "debian-12", "--chroma-url", "http://"+testnet.ClosedPort(t))
-	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "cmdai serve needs Chroma to start") || !strings.Contains(errOut, "keyword-only") {
-		t.Errorf("exit %d, stderr %s; want 4 and why", code, errOut)
+	frobIndex(t)
+	const request = "twiddle the bits of files recursively"
+	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
+	if code != 0 || len(want.Commands) == 0 {
+		t.Fatalf("keyword query: exit %d %s", code, errOut)
+	}
+	addr := testnet.ClosedPort(t)
+	_, c := startServeWith(t, "debian-12", cmdutil.ChromaOptions{URL: "http://" + addr})
+	ctx := context.Background()
+	if h, err := c.Health(ctx); err != nil || !h.Degraded || !strings.Contains(h.DegradedReason, addr) || h.DataDir != "" {
+		t.Errorf("health: %+v %v; want degraded, the reason naming %s and no data dir", h, err, addr)
+	}
+	res, code, errOut := queryJSON(t, "--mode", "semantic", "-k", "3", request)
+	if code != 0 || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") || commands(res) != commands(want) {
+		t.Errorf("query through degraded serve: exit %d %+v\n%s", code, res, errOut)
+	}
+	var se *serve.Error
+	if _, err := c.Query(ctx, serve.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+		t.Errorf("strict: %v; want exit code 4", err)
+	}
+	if _, err := c.Status(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
+		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
+	}
+	if _, err := c.Docs(ctx, "frob"); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+		t.Errorf("docs: %v; want Chroma's error, exit code 4", err)
+	}
+	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
+		if l != nil {
+			l.Close()
+		}
+		t.Errorf("lease: %v; want a refusal, exit code 4", err)
+	}
+	// no keyword index on disk either: Chroma's error, exit 4
+	kw, err := config.KeywordDir(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(kw); err != nil {
+		t.Fatal(err)
+	}
+	if _, code, errOut := queryJSON(t, "--mode", "semantic", request); code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "no answer from disk either") {
+		t.Errorf("query without Chroma or a keyword index: exit %d %s; want 4 and why", code, errOut)
+	}
+
+	runChromaOn(t, addr)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"})
+		if err == nil && !res.Degraded && len(res.Commands) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve still answers %+v %v 60 s after Chroma came up; want a semantic answer", res, err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if h, err := c.Health(ctx); err != nil || h.Degraded {
+		t.Errorf("health after Chroma came up: %+v %v", h, err)
+	}
+	if _, err := c.Docs(ctx, "frob"); err != nil {
+		t.Errorf("docs after Chroma came up: %v", err)
+	}
+}
+
+// runChromaOn runs `chroma run` on addr over the private data directory
+// (where frobIndex built the index) until the test ends.
+func runChromaOn(t *testing.T, addr string) {
+	t.Helper()
+	bin, err := chroma.FindBin("", os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := config.ChromaDir(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(bin, "run", "--path", dir, "--host", host, "--port", port)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(90 * time.Second)
+	for chroma.Answers(context.Background(), "http://"+addr) != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("chroma run on %s did not answer within 90 s", addr)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 

@@ -37,12 +37,18 @@ func startServe(t *testing.T) (stop func() error, c *serve.Client) {
 // this machine's).
 func startServeOf(t *testing.T, id string) (stop func() error, c *serve.Client) {
 	t.Helper()
+	return startServeWith(t, id, cmdutil.ChromaOptions{})
+}
+
+// startServeWith is startServeOf with these Chroma options.
+func startServeWith(t *testing.T, id string, co cmdutil.ChromaOptions) (stop func() error, c *serve.Client) {
+	t.Helper()
 	io, _, errOut := testIO()
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: id, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
+		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: id, Chroma: co, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
 	}()
 	socket, err := config.ServeSocket(os.Getenv)
 	if err != nil {

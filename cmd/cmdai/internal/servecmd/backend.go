@@ -34,6 +34,8 @@ type warm struct {
 	e       embed.Embedder // kept across reloads while it fits the index
 	s       search.Searcher
 	openErr error // why there is no searcher (no index yet: exit 3)
+
+	retry retry // Chroma could not be reached: conn is nil until it answers
 }
 
 // open (re)opens the searcher, reusing the loaded model when the index's
@@ -104,6 +106,7 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 	req := querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context)
 	req.Strict = q.Strict
 	start := time.Now()
+	w.reconnect(ctx)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.openErr != nil {
@@ -124,6 +127,9 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 // tries Chroma first again, so a --chroma-url server that comes back is
 // used again; a private server that died is not restarted (restart serve).
 func (w *warm) chromaGone(ctx context.Context) error {
+	if w.conn == nil {
+		return w.openErr
+	}
 	err := chroma.Answers(ctx, w.conn.URL)
 	if err == nil {
 		return nil
@@ -133,6 +139,7 @@ func (w *warm) chromaGone(ctx context.Context) error {
 
 // Docs is one command's records, from the searcher serve holds.
 func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	w.reconnect(ctx)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.openErr != nil {
@@ -142,10 +149,24 @@ func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, err
 }
 
 func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {
-	return inspectcmd.CollectStatus(ctx, w.conn, w.info, detailed, pages.Options{Distro: w.info})
+	w.reconnect(ctx)
+	w.mu.RLock()
+	conn, down := w.conn, w.retry.down
+	w.mu.RUnlock()
+	if conn == nil {
+		return serve.IndexStatus{}, down
+	}
+	return inspectcmd.CollectStatus(ctx, conn, w.info, detailed, pages.Options{Distro: w.info})
 }
 
+// Where says which Chroma serve uses; while it has none, it says why and
+// gives no data directory, so writers start or reach Chroma themselves.
 func (w *warm) Where() serve.Health {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.conn == nil {
+		return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.retry.opts.URL, Degraded: true, DegradedReason: w.retry.down.Error()}
+	}
 	return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.conn.URL, DataDir: w.dataDir}
 }
 
@@ -157,6 +178,10 @@ func (w *warm) Close() {
 		w.e.Close()
 		w.e = nil
 	}
+	conn := w.conn
+	w.conn = nil
 	w.mu.Unlock()
-	w.conn.Close()
+	if conn != nil {
+		conn.Close()
+	}
 }

@@ -53,7 +53,8 @@ automatically (--no-serve: not); init, refresh, import, clear and docs
 write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
 keyword index on disk ("degraded": true; "strict": true refuses); serve
-does not start without Chroma (exit 4). SIGTERM or SIGINT stop it with
+that cannot reach or start Chroma starts so too, and tries Chroma again
+at most every 10 s. SIGTERM or SIGINT stop it with
 its Chroma server. A second serve on the same data home exits 6.
 
 EXAMPLES:
@@ -96,15 +97,15 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	defer lock.Release()
 	w, err := openWarm(ctx, opts)
 	if err != nil {
-		if cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
-			// Serve is Chroma's holder for writers too: without it, it
-			// would only answer what the one-shot path answers already.
-			return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("cmdai serve needs Chroma to start: %w\n  (start Chroma or fix --chroma-url, then start serve again; meanwhile `cmdai index query` and `cmdai mcp` answer keyword-only from the keyword index on disk)", err))
-		}
 		return err
 	}
 	defer w.Close()
 	errOut := opts.IO.ErrOut
+	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
+	w.retry.logf = logf
+	if w.retry.down != nil {
+		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again at most every %s and answers from the index once it does", w.retry.down, retryEvery)
+	}
 	srv := serve.New(w, serve.Options{
 		Listen:      opts.Listen,
 		IdleTimeout: opts.IdleTimeout,
@@ -116,7 +117,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 			}
 			fmt.Fprintln(errOut)
 		},
-		Logf: func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) },
+		Logf: logf,
 	})
 	err = srv.Run(ctx, lock)
 	if err == nil && ctx.Err() != nil {
@@ -144,6 +145,10 @@ func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
 	co.NoServe = true
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, co)
 	m := <-model
+	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
+		// Start anyway and answer from disk: serve tries Chroma again.
+		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e}, err), nil
+	}
 	if err != nil || m.err != nil {
 		if m.e != nil {
 			m.e.Close()
