@@ -17,8 +17,9 @@ import (
 // out; the others come back in the order asked, each with its Status (a
 // command with neither page nor, under HelpFallback, --help output is
 // not StatusParsed). The man hierarchies are listed once per call, and
-// only when a name was found.
-func Lookup(ctx context.Context, opts Options, names []string) ([]Result, error) {
+// only when a name was found. At most max names found are parsed (0: all
+// of them): a request's words are many, its commands few.
+func Lookup(ctx context.Context, opts Options, names []string, max int) ([]Result, error) {
 	opts = withDefaults(opts)
 	var cmds []scanner.Command
 	seen := map[string]bool{}
@@ -27,6 +28,9 @@ func Lookup(ctx context.Context, opts Options, names []string) ([]Result, error)
 			continue
 		}
 		seen[n] = true
+		if max > 0 && len(cmds) == max {
+			break
+		}
 		if p, ok := findOnPath(opts.PathDirs, n); ok {
 			cmds = append(cmds, scanner.Command{Name: n, Path: p})
 		}

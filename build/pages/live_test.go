@@ -17,7 +17,7 @@ func TestLookupNamedCommands(t *testing.T) {
 	write(t, filepath.Join(opts.PathDirs[0], "notexec"), []byte("#!/bin/sh\n"), 0o644)
 	ctx := context.Background()
 
-	rs, err := Lookup(ctx, opts, []string{"nosuch", "frob", "bare", "frob", "notexec", "../bin/frob", "helpy"})
+	rs, err := Lookup(ctx, opts, []string{"nosuch", "frob", "bare", "frob", "notexec", "../bin/frob", "helpy"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestLookupNamedCommands(t *testing.T) {
 
 	opts.HelpFallback = true
 	write(t, filepath.Join(opts.PathDirs[0], "reboot"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
-	rs, err = Lookup(ctx, opts, []string{"helpy", "reboot"})
+	rs, err = Lookup(ctx, opts, []string{"helpy", "reboot"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,11 @@ func TestLookupNamedCommands(t *testing.T) {
 	if len(rs) == 2 && rs[1].Status != StatusDenied {
 		t.Errorf("reboot: %+v, want denied", rs[1])
 	}
-	if rs, err := Lookup(ctx, opts, []string{"nosuch"}); err != nil || len(rs) != 0 {
+	if rs, err := Lookup(ctx, opts, []string{"nosuch"}, 0); err != nil || len(rs) != 0 {
 		t.Errorf("nothing found: %+v %v", rs, err)
+	}
+	// max bounds the names found, not the names asked
+	if rs, _ := Lookup(ctx, opts, []string{"nosuch", "bare", "frob", "helpy"}, 2); len(rs) != 2 || rs[0].Command != "bare" || rs[1].Command != "frob" {
+		t.Errorf("at most 2: %+v", rs)
 	}
 }
