@@ -236,7 +236,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.Status(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
 		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
 	}
-	if _, err := c.Docs(ctx, "frob"); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.Docs(ctx, "frob", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("docs: %v; want Chroma's error, exit code 4", err)
 	}
 	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
@@ -272,7 +272,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if h, err := c.Health(ctx); err != nil || h.Degraded {
 		t.Errorf("health after Chroma came up: %+v %v", h, err)
 	}
-	if _, err := c.Docs(ctx, "frob"); err != nil {
+	if _, err := c.Docs(ctx, "frob", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
 	}
 }

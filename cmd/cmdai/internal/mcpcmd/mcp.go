@@ -115,6 +115,7 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
 	local.FromDisk = fromDisk(opts)
+	local.DocsFromDisk = docsFromDisk(opts)
 	p := mcpserver.PerCall{Local: local}
 	sc := &serveConn{opts: opts}
 	// another Chroma or model than serve's: serve cannot answer as we would
@@ -191,6 +192,19 @@ func fromDisk(opts *Options) func(context.Context, mcpserver.Query, error) (sear
 			return search.Answer{}, err
 		}
 		return search.Answer{Commands: res.Commands, Degraded: res.DegradedReason}, nil
+	}
+}
+
+// docsFromDisk answers command_docs from the keyword index on disk, or
+// the command's page parsed live, when the index could not be opened
+// because Chroma is down or busy.
+func docsFromDisk(opts *Options) func(context.Context, string, error) (search.CommandDoc, error) {
+	return func(ctx context.Context, command string, cause error) (search.CommandDoc, error) {
+		info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+		if err != nil {
+			return search.CommandDoc{}, cause
+		}
+		return querycmd.DocsFromDisk(ctx, opts.Getenv, info.CollectionName(), command, false, cause)
 	}
 }
 
