@@ -66,7 +66,9 @@ Each call goes to a running "cmdai serve" that holds the index asked for
 index is opened in this process on the first call that needs it and kept
 until --keep-open passes without a call. When Chroma cannot be started or
 reached, search_commands answers keyword-only from the keyword index on
-disk, its first line saying so. A tool that cannot answer (no index, no
+disk (none: from the live pages of the commands it names), and
+command_docs from the keyword index or the command's live man page or
+--help, their first line saying so. A tool that cannot answer (no index, no
 model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:

@@ -65,9 +65,10 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 bytes; --full: every match, whole) and their scores (cosine similarity).
 
 When Chroma cannot be started or reached, the answer comes from the
-keyword index on disk (saved by an earlier keyword or hybrid query): a
-warning on stderr, "degraded": true and the reason in the JSON, exit 0.
---strict makes that exit 4 instead.
+keyword index on disk (saved by an earlier keyword or hybrid query), or,
+with none there, from the installed commands the request names, their
+man page or --help read live: a warning on stderr, "degraded": true and
+the reason in the JSON, exit 0. --strict makes that exit 4 instead.
 
 EXAMPLES:
    $ cmdai index query "find files modified in the last day"
