@@ -31,11 +31,11 @@ func FromDisk(ctx context.Context, getenv func(string) string, collection string
 		return QueryResult{}, cause
 	}
 	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
-	if err == nil || req.Strict || ctx.Err() != nil {
-		if err != nil {
-			return QueryResult{}, err
-		}
+	if err == nil {
 		return result(req.Query, collection, a, start), nil
+	}
+	if req.Strict || ctx.Err() != nil {
+		return QueryResult{}, err
 	}
 	live, where, ok, lerr := livedoc.Answer(ctx, livedoc.FromEnv(getenv), req)
 	if lerr != nil || !ok {
