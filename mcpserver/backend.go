@@ -67,6 +67,11 @@ type Local struct {
 	// for (cause) keyword-only from the keyword index on disk, or returns
 	// cause when that does not apply (not a Chroma that is down or busy).
 	FromDisk func(ctx context.Context, q Query, cause error) (search.Answer, error)
+	// DocsFromDisk, when set, answers command_docs the index could not be
+	// opened for (cause) from the keyword index on disk or the command's
+	// page parsed live (a degraded CommandDoc), or returns cause when that
+	// does not apply.
+	DocsFromDisk func(ctx context.Context, command string, cause error) (search.CommandDoc, error)
 	// KeepOpen is how long the index stays open after the last call (0:
 	// until Close). Closing it stops the private Chroma server and frees
 	// its data directory for other cmdai commands (one holder at a time):
@@ -173,13 +178,18 @@ func (l *Local) Query(ctx context.Context, q Query) (search.Answer, error) {
 	return search.Answer{Commands: hits}, l.fail(ctx, err)
 }
 
-// Docs implements Backend.
+// Docs implements Backend. When the index cannot be opened because
+// Chroma cannot be started or reached, DocsFromDisk answers, as Query's
+// FromDisk does.
 func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
 	s, err := l.searcher(false)
 	if err != nil {
+		if l.DocsFromDisk != nil && ctx.Err() == nil {
+			return l.DocsFromDisk(ctx, command, err)
+		}
 		return search.CommandDoc{}, err
 	}
 	doc, err := s.Docs(ctx, command)

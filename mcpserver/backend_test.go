@@ -111,8 +111,8 @@ func TestLocalClosesWhenIdle(t *testing.T) {
 }
 
 // A search whose index cannot be opened goes to FromDisk with the
-// opener's error (a status or docs call does not: they need the index);
-// FromDisk's own error is the call's.
+// opener's error, a docs call to DocsFromDisk (a status call does not:
+// it needs the index); their own errors are the call's.
 func TestLocalSearchFallsBackToDisk(t *testing.T) {
 	down := errors.New("chroma unreachable: no heartbeat from http://127.0.0.1:9")
 	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
@@ -135,6 +135,22 @@ func TestLocalSearchFallsBackToDisk(t *testing.T) {
 		t.Errorf("FromDisk's refusal: %v, want the cause", err)
 	}
 	if _, err := l.Docs(ctx, "grep"); !errors.Is(err, down) || len(causes) != 2 {
-		t.Errorf("docs: %v (FromDisk asked %d times); want the opener's error", err, len(causes))
+		t.Errorf("docs without DocsFromDisk: %v (FromDisk asked %d times); want the opener's error", err, len(causes))
+	}
+	l.DocsFromDisk = func(_ context.Context, command string, cause error) (search.CommandDoc, error) {
+		causes = append(causes, cause)
+		if command == "nosuch" {
+			return search.CommandDoc{}, cause
+		}
+		return search.CommandDoc{CommandHit: search.CommandHit{Command: command}, Degraded: true, DegradedReason: "live"}, nil
+	}
+	if doc, err := l.Docs(ctx, "grep"); err != nil || !doc.Degraded || doc.Command != "grep" || len(causes) != 3 || !errors.Is(causes[2], down) {
+		t.Errorf("degraded docs: %+v %v, causes %v", doc, err, causes)
+	}
+	if _, err := l.Docs(ctx, "nosuch"); !errors.Is(err, down) {
+		t.Errorf("DocsFromDisk's refusal: %v, want the cause", err)
+	}
+	if _, err := l.Status(ctx); !errors.Is(err, down) || len(causes) != 4 {
+		t.Errorf("status: %v; want the opener's error, no disk", err)
 	}
 }

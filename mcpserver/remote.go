@@ -13,7 +13,7 @@ import (
 // serve's Client.
 type ServeAPI interface {
 	Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResult, error)
-	Docs(ctx context.Context, command string) (search.CommandDoc, error)
+	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
 	Status(ctx context.Context, detailed bool) (serve.IndexStatus, error)
 }
 
@@ -48,7 +48,7 @@ func (r Remote) Query(ctx context.Context, q Query) (search.Answer, error) {
 
 // Docs implements Backend.
 func (r Remote) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
-	doc, err := r.C.Docs(ctx, command)
+	doc, err := r.C.Docs(ctx, command, false)
 	if err != nil {
 		return search.CommandDoc{}, remoteError(err)
 	}

@@ -33,7 +33,7 @@ func (f *fakeServe) Query(_ context.Context, q serve.QueryRequest) (serve.QueryR
 	return f.answer, nil
 }
 
-func (f *fakeServe) Docs(_ context.Context, command string) (search.CommandDoc, error) {
+func (f *fakeServe) Docs(_ context.Context, command string, _ bool) (search.CommandDoc, error) {
 	if f.gone {
 		return search.CommandDoc{}, errors.New("connection refused")
 	}

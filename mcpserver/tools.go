@@ -176,14 +176,20 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	if err != nil {
 		return nil, nil, err
 	}
+	// first, as search_commands does: the agent learns the text is not
+	// the index's before it reads it
+	degraded := ""
+	if doc.Degraded {
+		degraded = "degraded: " + doc.DegradedReason + "\n"
+	}
 	if opt := strings.TrimSpace(in.Option); opt != "" {
 		out, err := render.Option(doc, opt)
 		if err != nil {
 			return nil, nil, err
 		}
-		return text(out), nil, nil
+		return text(degraded + out), nil, nil
 	}
-	return text(render.Docs(doc, part, budget)), nil, nil
+	return text(degraded + render.Docs(doc, part, budget)), nil, nil
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {

@@ -21,6 +21,15 @@ type fakeBackend struct {
 	degraded string
 }
 
+// degradedDocs is a fakeBackend whose docs come from disk.
+type degradedDocs struct{ fakeBackend }
+
+func (f *degradedDocs) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+	doc, err := f.fakeBackend.Docs(ctx, command)
+	doc.Degraded, doc.DegradedReason = err == nil, "Chroma unavailable (no heartbeat): read live from the man page /m/grep.1.gz"
+	return doc, err
+}
+
 func (f *fakeBackend) Query(_ context.Context, q Query) (search.Answer, error) {
 	f.queries = append(f.queries, q)
 	if f.fail != nil {
@@ -138,6 +147,22 @@ func TestSearchCommandsSaysDegradedFirst(t *testing.T) {
 	first, rest, _ := strings.Cut(out, "\n")
 	if isErr || first != "degraded: Chroma unavailable (no heartbeat): keyword-only answer from /k/cmdai_linux_test.bm25" || !strings.HasPrefix(rest, "1. find(1)") {
 		t.Errorf("degraded answer (error %v):\n%s", isErr, out)
+	}
+}
+
+// Degraded docs say so on their first line, then the usual text, for
+// the whole doc and one option alike; the same doc not degraded has no
+// such line.
+func TestCommandDocsSaysDegradedFirst(t *testing.T) {
+	plain := connect(t, &fakeBackend{})
+	cs := connect(t, &degradedDocs{})
+	for _, args := range []map[string]any{{"command": "grep"}, {"command": "grep", "option": "--count"}} {
+		want, _ := call(t, plain, "command_docs", args)
+		out, isErr := call(t, cs, "command_docs", args)
+		first, rest, _ := strings.Cut(out, "\n")
+		if isErr || first != "degraded: Chroma unavailable (no heartbeat): read live from the man page /m/grep.1.gz" || rest != want || strings.HasPrefix(want, "degraded") {
+			t.Errorf("%v (error %v):\n%s\nnot degraded:\n%s", args, isErr, out, want)
+		}
 	}
 }
 

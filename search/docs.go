@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search/bm25"
 )
 
 // ErrUnknownCommand is Docs' answer for a command the index does not hold.
@@ -24,6 +25,11 @@ type CommandDoc struct {
 	AliasAsked string `json:"alias_asked,omitempty"`
 	// Records carry no Score: they answer no request.
 	Records []Match `json:"records"`
+	// Degraded: Chroma could not be reached, and the records come from
+	// the keyword index on disk or the command's page parsed live;
+	// DegradedReason says which and why.
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
 }
 
 // Docs reads one command's records from the index, by their metadata:
@@ -50,8 +56,21 @@ func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) 
 		}
 	}
 	if len(recs) == 0 {
-		return CommandDoc{}, fmt.Errorf("%w %q: it is not in the index (search by what it does with search_commands, or add it with `cmdai index init --command %s`)", ErrUnknownCommand, command, command)
+		return CommandDoc{}, notIndexed(command)
 	}
+	return DocOf(recs, alias), nil
+}
+
+func notIndexed(command string) error {
+	return fmt.Errorf("%w %q: it is not in the index (search by what it does with search_commands, or add it with `cmdai index init --command %s`)", ErrUnknownCommand, command, command)
+}
+
+// DocOf is the documentation of the command whose records recs are (at
+// least one, in any order; alias: the name asked for when it is an
+// alias): the one shape Docs, DocsFromKeywords and a page parsed live
+// give, so that an answer from disk reads like one from the index.
+func DocOf(recs []chroma.Record, alias string) CommandDoc {
+	recs = append([]chroma.Record(nil), recs...)
 	sort.SliceStable(recs, func(i, j int) bool {
 		ki, kj := kindOrder[metaOf(recs[i]).Kind], kindOrder[metaOf(recs[j]).Kind]
 		if ki != kj {
@@ -63,7 +82,36 @@ func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) 
 	for _, r := range recs {
 		doc.Records = append(doc.Records, matchOf(chroma.Hit{Record: r}))
 	}
-	return doc, nil
+	return doc
+}
+
+// DocsFromKeywords is Docs answered from a keyword index (which keeps
+// each chunk's text and the metadata a doc shows) instead of Chroma:
+// what a command's documentation comes from when Chroma cannot be
+// reached. An alias gives its command's page, as Docs does.
+func DocsFromKeywords(ix *bm25.Index, command string) (CommandDoc, error) {
+	command = strings.TrimSpace(command)
+	if command == "" {
+		return CommandDoc{}, fmt.Errorf("no command named: give one, e.g. \"grep\"")
+	}
+	if !ix.HasChunks() {
+		return CommandDoc{}, fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): a query in keyword or hybrid mode with Chroma up rewrites it")
+	}
+	owner, alias := command, ""
+	if o, ok := ix.Names[command]; ok && o != command {
+		owner, alias = o, command
+	}
+	var recs []chroma.Record
+	for i, c := range ix.Commands {
+		if c == owner {
+			text, md := ix.Chunk(i)
+			recs = append(recs, chroma.Record{ID: ix.IDs[i], Document: text, Metadata: md.ToChroma()})
+		}
+	}
+	if len(recs) == 0 {
+		return CommandDoc{}, notIndexed(command)
+	}
+	return DocOf(recs, alias), nil
 }
 
 // aliasOwner is the command whose page name is an alias of (gzip for

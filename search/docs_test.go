@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -74,5 +75,34 @@ func TestDocsFollowsAnAlias(t *testing.T) {
 	}
 	if doc.Command != "gzip" || doc.AliasAsked != "zcat" || len(doc.Records) != 1 {
 		t.Fatalf("zcat: %+v", doc)
+	}
+}
+
+// TestDocsFromKeywordsIsDocs: a command's documentation read from the
+// keyword index (Chroma down) is the one Docs reads from Chroma, alias
+// and unknown command alike.
+func TestDocsFromKeywordsIsDocs(t *testing.T) {
+	f := grepFixture()
+	f.recs = append(f.recs, rec("gzip.1#NAME", "gzip", "summary", "gzip(1) - compress or expand files", map[string]any{"aliases": "gunzip,zcat", "description": "compress or expand files"}))
+	ctx := context.Background()
+	ix, err := BuildKeywordIndex(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"grep", "zcat", "wc"} {
+		want, err := Searcher{Coll: f}.Docs(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DocsFromKeywords(ix, name)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s from the keyword index: %v\n got %+v\nwant %+v", name, err, got, want)
+		}
+	}
+	if _, err := DocsFromKeywords(ix, "frobnicate"); !errors.Is(err, ErrUnknownCommand) {
+		t.Errorf("unknown command: %v, want ErrUnknownCommand", err)
+	}
+	if _, err := DocsFromKeywords(ix, " "); err == nil || errors.Is(err, ErrUnknownCommand) {
+		t.Errorf("empty name: %v, want a plain error", err)
 	}
 }

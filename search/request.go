@@ -77,8 +77,14 @@ func AnswerFromDisk(ctx context.Context, dir, collection string, req Request, ca
 	if err != nil {
 		return Answer{}, err
 	}
-	a.Degraded = fmt.Sprintf("Chroma unavailable (%s): keyword-only answer from %s", firstLine(cause.Error()), path)
+	a.Degraded = DegradedReason(cause, "keyword-only answer from "+path)
 	return a, nil
+}
+
+// DegradedReason is the one wording of why an answer does not come from
+// Chroma (cause, its first line) and where it comes from instead.
+func DegradedReason(cause error, from string) string {
+	return fmt.Sprintf("Chroma unavailable (%s): %s", firstLine(cause.Error()), from)
 }
 
 // Compact keeps the first matches of each command (0: DefaultMatches;

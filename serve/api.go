@@ -98,8 +98,10 @@ type ErrorBody struct {
 type Backend interface {
 	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
 	// Docs is one command's records (search.ErrUnknownCommand when the
-	// index does not hold it), for MCP's command_docs through serve.
-	Docs(ctx context.Context, command string) (search.CommandDoc, error)
+	// index does not hold it), for MCP's command_docs through serve. When
+	// Chroma cannot be reached they may come from disk (a degraded doc);
+	// strict asks for Chroma's error instead.
+	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
 	Status(ctx context.Context, detailed bool) (IndexStatus, error)
 	// Where says which collection and Chroma serve holds.
 	Where() Health

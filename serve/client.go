@@ -111,10 +111,15 @@ func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error)
 }
 
 // Docs asks GET /v1/docs: one command's records. A command the index
-// does not hold is an *Error of Status 404.
-func (c *Client) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+// does not hold is an *Error of Status 404. strict: when Chroma cannot be
+// reached, its error (exit code 4) rather than a degraded doc from disk.
+func (c *Client) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
 	var doc search.CommandDoc
-	return doc, c.do(ctx, http.MethodGet, "/v1/docs?"+url.Values{"command": {command}}.Encode(), nil, &doc)
+	q := url.Values{"command": {command}}
+	if strict {
+		q.Set("strict", "true")
+	}
+	return doc, c.do(ctx, http.MethodGet, "/v1/docs?"+q.Encode(), nil, &doc)
 }
 
 // Status asks GET /v1/status.

@@ -153,14 +153,14 @@ func (s *Server) enter(ctx context.Context) *Error {
 // MaxCommandBytes bounds a command name asked for: names are short.
 const MaxCommandBytes = 200
 
-// handleDocs answers GET /v1/docs?command=NAME with the command's records
-// (search.CommandDoc): what MCP's command_docs renders.
+// handleDocs answers GET /v1/docs?command=NAME[&strict=true] with the
+// command's records (search.CommandDoc): what MCP's command_docs renders.
 func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		writeError(w, &Error{Status: 405, Message: "GET /v1/docs?command=NAME", ExitCode: 2})
 		return
 	}
-	command, err := checkCommand(r)
+	command, strict, err := checkCommand(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -169,7 +169,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	doc, derr := s.b.Docs(r.Context(), command)
+	doc, derr := s.b.Docs(r.Context(), command, strict)
 	s.gate.leave()
 	if errors.Is(derr, search.ErrUnknownCommand) {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: derr.Error(), ExitCode: 2})
@@ -182,33 +182,42 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
-// checkCommand reads the one command=NAME parameter: a name of valid
-// UTF-8, no blanks or slashes, at most MaxCommandBytes.
-func checkCommand(r *http.Request) (string, *Error) {
+// checkCommand reads the one command=NAME parameter (a name of valid
+// UTF-8, no blanks or slashes, at most MaxCommandBytes) and the optional
+// strict=true|false.
+func checkCommand(r *http.Request) (string, bool, *Error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return "", badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
+		return "", false, badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
 	}
 	for k := range q {
-		if k != "command" {
-			return "", badRequest("unknown parameter %q: send /v1/docs?command=grep", k)
+		if k != "command" && k != "strict" {
+			return "", false, badRequest("unknown parameter %q: send /v1/docs?command=grep (and strict=true for Chroma's error rather than an answer from disk)", k)
 		}
 	}
-	if len(q["command"]) > 1 {
-		return "", badRequest("one command per request, not %d", len(q["command"]))
+	if len(q["command"]) > 1 || len(q["strict"]) > 1 {
+		return "", false, badRequest("one command per request, not %d (and one strict)", len(q["command"]))
+	}
+	strict := false
+	switch q.Get("strict") {
+	case "", "false":
+	case "true":
+		strict = true
+	default:
+		return "", false, badRequest("strict must be true or false, not %q", q.Get("strict"))
 	}
 	command := strings.TrimSpace(q.Get("command"))
 	switch {
 	case command == "":
-		return "", badRequest("no command named: send /v1/docs?command=grep")
+		return "", false, badRequest("no command named: send /v1/docs?command=grep")
 	case !utf8.ValidString(command):
-		return "", badRequest("command is not valid UTF-8")
+		return "", false, badRequest("command is not valid UTF-8")
 	case len(command) > MaxCommandBytes:
-		return "", badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
+		return "", false, badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
 	case strings.ContainsAny(command, " \t\n\r/"):
-		return "", badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
+		return "", false, badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
 	}
-	return command, nil
+	return command, strict, nil
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {

@@ -41,7 +41,10 @@ func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, e
 	return QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []search.CommandHit{hit}, Millis: 1}, nil
 }
 
-func (b *fakeBackend) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+func (b *fakeBackend) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
+	if strict {
+		return search.CommandDoc{}, fmt.Errorf("strict docs asked")
+	}
 	if command != "find" {
 		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
 	}
@@ -136,12 +139,12 @@ func TestQueryStatusHealth(t *testing.T) {
 func TestDocs(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{})
 	c := dial(t, socket)
-	doc, err := c.Docs(context.Background(), "find")
+	doc, err := c.Docs(context.Background(), "find", false)
 	if err != nil || doc.Command != "find" || len(doc.Records) != 1 || doc.Records[0].Text != "find - search for files" {
 		t.Errorf("docs of find: %+v %v", doc, err)
 	}
 	var se *Error
-	if _, err := c.Docs(context.Background(), "nosuchcmd"); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, "not in the index") {
+	if _, err := c.Docs(context.Background(), "nosuchcmd", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, "not in the index") {
 		t.Errorf("unknown command: %v; want a 404 saying so", err)
 	}
 	for _, q := range []struct {
@@ -156,6 +159,8 @@ func TestDocs(t *testing.T) {
 		{"?command=%ff%fe", "not valid UTF-8", 400},
 		{"?command=" + strings.Repeat("a", 300), "at most 200", 400},
 		{"?command=find&command=ls", "one command", 400},
+		{"?command=find&strict=yes", "strict must be true or false", 400},
+		{"?command=find&strict=true&strict=false", "one strict", 400},
 		{"?cmd=find", `unknown parameter \"cmd\"`, 400},
 		{"?command=%zz", "bad query string", 400},
 	} {
@@ -164,10 +169,13 @@ func TestDocs(t *testing.T) {
 			t.Errorf("docs%s: %d %s; want %d with %q", q.query, status, body, q.status, q.want)
 		}
 	}
+	if _, err := c.Docs(context.Background(), "find", true); err == nil || !strings.Contains(err.Error(), "strict docs asked") {
+		t.Errorf("strict docs: %v; want the backend asked strictly", err)
+	}
 	if status, body := post(t, socket, "/v1/docs?command=find", ""); status != 405 {
 		t.Errorf("POST docs: %d %s; want 405", status, body)
 	}
-	if _, err := c.Docs(context.Background(), "find"); err != nil {
+	if _, err := c.Docs(context.Background(), "find", false); err != nil {
 		t.Errorf("after the bad input: %v", err)
 	}
 }

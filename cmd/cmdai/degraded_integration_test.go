@@ -81,6 +81,41 @@ func TestQueryDegradedWithoutChroma(t *testing.T) {
 	}
 }
 
+// TestQueryDegradedNamedCommand: with Chroma unreachable (a closed
+// --chroma-url port) and an empty cache (no keyword index on disk), a
+// request naming an installed command (frob, our fixture page, first on
+// $PATH) is answered with it, ranked over its live page's chunks,
+// degraded, exit 0; --strict is exit 4; a request naming none is exit 4
+// as before.
+func TestQueryDegradedNamedCommand(t *testing.T) {
+	realEnv(t)
+	onPath(t)
+	closed := "http://" + testnet.ClosedPort(t)
+	res, code, errOut := queryJSON(t, "--chroma-url", closed, "--full", "how do I use frob to descend into directories recursively")
+	if code != 0 || !res.Degraded || commands(res) != "frob" || !strings.Contains(errOut, "warning:") {
+		t.Fatalf("exit %d %+v\n%s", code, res, errOut)
+	}
+	for _, w := range []string{"Chroma unavailable", "no keyword index on disk", "read live from the man page", "frob.1"} {
+		if !strings.Contains(res.DegradedReason, w) {
+			t.Errorf("reason %q lacks %q", res.DegradedReason, w)
+		}
+	}
+	if m := res.Commands[0].Matches; len(m) == 0 || m[0].Option != "--recursive" {
+		t.Errorf("frob's matches %+v: want --recursive first", m)
+	}
+	// a --help-only command, and plain output
+	code, out, errOut := runCLI(t, "index", "query", "--distro", "debian-12", "--chroma-url", closed, "helpy: be quiet")
+	if code != 0 || !strings.HasPrefix(out, "1. helpy") || !strings.Contains(errOut, "--help") {
+		t.Errorf("helpy: exit %d\n%s\nstderr %s", code, out, errOut)
+	}
+	if _, code, errOut := queryJSON(t, "--chroma-url", closed, "--strict", "how do I use frob"); code != cmdutil.ExitUnreachable {
+		t.Errorf("--strict: exit %d %s, want %d", code, errOut, cmdutil.ExitUnreachable)
+	}
+	if _, code, errOut := queryJSON(t, "--chroma-url", closed, "twiddle the bits of a file"); code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "no answer from disk either") {
+		t.Errorf("no command named: exit %d %s, want %d", code, errOut, cmdutil.ExitUnreachable)
+	}
+}
+
 // TestQueryMatchesPerCommand: an answer shows the best 2 matches of each
 // command, their text cut to about 200 bytes, unless --matches asks for
 // more or --full for every match whole; the commands and the first

@@ -21,6 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -144,7 +145,8 @@ func TestMCPThroughServePerCall(t *testing.T) {
 // ("degraded": true and the reason), the same commands as a keyword
 // query; a strict query is exit 4; the CLI through serve warns and exits
 // 0 (--strict: 4); MCP's search_commands through serve says so on its
-// first line; serve keeps serving.
+// first line, and command_docs answers from the keyword index, degraded;
+// serve keeps serving.
 func TestServeDegradedWhenChromaDies(t *testing.T) {
 	smallIndex(t)
 	_, c := startServe(t)
@@ -196,8 +198,9 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 	if first, rest, _ := strings.Cut(text, "\n"); isErr || !strings.HasPrefix(first, "degraded: ") || !strings.HasPrefix(rest, "1. "+want.Commands[0].Command) {
 		t.Errorf("MCP search through serve (error %v):\n%s", isErr, text)
 	}
-	if text, isErr := call(toolCall{"command_docs", map[string]any{"command": "frob"}}); !isErr {
-		t.Errorf("docs with Chroma dead: %s; want an error", text)
+	text, isErr = call(toolCall{"command_docs", map[string]any{"command": "frob", "option": "--recursive"}})
+	if first, rest, _ := strings.Cut(text, "\n"); isErr || !strings.HasPrefix(first, "degraded: ") || !strings.Contains(first, "from the keyword index") || !strings.Contains(rest, "--recursive") {
+		t.Errorf("docs with Chroma dead (error %v):\n%s", isErr, text)
 	}
 	if _, err := c.Health(ctx); err != nil {
 		t.Errorf("serve after all that: %v", err)
@@ -207,13 +210,17 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 // TestServeWithoutChroma: serve whose Chroma cannot be reached at start
 // (a closed --chroma-url port) starts anyway: health says degraded, a
 // query through it (`index query`, exit 0) is answered keyword-only from
-// disk, strict is exit 4, status and docs answer Chroma's error, a
-// writer's lease is refused (exit 4). Once a Chroma holding the index
+// disk, strict is exit 4, status answers Chroma's error, docs come
+// from the keyword index on disk, else from the command's page parsed
+// live (strict: Chroma's error), a writer's lease is refused (exit 4);
+// with no keyword index on disk either, a query naming an installed
+// command is answered from its live page. Once a Chroma holding the index
 // answers on that port, serve answers from the index, not degraded,
 // without a restart.
 func TestServeWithoutChroma(t *testing.T) {
 	realEnv(t)
 	frobIndex(t)
+	onPath(t)
 	const request = "twiddle the bits of files recursively"
 	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
 	if code != 0 || len(want.Commands) == 0 {
@@ -236,8 +243,18 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.Status(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
 		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
 	}
-	if _, err := c.Docs(ctx, "frob"); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
-		t.Errorf("docs: %v; want Chroma's error, exit code 4", err)
+	if _, err := c.Docs(ctx, "frob", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+		t.Errorf("strict docs: %v; want Chroma's error, exit code 4", err)
+	}
+	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "from the keyword index") || !hasRecord(doc, "--recursive") {
+		t.Errorf("docs from the keyword index: %+v %v", doc, err)
+	}
+	// helpy is installed but not indexed (no man page): its --help, live
+	if doc, err := c.Docs(ctx, "helpy", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "not in the keyword index on disk; read live from") || !hasRecord(doc, "--quiet") {
+		t.Errorf("docs of helpy, live: %+v %v", doc, err)
+	}
+	if _, err := c.Docs(ctx, "no-such-command", false); !errors.As(err, &se) || se.Status != 404 {
+		t.Errorf("docs of a command neither indexed nor installed: %v; want 404", err)
 	}
 	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
 		if l != nil {
@@ -256,6 +273,12 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, code, errOut := queryJSON(t, "--mode", "semantic", request); code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "no answer from disk either") {
 		t.Errorf("query without Chroma or a keyword index: exit %d %s; want 4 and why", code, errOut)
 	}
+	if res, code, errOut := queryJSON(t, "how do I use frob to descend recursively"); code != 0 || !res.Degraded || commands(res) != "frob" || !strings.Contains(res.DegradedReason, "read live from the man page") {
+		t.Errorf("query naming frob without Chroma or a keyword index: exit %d %+v %s", code, res, errOut)
+	}
+	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") {
+		t.Errorf("docs without a keyword index: %+v %v", doc, err)
+	}
 
 	runChromaOn(t, addr)
 	deadline := time.Now().Add(60 * time.Second)
@@ -272,7 +295,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if h, err := c.Health(ctx); err != nil || h.Degraded {
 		t.Errorf("health after Chroma came up: %+v %v", h, err)
 	}
-	if _, err := c.Docs(ctx, "frob"); err != nil {
+	if _, err := c.Docs(ctx, "frob", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
 	}
 }
@@ -306,11 +329,15 @@ func runChromaOn(t *testing.T, addr string) {
 
 // TestMCPDegradedWithoutChroma: `cmdai mcp` that cannot reach Chroma (a
 // closed --chroma-url port) answers search_commands keyword-only from
-// the keyword index on disk, its first line saying so; docs and status
-// need Chroma and say so; the session goes on.
+// the keyword index on disk, its first line saying so; command_docs from
+// the keyword index (frob's synopsis and options), or the live page of a
+// command it lacks (helpy's --help), first line saying so; an unknown
+// command is an error; status needs Chroma and says so; the session goes
+// on.
 func TestMCPDegradedWithoutChroma(t *testing.T) {
 	realEnv(t)
 	frobIndex(t)
+	onPath(t)
 	const request = "twiddle the bits of files recursively"
 	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
 	if code != 0 || len(want.Commands) == 0 {
@@ -324,9 +351,43 @@ func TestMCPDegradedWithoutChroma(t *testing.T) {
 			t.Errorf("--mode %s (error %v):\n%s", mode, isErr, text)
 		}
 	}
-	for _, tool := range []toolCall{{"command_docs", map[string]any{"command": "frob"}}, {"index_status", nil}} {
-		if text, isErr := call(tool); !isErr || !strings.Contains(strings.ToLower(text), "chroma") {
-			t.Errorf("%s without Chroma: error %v %q; want an error naming Chroma", tool.name, isErr, text)
+	for _, c := range []struct {
+		args       map[string]any
+		from, want string
+	}{
+		{map[string]any{"command": "frob", "section": "synopsis"}, "from the keyword index", "frob [OPTION]... FILE..."},
+		{map[string]any{"command": "frob", "section": "options"}, "from the keyword index", "--recursive"},
+		{map[string]any{"command": "helpy", "option": "--quiet"}, "read live from", "say nothing"},
+	} {
+		text, isErr := call(toolCall{"command_docs", c.args})
+		first, rest, _ := strings.Cut(text, "\n")
+		if isErr || !strings.HasPrefix(first, "degraded: Chroma unavailable") || !strings.Contains(first, c.from) || !strings.Contains(rest, c.want) {
+			t.Errorf("command_docs %v without Chroma (error %v):\n%s\nwant %q from %q", c.args, isErr, text, c.want, c.from)
 		}
 	}
+	if text, isErr := call(toolCall{"command_docs", map[string]any{"command": "no-such-command"}}); !isErr || !strings.Contains(text, "unknown command") {
+		t.Errorf("command_docs of an unknown command: error %v %q", isErr, text)
+	}
+	if text, isErr := call(toolCall{"index_status", nil}); !isErr || !strings.Contains(strings.ToLower(text), "chroma") {
+		t.Errorf("index_status without Chroma: error %v %q; want an error naming Chroma", isErr, text)
+	}
+}
+
+// onPath puts the made-up machine's commands (frob with its page, helpy
+// with --help only) first on $PATH, and its man tree on $MANPATH, for
+// what reads the installed commands live.
+func onPath(t *testing.T) {
+	t.Helper()
+	bin, man, _ := fakeMachine(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("MANPATH", man)
+}
+
+func hasRecord(doc search.CommandDoc, option string) bool {
+	for _, r := range doc.Records {
+		if r.Option == option {
+			return true
+		}
+	}
+	return false
 }

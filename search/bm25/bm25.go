@@ -147,19 +147,31 @@ func (ix *Index) Search(query string, n int) []Hit {
 func (ix *Index) Named(request string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for i, w := range strings.FieldsFunc(request, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`,;:!?()"'`+"`", r)
-	}) {
-		w = strings.TrimRight(w, ".")
-		if i == 0 && w != strings.ToLower(w) {
-			continue
-		}
+	for _, w := range NameWords(request) {
 		cmd, ok := ix.Names[w]
-		if !ok || seen[cmd] || (stop[w] && !strings.ContainsRune(w, '-')) {
+		if !ok || seen[cmd] {
 			continue
 		}
 		seen[cmd] = true
 		out = append(out, cmd)
+	}
+	return out
+}
+
+// NameWords returns the words of the request that may name a command, in
+// order, by Named's rules (stop words and a capitalised first word are
+// not names): what a caller without an index (no Names) looks up on
+// $PATH itself.
+func NameWords(request string) []string {
+	var out []string
+	for i, w := range strings.FieldsFunc(request, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`,;:!?()"'`+"`", r)
+	}) {
+		w = strings.TrimRight(w, ".")
+		if w == "" || (i == 0 && w != strings.ToLower(w)) || (stop[w] && !strings.ContainsRune(w, '-')) {
+			continue
+		}
+		out = append(out, w)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package bm25
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,18 @@ func TestSearchRanksByBM25(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back.Search("count lines", 10), ix.Search("count lines", 10)) {
 		t.Error("a loaded index answers differently")
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for req, want := range map[string]string{
+		"how do I use rsync to copy":     "I rsync copy",
+		"tar extract a gz archive.":      "tar extract gz archive",
+		"Find files named x, with find.": "named x find",
+		"show the file type of (foo)":    "show type foo",
+	} {
+		if got := strings.Join(NameWords(req), " "); got != want {
+			t.Errorf("NameWords(%q) = %q, want %q", req, got, want)
+		}
 	}
 }

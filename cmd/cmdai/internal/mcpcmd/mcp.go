@@ -66,7 +66,9 @@ Each call goes to a running "cmdai serve" that holds the index asked for
 index is opened in this process on the first call that needs it and kept
 until --keep-open passes without a call. When Chroma cannot be started or
 reached, search_commands answers keyword-only from the keyword index on
-disk, its first line saying so. A tool that cannot answer (no index, no
+disk (none: from the live pages of the commands it names), and
+command_docs from the keyword index or the command's live man page or
+--help, their first line saying so. A tool that cannot answer (no index, no
 model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:
@@ -115,6 +117,7 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
 	local.FromDisk = fromDisk(opts)
+	local.DocsFromDisk = docsFromDisk(opts)
 	p := mcpserver.PerCall{Local: local}
 	sc := &serveConn{opts: opts}
 	// another Chroma or model than serve's: serve cannot answer as we would
@@ -191,6 +194,19 @@ func fromDisk(opts *Options) func(context.Context, mcpserver.Query, error) (sear
 			return search.Answer{}, err
 		}
 		return search.Answer{Commands: res.Commands, Degraded: res.DegradedReason}, nil
+	}
+}
+
+// docsFromDisk answers command_docs from the keyword index on disk, or
+// the command's page parsed live, when the index could not be opened
+// because Chroma is down or busy.
+func docsFromDisk(opts *Options) func(context.Context, string, error) (search.CommandDoc, error) {
+	return func(ctx context.Context, command string, cause error) (search.CommandDoc, error) {
+		info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+		if err != nil {
+			return search.CommandDoc{}, cause
+		}
+		return querycmd.DocsFromDisk(ctx, opts.Getenv, info.CollectionName(), command, false, cause)
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve"
@@ -66,9 +65,10 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 bytes; --full: every match, whole) and their scores (cosine similarity).
 
 When Chroma cannot be started or reached, the answer comes from the
-keyword index on disk (saved by an earlier keyword or hybrid query): a
-warning on stderr, "degraded": true and the reason in the JSON, exit 0.
---strict makes that exit 4 instead.
+keyword index on disk (saved by an earlier keyword or hybrid query), or,
+with none there, from the installed commands the request names, their
+man page or --help read live: a warning on stderr, "degraded": true and
+the reason in the JSON, exit 0. --strict makes that exit 4 instead.
 
 EXAMPLES:
    $ cmdai index query "find files modified in the last day"
@@ -151,26 +151,6 @@ func answerFromDisk(ctx context.Context, opts *QueryOptions, collection string, 
 		return err
 	}
 	return printQuery(opts, res)
-}
-
-// FromDisk is the keyword-only answer from the keyword index on disk for
-// a request that Chroma could not answer (cause): one-shot queries, serve
-// and the MCP server degrade alike. A cause other than Chroma unreachable
-// or held by another cmdai, or a strict request, is returned as it is;
-// so is cause when no keyword index was saved (with why).
-func FromDisk(ctx context.Context, getenv func(string) string, collection string, req search.Request, start time.Time, cause error) (QueryResult, error) {
-	if code := cmdutil.ExitCode(cause); code != cmdutil.ExitUnreachable && code != cmdutil.ExitBusy {
-		return QueryResult{}, cause
-	}
-	dir, err := config.KeywordDir(getenv)
-	if err != nil {
-		return QueryResult{}, cause
-	}
-	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
-	if err != nil {
-		return QueryResult{}, err
-	}
-	return result(req.Query, collection, a, start), nil
 }
 
 // SearchRequest is the search a query's options ask for, one-shot or in

@@ -2,6 +2,7 @@ package servecmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -137,15 +138,24 @@ func (w *warm) chromaGone(ctx context.Context) error {
 	return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering serve (%v)", chroma.ErrUnreachable, w.conn.URL, err))
 }
 
-// Docs is one command's records, from the searcher serve holds.
-func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
+// Docs is one command's records, from the searcher serve holds; when
+// Chroma cannot be reached, from the keyword index on disk or the
+// command's page parsed live (degraded), as queries degrade; strict
+// gets Chroma's error instead.
+func (w *warm) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
 	w.reconnect(ctx)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.openErr != nil {
-		return search.CommandDoc{}, w.openErr
+		return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, w.openErr)
 	}
-	return w.s.Docs(ctx, command)
+	doc, err := w.s.Docs(ctx, command)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, search.ErrUnknownCommand) {
+		if gone := w.chromaGone(ctx); gone != nil {
+			return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, gone)
+		}
+	}
+	return doc, err
 }
 
 func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {

@@ -1,0 +1,115 @@
+package querycmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/livedoc"
+	"github.com/cmdai/cmdai/search"
+)
+
+// FromDisk is the answer from what is on disk for a request that Chroma
+// could not answer (cause): keyword-only from the keyword index on disk,
+// else, when there is none, from the installed commands the request
+// names, their pages parsed live (livedoc). One-shot queries, serve and
+// the MCP server degrade alike. A cause other than Chroma unreachable or
+// held by another cmdai, or a strict request, is returned as it is; so
+// is cause when nothing on disk answers (with why).
+func FromDisk(ctx context.Context, getenv func(string) string, collection string, req search.Request, start time.Time, cause error) (QueryResult, error) {
+	if !degradable(cause) {
+		return QueryResult{}, cause
+	}
+	getenv = orOS(getenv)
+	dir, err := config.KeywordDir(getenv)
+	if err != nil {
+		return QueryResult{}, cause
+	}
+	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
+	if err == nil {
+		return result(req.Query, collection, a, start), nil
+	}
+	if req.Strict || ctx.Err() != nil {
+		return QueryResult{}, err
+	}
+	live, where, ok, lerr := livedoc.Answer(ctx, livedoc.FromEnv(getenv), req)
+	if lerr != nil || !ok {
+		// the error as without the live pages: nothing answers
+		return QueryResult{}, err
+	}
+	live.Degraded = search.DegradedReason(cause, "no keyword index on disk; keyword-only answer from the installed commands the request names, read live from "+strings.Join(where, ", "))
+	return result(req.Query, collection, live, start), nil
+}
+
+// DocsFromDisk is one command's documentation when Chroma could not give
+// it (cause): from the keyword index on disk (each chunk's text and
+// metadata), else, when that lacks the command or there is none, from
+// the command's page on this machine parsed live. The doc says it is
+// degraded and where it came from. A cause other than Chroma unreachable
+// or busy, or strict, returns cause; a command neither indexed nor
+// installed is search.ErrUnknownCommand.
+func DocsFromDisk(ctx context.Context, getenv func(string) string, collection, command string, strict bool, cause error) (search.CommandDoc, error) {
+	if strict || !degradable(cause) {
+		return search.CommandDoc{}, cause
+	}
+	getenv = orOS(getenv)
+	var kwErr error
+	if dir, err := config.KeywordDir(getenv); err != nil {
+		kwErr = err
+	} else if ix, path, err := search.SavedKeywordIndex(dir, collection); err != nil {
+		kwErr = err
+	} else {
+		doc, err := search.DocsFromKeywords(ix, command)
+		if err == nil {
+			return degradedDoc(doc, cause, "from the keyword index "+path), nil
+		}
+		if !errors.Is(err, search.ErrUnknownCommand) {
+			return search.CommandDoc{}, fmt.Errorf("%w\n  and no answer from disk either: %v", cause, err)
+		}
+	}
+	doc, where, err := livedoc.Doc(ctx, livedoc.FromEnv(getenv), command)
+	if errors.Is(err, search.ErrUnknownCommand) {
+		if kwErr != nil {
+			// the index may hold it: say why it could not be asked
+			err = fmt.Errorf("%w (Chroma is unavailable and there is no keyword index on disk, so only installed commands could be read)", err)
+		}
+		return search.CommandDoc{}, err
+	}
+	if err != nil {
+		if kwErr != nil {
+			err = fmt.Errorf("%v; %w", kwErr, err)
+		}
+		return search.CommandDoc{}, fmt.Errorf("%w\n  and no answer from disk either: %v", cause, err)
+	}
+	from := "read live from " + where
+	if kwErr != nil {
+		from = "no keyword index on disk; " + from
+	} else {
+		from = "not in the keyword index on disk; " + from
+	}
+	return degradedDoc(doc, cause, from), nil
+}
+
+func degradedDoc(doc search.CommandDoc, cause error, from string) search.CommandDoc {
+	doc.Degraded, doc.DegradedReason = true, search.DegradedReason(cause, from)
+	return doc
+}
+
+// degradable: Chroma could not be reached, or another cmdai holds its
+// data; anything else (no index, a bad model) is not helped by disk.
+func degradable(cause error) bool {
+	code := cmdutil.ExitCode(cause)
+	return code == cmdutil.ExitUnreachable || code == cmdutil.ExitBusy
+}
+
+func orOS(getenv func(string) string) func(string) string {
+	if getenv == nil {
+		return os.Getenv
+	}
+	return getenv
+}

@@ -1,0 +1,133 @@
+package querycmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/bm25"
+)
+
+const coll = "cmdai_linux_test"
+
+// machine is a cache home with no keyword index, and a PATH and man tree
+// with one command, frob (our fixture page).
+func machine(t *testing.T) func(string) string {
+	t.Helper()
+	root := t.TempDir()
+	bin, man := filepath.Join(root, "bin"), filepath.Join(root, "man", "man1")
+	for _, d := range []string{bin, man} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(bin, "frob"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../../../../manparse/testdata/frob.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(man, "frob.1"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PATH": bin, "MANPATH": filepath.Dir(man), "CMDAI_HOME": filepath.Join(root, "home")}
+	return func(k string) string { return env[k] }
+}
+
+// saveKeywords saves a keyword index holding one command, wc, where
+// queries save theirs.
+func saveKeywords(t *testing.T, getenv func(string) string) {
+	t.Helper()
+	dir, err := config.KeywordDir(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := index.Metadata{Command: "wc", Kind: index.KindSummary, Section: "NAME", Description: "print newline, word, and byte counts"}
+	ix := bm25.Build([]bm25.Doc{{ID: "wc.1#NAME", Command: "wc", Text: "wc(1) - print newline, word, and byte counts", Meta: md}})
+	if err := fsx.WriteFile(filepath.Join(dir, coll+"-0123.bm25"), 0o644, ix.Save); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var down = cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("chroma unreachable: nothing listens on 127.0.0.1:9\n  start it"))
+
+// TestFromDiskReadsNamedCommandsLive: with no keyword index on disk, a
+// request naming an installed command is answered from its page, degraded
+// and saying from where; strict, a request naming none, or a cause that
+// disk cannot help keep the error.
+func TestFromDiskReadsNamedCommandsLive(t *testing.T) {
+	getenv := machine(t)
+	ctx := context.Background()
+	req := search.Request{Query: "how do I frob directories recursively", K: 3, Mode: search.ModeSemantic}
+	res, err := FromDisk(ctx, getenv, coll, req, time.Now(), down)
+	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "frob" || !res.Degraded {
+		t.Fatalf("frob: %+v %v", res, err)
+	}
+	for _, w := range []string{"Chroma unavailable (chroma unreachable: nothing listens on 127.0.0.1:9)", "no keyword index on disk", "frob.1"} {
+		if !strings.Contains(res.DegradedReason, w) {
+			t.Errorf("reason %q lacks %q", res.DegradedReason, w)
+		}
+	}
+	strict := req
+	strict.Strict = true
+	if _, err := FromDisk(ctx, getenv, coll, strict, time.Now(), down); cmdutil.ExitCode(err) != cmdutil.ExitUnreachable {
+		t.Errorf("strict: %v, want exit 4", err)
+	}
+	none := search.Request{Query: "twiddle some bits", K: 3}
+	if _, err := FromDisk(ctx, getenv, coll, none, time.Now(), down); cmdutil.ExitCode(err) != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no answer from disk either") {
+		t.Errorf("no command named: %v, want exit 4 and why", err)
+	}
+	other := cmdutil.WithCode(cmdutil.ExitNoIndex, errors.New("no index yet"))
+	if _, err := FromDisk(ctx, getenv, coll, req, time.Now(), other); !errors.Is(err, other) {
+		t.Errorf("no index: %v, want it as it is", err)
+	}
+	// with a keyword index on disk, that answers (not the live page)
+	saveKeywords(t, getenv)
+	res, err = FromDisk(ctx, getenv, coll, search.Request{Query: "frob count words", K: 3}, time.Now(), down)
+	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wc" || !strings.Contains(res.DegradedReason, "keyword-only answer from") {
+		t.Errorf("with a keyword index: %+v %v", res, err)
+	}
+}
+
+// TestDocsFromDisk: a command's docs come from the keyword index on disk
+// when it holds the command, else from its page parsed live; a command
+// neither indexed nor installed is unknown; strict keeps Chroma's error.
+func TestDocsFromDisk(t *testing.T) {
+	getenv := machine(t)
+	ctx := context.Background()
+	doc, err := DocsFromDisk(ctx, getenv, coll, "frob", false, down)
+	if err != nil || doc.Command != "frob" || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") || len(doc.Records) == 0 {
+		t.Fatalf("frob without a keyword index: %+v %v", doc, err)
+	}
+	if _, err := DocsFromDisk(ctx, getenv, coll, "frob", true, down); !errors.Is(err, down) {
+		t.Errorf("strict: %v, want Chroma's error", err)
+	}
+	if _, err := DocsFromDisk(ctx, getenv, coll, "nosuch", false, down); !errors.Is(err, search.ErrUnknownCommand) || !strings.Contains(err.Error(), "no keyword index") {
+		t.Errorf("unknown: %v", err)
+	}
+	saveKeywords(t, getenv)
+	doc, err = DocsFromDisk(ctx, getenv, coll, "wc", false, down)
+	if err != nil || doc.Command != "wc" || !strings.Contains(doc.DegradedReason, "from the keyword index") || len(doc.Records) != 1 {
+		t.Errorf("wc from the keyword index: %+v %v", doc, err)
+	}
+	doc, err = DocsFromDisk(ctx, getenv, coll, "frob", false, down)
+	if err != nil || doc.Command != "frob" || !strings.Contains(doc.DegradedReason, "not in the keyword index on disk; read live") {
+		t.Errorf("frob, not in the keyword index: %+v %v", doc, err)
+	}
+	if _, err := DocsFromDisk(ctx, getenv, coll, "nosuch", false, down); !errors.Is(err, search.ErrUnknownCommand) {
+		t.Errorf("unknown with a keyword index: %v", err)
+	}
+}

@@ -1,0 +1,112 @@
+package livedoc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/search"
+)
+
+// machine is a made-up PATH and man tree: frob has our fixture page,
+// helpy only --help output, reboot is on helprun's deny list (and would
+// leave a marker if run), bare has neither page nor help.
+func machine(t *testing.T) (Options, string) {
+	t.Helper()
+	root := t.TempDir()
+	bin, man := filepath.Join(root, "bin"), filepath.Join(root, "man")
+	marker := filepath.Join(root, "reboot-ran")
+	for _, d := range []string{bin, filepath.Join(man, "man1")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scripts := map[string]string{
+		"frob":   "#!/bin/sh\nexit 0\n",
+		"helpy":  "#!/bin/sh\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing at all'\nexit 2\n",
+		"reboot": "#!/bin/sh\ntouch " + marker + "\n",
+		"bare":   "#!/bin/sh\nexit 1\n",
+	}
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := os.ReadFile("../manparse/testdata/frob.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(man, "man1", "frob.1"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		return map[string]string{"PATH": bin, "MANPATH": man}[k]
+	}
+	return FromEnv(getenv), marker
+}
+
+func TestDocFromTheManPageAndFromHelp(t *testing.T) {
+	o, marker := machine(t)
+	ctx := context.Background()
+	doc, where, err := Doc(ctx, o, "frob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Command != "frob" || doc.Description != "twiddle the bits of files in place" || !strings.HasSuffix(where, filepath.Join("man1", "frob.1")) {
+		t.Errorf("frob: %+v from %q", doc.CommandHit, where)
+	}
+	// the records a build writes, in Docs' order: summary first, then options
+	if len(doc.Records) < 3 || doc.Records[0].Kind != "summary" || !hasOption(doc, "--recursive") {
+		t.Errorf("frob's records: %+v", doc.Records)
+	}
+	doc, where, err = Doc(ctx, o, "helpy")
+	if err != nil || doc.Source != pages.SourceHelp || !hasOption(doc, "--quiet") || !strings.Contains(where, "--help") {
+		t.Errorf("helpy: %v %+v from %q", err, doc, where)
+	}
+	for _, name := range []string{"nosuch", "bare", "reboot", "../bin/frob"} {
+		if _, _, err := Doc(ctx, o, name); !errors.Is(err, search.ErrUnknownCommand) {
+			t.Errorf("%s: %v, want ErrUnknownCommand", name, err)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("reboot ran: the deny list was not applied")
+	}
+	if _, _, err := Doc(ctx, o, " "); err == nil || errors.Is(err, search.ErrUnknownCommand) {
+		t.Errorf("empty name: %v", err)
+	}
+}
+
+func hasOption(doc search.CommandDoc, opt string) bool {
+	for _, r := range doc.Records {
+		if r.Option == opt {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAnswerFromTheNamedCommands(t *testing.T) {
+	o, _ := machine(t)
+	ctx := context.Background()
+	a, where, ok, err := Answer(ctx, o, search.Request{Query: "how do I use frob to descend into directories recursively", K: 5, Mode: search.ModeSemantic})
+	if err != nil || !ok || len(a.Commands) != 1 || a.Commands[0].Command != "frob" || len(where) != 1 {
+		t.Fatalf("frob: ok %v %v %+v %q", ok, err, a, where)
+	}
+	if m := a.Commands[0].Matches; len(m) == 0 || len(m) > search.DefaultMatches || m[0].Option != "--recursive" {
+		t.Errorf("frob's best matches: %+v, want --recursive first", m)
+	}
+	// two commands named: both, ranked by their chunks
+	a, where, ok, err = Answer(ctx, o, search.Request{Query: "frob or helpy: say nothing, quiet", K: 5})
+	if err != nil || !ok || len(a.Commands) != 2 || a.Commands[0].Command != "helpy" || len(where) != 2 {
+		t.Errorf("frob and helpy: ok %v %v %+v %q", ok, err, a, where)
+	}
+	for _, q := range []string{"twiddle the bits of a file", "bare it all", "reboot the machine"} {
+		if a, _, ok, err := Answer(ctx, o, search.Request{Query: q}); ok || err != nil || len(a.Commands) != 0 {
+			t.Errorf("%q: ok %v %v %+v; want no answer", q, ok, err, a)
+		}
+	}
+}
