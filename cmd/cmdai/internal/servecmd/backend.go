@@ -148,7 +148,11 @@ func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, err
 	return w.s.Docs(ctx, command)
 }
 
-func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {
+// Status is the indexes on serve's Chroma, with staleness judged against
+// the caller's $PATH and $MANPATH when the request carries them (else
+// serve's own). Each request scans once, uncached: commands get installed
+// without telling serve, and the scan takes milliseconds.
+func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.IndexStatus, error) {
 	w.reconnect(ctx)
 	w.mu.RLock()
 	conn, down := w.conn, w.retry.down
@@ -156,7 +160,13 @@ func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, er
 	if conn == nil {
 		return serve.IndexStatus{}, down
 	}
-	return inspectcmd.CollectStatus(ctx, conn, w.info, detailed, pages.Options{Distro: w.info})
+	po := pages.Options{Distro: w.info}
+	if req.Env != nil {
+		// from the request, not os.Setenv: concurrent requests each
+		// scan with their own
+		po.PathDirs, po.ManPath = pages.ScanDirs(req.Env.Getenv)
+	}
+	return inspectcmd.CollectStatus(ctx, conn, w.info, req.Detailed, po)
 }
 
 // Where says which Chroma serve uses; while it has none, it says why and
