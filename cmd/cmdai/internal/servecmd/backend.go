@@ -157,7 +157,7 @@ func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.Index
 	w.mu.RLock()
 	conn, down := w.conn, w.retry.down
 	w.mu.RUnlock()
-	if conn == nil {
+	if down != nil {
 		return serve.IndexStatus{}, down
 	}
 	po := pages.Options{Distro: w.info}
@@ -174,7 +174,7 @@ func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.Index
 func (w *warm) Where() serve.Health {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	if w.conn == nil {
+	if w.retry.down != nil {
 		return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.retry.opts.URL, Degraded: true, DegradedReason: w.retry.down.Error()}
 	}
 	return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.conn.URL, DataDir: w.dataDir}
