@@ -269,3 +269,18 @@ func TestScanDirs(t *testing.T) {
 		t.Errorf("empty PATH: %#v; want an empty, non-nil list", dirs)
 	}
 }
+
+// BenchmarkScanInstalled is what one `index status` (one-shot or through
+// serve, per request) spends finding this machine's installed commands:
+// the $PATH walk, the man-hierarchy listing and the fingerprints.
+func BenchmarkScanInstalled(b *testing.B) {
+	var n int
+	for b.Loop() {
+		got, err := ScanInstalled(context.Background(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(got)
+	}
+	b.ReportMetric(float64(n), "commands")
+}

@@ -151,7 +151,9 @@ func (w *warm) Docs(ctx context.Context, command string) (search.CommandDoc, err
 // Status is the indexes on serve's Chroma, with staleness judged against
 // the caller's $PATH and $MANPATH when the request carries them (else
 // serve's own). Each request scans once, uncached: commands get installed
-// without telling serve, and the scan takes milliseconds.
+// or upgraded without telling serve (a cache would answer stale
+// staleness), and a scan is ~60 ms here (BENCHMARKS.md), for a command
+// people run by hand.
 func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.IndexStatus, error) {
 	w.reconnect(ctx)
 	w.mu.RLock()
