@@ -62,6 +62,36 @@ type IndexStatus struct {
 	Collections []build.CollectionStatus `json:"collections"`
 }
 
+// StatusRequest is what GET /v1/status asks: ?detailed=true lists the
+// stale commands; ?path=...&manpath=... is the caller's environment.
+type StatusRequest struct {
+	Detailed bool
+	// Env is the caller's $PATH and $MANPATH, against which staleness is
+	// judged (the commands installed for the caller); nil, a request
+	// without path, judges against serve's own environment.
+	Env *ScanEnv
+}
+
+// ScanEnv is the part of a caller's environment a scan of the installed
+// commands reads, sent as it is (an empty Path finds no command). A
+// relative $MANPATH entry is refused: serve does not know the caller's
+// working directory (the CLI then works out its status itself).
+type ScanEnv struct {
+	Path    string
+	ManPath string
+}
+
+// Getenv reads e as os.Getenv reads the environment, for the scan.
+func (e ScanEnv) Getenv(key string) string {
+	switch key {
+	case "PATH":
+		return e.Path
+	case "MANPATH":
+		return e.ManPath
+	}
+	return ""
+}
+
 // Health is the answer of GET /v1/health.
 type Health struct {
 	OK         bool   `json:"ok"`
@@ -102,7 +132,7 @@ type Backend interface {
 	// Chroma cannot be reached they may come from disk (a degraded doc);
 	// strict asks for Chroma's error instead.
 	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
-	Status(ctx context.Context, detailed bool) (IndexStatus, error)
+	Status(ctx context.Context, req StatusRequest) (IndexStatus, error)
 	// Where says which collection and Chroma serve holds.
 	Where() Health
 	// Reload re-reads the collection and its keyword index after a

@@ -122,12 +122,26 @@ func (c *Client) Docs(ctx context.Context, command string, strict bool) (search.
 	return doc, c.do(ctx, http.MethodGet, "/v1/docs?"+q.Encode(), nil, &doc)
 }
 
-// Status asks GET /v1/status.
+// Status asks GET /v1/status, staleness judged against serve's own
+// environment.
 func (c *Client) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
+	return c.StatusOf(ctx, StatusRequest{Detailed: detailed})
+}
+
+// StatusOf asks GET /v1/status with req's parameters.
+func (c *Client) StatusOf(ctx context.Context, req StatusRequest) (IndexStatus, error) {
 	var st IndexStatus
+	q := url.Values{}
+	if req.Detailed {
+		q.Set("detailed", "true")
+	}
+	if req.Env != nil {
+		q.Set("path", req.Env.Path)
+		q.Set("manpath", req.Env.ManPath)
+	}
 	path := "/v1/status"
-	if detailed {
-		path += "?" + url.Values{"detailed": {"true"}}.Encode()
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	return st, c.do(ctx, http.MethodGet, path, nil, &st)
 }

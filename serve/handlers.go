@@ -225,11 +225,16 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: 405, Message: "GET /v1/status", ExitCode: 2})
 		return
 	}
+	req, rerr := statusRequest(r)
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
 	if err := s.enter(r.Context()); err != nil {
 		writeError(w, err)
 		return
 	}
-	st, err := s.b.Status(r.Context(), r.URL.Query().Get("detailed") == "true")
+	st, err := s.b.Status(r.Context(), req)
 	s.gate.leave()
 	if err != nil {
 		writeError(w, s.asError(err))

@@ -127,7 +127,7 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 		ReadHeaderTimeout: s.opts.HeaderTimeout,
 		ReadTimeout:       s.opts.HeaderTimeout + 10*time.Second,
 		IdleTimeout:       time.Minute,
-		MaxHeaderBytes:    16 << 10,
+		MaxHeaderBytes:    64 << 10, // a status request carries the caller's $PATH and $MANPATH
 		ErrorLog:          nil,
 	}
 }

@@ -52,10 +52,18 @@ func (b *fakeBackend) Docs(ctx context.Context, command string, strict bool) (se
 		Records: []search.Match{{ID: "find:0", Kind: "summary", Section: "NAME", Text: "find - search for files"}}}, nil
 }
 
-func (b *fakeBackend) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
+// Status echoes what it was asked, so that a test sees what reached the
+// Backend: detailed in Mode, the caller's PATH and MANPATH in URL and
+// Version ("serve's own" without them).
+func (b *fakeBackend) Status(ctx context.Context, req StatusRequest) (IndexStatus, error) {
 	var st IndexStatus
 	st.Current = "cmdai_linux_debian-12"
 	st.Server.Healthy = true
+	st.Server.Mode = strconv.FormatBool(req.Detailed)
+	st.Server.URL = "serve's own"
+	if req.Env != nil {
+		st.Server.URL, st.Server.Version = req.Env.Path, req.Env.ManPath
+	}
 	return st, nil
 }
 

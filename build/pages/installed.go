@@ -35,6 +35,19 @@ type Installed struct {
 	Fingerprint string
 }
 
+// ScanDirs is where a scan looks for the environment getenv reads: the
+// directories of $PATH and the man hierarchies (as man-db derives them
+// from $MANPATH and $PATH). It is what zero Options use with os.Getenv;
+// serve calls it with a caller's environment. An empty $PATH gives no
+// directory, never nil (which Options take for "this process's $PATH").
+func ScanDirs(getenv func(string) string) (pathDirs, manPath []string) {
+	pathDirs = scanner.SplitPath(getenv("PATH"))
+	if pathDirs == nil {
+		pathDirs = []string{}
+	}
+	return pathDirs, scanner.ManPath(getenv, pathDirs, "")
+}
+
 // ScanInstalled walks $PATH and the man hierarchy only (no parsing) and
 // returns each command that has a man page, with its fingerprint: the
 // cheap half of these stages, for staleness checks.

@@ -254,3 +254,33 @@ func TestRunRecoversFromAPanickingPage(t *testing.T) {
 		}
 	}
 }
+
+// TestScanDirs: the directories come from the environment given, not the
+// process's; an empty $PATH is no directory (not nil, which Options take
+// for the process's $PATH); $MANPATH is used as man-db uses it.
+func TestScanDirs(t *testing.T) {
+	env := map[string]string{"PATH": "/nonexistent/a/bin:relative:/nonexistent/a/bin:/nonexistent/b", "MANPATH": "/nonexistent/man"}
+	dirs, man := ScanDirs(func(k string) string { return env[k] })
+	if strings.Join(dirs, ":") != "/nonexistent/a/bin:/nonexistent/b" || strings.Join(man, ":") != "/nonexistent/man" {
+		t.Errorf("ScanDirs = %q, %q", dirs, man)
+	}
+	dirs, _ = ScanDirs(func(string) string { return "" })
+	if dirs == nil || len(dirs) != 0 {
+		t.Errorf("empty PATH: %#v; want an empty, non-nil list", dirs)
+	}
+}
+
+// BenchmarkScanInstalled is what one `index status` (one-shot or through
+// serve, per request) spends finding this machine's installed commands:
+// the $PATH walk, the man-hierarchy listing and the fingerprints.
+func BenchmarkScanInstalled(b *testing.B) {
+	var n int
+	for b.Loop() {
+		got, err := ScanInstalled(context.Background(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(got)
+	}
+	b.ReportMetric(float64(n), "commands")
+}

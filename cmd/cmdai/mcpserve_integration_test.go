@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/search"
@@ -227,7 +228,8 @@ func TestServeWithoutChroma(t *testing.T) {
 		t.Fatalf("keyword query: exit %d %s", code, errOut)
 	}
 	addr := testnet.ClosedPort(t)
-	_, c := startServeWith(t, "debian-12", cmdutil.ChromaOptions{URL: "http://" + addr})
+	// retries every second, so that the wait below is short
+	stop, c, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12", Chroma: cmdutil.ChromaOptions{URL: "http://" + addr}, RetryEvery: time.Second})
 	ctx := context.Background()
 	if h, err := c.Health(ctx); err != nil || !h.Degraded || !strings.Contains(h.DegradedReason, addr) || h.DataDir != "" {
 		t.Errorf("health: %+v %v; want degraded, the reason naming %s and no data dir", h, err, addr)
@@ -281,22 +283,34 @@ func TestServeWithoutChroma(t *testing.T) {
 	}
 
 	runChromaOn(t, addr)
+	// no query, docs or status from here on: only health, which tries
+	// nothing, so serve's own retry must find Chroma
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"})
-		if err == nil && !res.Degraded && len(res.Commands) > 0 {
+		h, err := c.Health(ctx)
+		if err == nil && !h.Degraded {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("serve still answers %+v %v 60 s after Chroma came up; want a semantic answer", res, err)
+			t.Fatalf("serve still says %+v %v 60 s after Chroma came up, with no request; want it back by itself", h, err)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
-	if h, err := c.Health(ctx); err != nil || h.Degraded {
-		t.Errorf("health after Chroma came up: %+v %v", h, err)
+	// the first request after is answered from the index
+	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
+		t.Errorf("first query after Chroma came up: %+v %v; want a semantic answer", res, err)
 	}
 	if _, err := c.Docs(ctx, "frob", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
+	}
+	if st, err := c.Status(ctx, false); err != nil || len(st.Collections) == 0 {
+		t.Errorf("status after Chroma came up: %+v %v", st, err)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	if !strings.Contains(log.String(), "Chroma answers again at http://"+addr+": answering from the index") {
+		t.Errorf("serve's log: %s", log)
 	}
 }
 

@@ -43,13 +43,20 @@ func startServeOf(t *testing.T, id string) (stop func() error, c *serve.Client) 
 // startServeWith is startServeOf with these Chroma options.
 func startServeWith(t *testing.T, id string, co cmdutil.ChromaOptions) (stop func() error, c *serve.Client) {
 	t.Helper()
+	stop, c, _ = startServeOpts(t, servecmd.ServeOptions{Distro: id, Chroma: co})
+	return stop, c
+}
+
+// startServeOpts is startServe with these options (Factory and model
+// filled in), also giving serve's log.
+func startServeOpts(t *testing.T, so servecmd.ServeOptions) (stop func() error, c *serve.Client, log *bytes.Buffer) {
+	t.Helper()
 	io, _, errOut := testIO()
-	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
+	so.Factory = &cmdutil.Factory{IO: io, Getenv: os.Getenv}
+	so.Model = cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- servecmd.RunServe(ctx, &servecmd.ServeOptions{Factory: f, Distro: id, Chroma: co, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}})
-	}()
+	go func() { done <- servecmd.RunServe(ctx, &so) }()
 	socket, err := config.ServeSocket(os.Getenv)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +86,7 @@ func startServeWith(t *testing.T, id string, co cmdutil.ChromaOptions) (stop fun
 		return <-done
 	}
 	t.Cleanup(func() { stop() })
-	return stop, c
+	return stop, c, errOut
 }
 
 // smallIndex builds the fake machine's index (frob, unfrob, helpy).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -99,7 +100,20 @@ func oneShotStatus(ctx context.Context, opts *StatusOptions) (IndexStatus, error
 		return IndexStatus{}, err
 	}
 	defer conn.Close()
-	return CollectStatus(ctx, conn, info, opts.Detailed, pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath})
+	po := pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}
+	if po.PathDirs == nil && po.ManPath == nil {
+		// the environment statusThroughServe sends serve, read the same way
+		po.PathDirs, po.ManPath = pages.ScanDirs(opts.getenv())
+	}
+	return CollectStatus(ctx, conn, info, opts.Detailed, po)
+}
+
+// getenv is the Factory's, os.Getenv when it has none.
+func (opts *StatusOptions) getenv() func(string) string {
+	if opts.Getenv != nil {
+		return opts.Getenv
+	}
+	return os.Getenv
 }
 
 // CollectStatus is the status of the indexes on conn's server, with the

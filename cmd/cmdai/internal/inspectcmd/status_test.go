@@ -33,3 +33,25 @@ func TestStatusStaleFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestScanEnvForServe: the caller's $PATH and $MANPATH go to serve as
+// they are; a relative $MANPATH entry or an oversized value keeps the
+// status in this process (serve would refuse it or judge it otherwise).
+func TestScanEnvForServe(t *testing.T) {
+	env := func(path, manpath string) func(string) string {
+		return func(k string) string {
+			return map[string]string{"PATH": path, "MANPATH": manpath}[k]
+		}
+	}
+	if e, ok := scanEnv(env("/opt/x/bin:/usr/bin", ":/opt/x/man")); !ok || e.Path != "/opt/x/bin:/usr/bin" || e.ManPath != ":/opt/x/man" {
+		t.Errorf("plain environment: %+v %v", e, ok)
+	}
+	if e, ok := scanEnv(env("", "")); !ok || e.Path != "" || e.ManPath != "" {
+		t.Errorf("empty environment: %+v %v; want it sent empty", e, ok)
+	}
+	for _, bad := range [][2]string{{"/bin", "man:/usr/share/man"}, {strings.Repeat("/usr/bin:", 1000), ""}} {
+		if _, ok := scanEnv(env(bad[0], bad[1])); ok {
+			t.Errorf("PATH %.40q MANPATH %q: sent to serve; want the status worked out here", bad[0], bad[1])
+		}
+	}
+}

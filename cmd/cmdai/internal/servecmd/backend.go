@@ -158,15 +158,27 @@ func (w *warm) Docs(ctx context.Context, command string, strict bool) (search.Co
 	return doc, err
 }
 
-func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, error) {
+// Status is the indexes on serve's Chroma, with staleness judged against
+// the caller's $PATH and $MANPATH when the request carries them (else
+// serve's own). Each request scans once, uncached: commands get installed
+// or upgraded without telling serve (a cache would answer stale
+// staleness), and a scan is ~60 ms here (BENCHMARKS.md), for a command
+// people run by hand.
+func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.IndexStatus, error) {
 	w.reconnect(ctx)
 	w.mu.RLock()
 	conn, down := w.conn, w.retry.down
 	w.mu.RUnlock()
-	if conn == nil {
+	if down != nil {
 		return serve.IndexStatus{}, down
 	}
-	return inspectcmd.CollectStatus(ctx, conn, w.info, detailed, pages.Options{Distro: w.info})
+	po := pages.Options{Distro: w.info}
+	if req.Env != nil {
+		// from the request, not os.Setenv: concurrent requests each
+		// scan with their own
+		po.PathDirs, po.ManPath = pages.ScanDirs(req.Env.Getenv)
+	}
+	return inspectcmd.CollectStatus(ctx, conn, w.info, req.Detailed, po)
 }
 
 // Where says which Chroma serve uses; while it has none, it says why and
@@ -174,7 +186,7 @@ func (w *warm) Status(ctx context.Context, detailed bool) (serve.IndexStatus, er
 func (w *warm) Where() serve.Health {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	if w.conn == nil {
+	if w.retry.down != nil {
 		return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.retry.opts.URL, Degraded: true, DegradedReason: w.retry.down.Error()}
 	}
 	return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.conn.URL, DataDir: w.dataDir}

@@ -28,6 +28,9 @@ type ServeOptions struct {
 	Distro      string
 	Chroma      cmdutil.ChromaOptions
 	Model       cmdutil.ModelOptions
+	// RetryEvery is how often serve without Chroma tries it again (0:
+	// every 10 s); tests shorten it.
+	RetryEvery time.Duration
 }
 
 // NewCmdServe is `cmdai serve`.
@@ -54,7 +57,8 @@ write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
 keyword index on disk ("degraded": true; "strict": true refuses); serve
 that cannot reach or start Chroma starts so too, and tries Chroma again
-at most every 10 s. SIGTERM or SIGINT stop it with
+every 10 s, idle or not. "index status" through serve judges staleness
+against the caller's $PATH and $MANPATH. SIGTERM or SIGINT stop it with
 its Chroma server. A second serve on the same data home exits 6.
 
 EXAMPLES:
@@ -104,7 +108,10 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
 	w.retry.logf = logf
 	if w.retry.down != nil {
-		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again at most every %s and answers from the index once it does", w.retry.down, retryEvery)
+		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again every %s and answers from the index once it does", w.retry.down, w.retry.every)
+		// deferred after w.Close: stopped (and a try in progress waited
+		// for) before the connection it may open is closed
+		defer w.retryInBackground()()
 	}
 	srv := serve.New(w, serve.Options{
 		Listen:      opts.Listen,
@@ -147,7 +154,7 @@ func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
 	m := <-model
 	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
 		// Start anyway and answer from disk: serve tries Chroma again.
-		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e}, err), nil
+		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e}, err, opts.RetryEvery), nil
 	}
 	if err != nil || m.err != nil {
 		if m.e != nil {
