@@ -84,6 +84,13 @@ type ServerOptions struct {
 	// StartTimeout bounds the wait for the first heartbeat; 0 means 90 s
 	// (a first start on a cold disk imports a large Python package).
 	StartTimeout time.Duration
+	// LockWait is how long to wait for a data directory another process
+	// holds (0: ErrLocked at once). A long-lived owner (cmdai serve)
+	// waits out a one-shot command that holds it for a second or two.
+	LockWait time.Duration
+	// OnLockWait, when set, is told once that the wait begins, with the
+	// ErrLocked error that names the holder.
+	OnLockWait func(holder error)
 }
 
 // Server is a private `chroma run` on 127.0.0.1, owning DataDir through
@@ -115,7 +122,7 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create chroma data directory: %w", err)
 	}
-	lock, err := lockDataDir(o.DataDir)
+	lock, err := waitLock(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +273,36 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+// lockPoll is how often a waiting StartServer tries the data lock again:
+// a one-shot holder's release is seen within a quarter second, at the
+// cost of one flock call per tick.
+const lockPoll = 250 * time.Millisecond
+
+// waitLock is lockDataDir, trying again every lockPoll for up to
+// o.LockWait while another process holds the directory, until ctx ends.
+func waitLock(ctx context.Context, o ServerOptions) (*os.File, error) {
+	deadline := time.Now().Add(o.LockWait)
+	told := false
+	for {
+		f, err := lockDataDir(o.DataDir)
+		if err == nil || !errors.Is(err, ErrLocked) || o.LockWait <= 0 {
+			return f, err
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("%w (waited %s for it)", err, o.LockWait)
+		}
+		if !told && o.OnLockWait != nil {
+			o.OnLockWait(err)
+		}
+		told = true
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("stopped waiting for the index data in %s: %w", o.DataDir, ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
 // lockDataDir takes the exclusive lock on dir, clearing a server
 // orphaned by a cmdai that was killed (it holds the inherited lock while
 // its parent is gone).
@@ -296,14 +333,24 @@ func lockDataDir(dir string) (*os.File, error) {
 			continue
 		}
 		f.Close()
-		who := "another process"
-		if owner > 0 && procgroup.Alive(owner) {
-			who = fmt.Sprintf("another cmdai (pid %d)", owner)
-		} else if server > 0 && procgroup.Alive(server) {
-			who = fmt.Sprintf("a chroma server (pid %d)", server)
-		}
-		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, who, dir, dir)
+		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(owner, server), dir, dir)
 	}
+}
+
+// holder names the process that holds a data directory, as its pid file
+// says: its cmdai (with the command it runs, where that can be read), or
+// its chroma server.
+func holder(owner, server int) string {
+	switch {
+	case owner > 0 && procgroup.Alive(owner):
+		if cmd := commandLine(owner); cmd != "" {
+			return fmt.Sprintf("another cmdai (pid %d: %s)", owner, cmd)
+		}
+		return fmt.Sprintf("another cmdai (pid %d)", owner)
+	case server > 0 && procgroup.Alive(server):
+		return fmt.Sprintf("a chroma server (pid %d)", server)
+	}
+	return "another process"
 }
 
 func unlock(f *os.File, dir string) {

@@ -1,0 +1,94 @@
+//go:build unix
+
+package chroma
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// holdDataDir takes dir's data lock through a second open file (flock
+// locks belong to open files, so this process contends with itself) and
+// records this process as its cmdai, as a StartServer would; release
+// drops both.
+func holdDataDir(t *testing.T, dir string) (release func()) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d 1\n", os.Getpid(), os.Getpid())), 0o644)
+	released := false
+	release = func() {
+		if !released {
+			released = true
+			os.Remove(filepath.Join(dir, pidName))
+			f.Close()
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// TestWaitLockNoWait: without LockWait a held directory is ErrLocked at
+// once, naming the holder (pid and command) and the way out, and the
+// wait callback is not called.
+func TestWaitLockNoWait(t *testing.T) {
+	dir := t.TempDir()
+	holdDataDir(t, dir)
+	_, err := waitLock(context.Background(), ServerOptions{DataDir: dir, OnLockWait: func(error) { t.Error("OnLockWait called without LockWait") }})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want ErrLocked", err)
+	}
+	want := fmt.Sprintf("another cmdai (pid %d: %s", os.Getpid(), filepath.Base(os.Args[0]))
+	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--chroma-url") {
+		t.Errorf("err = %v; want the holder (%q...) and the way out", err, want)
+	}
+}
+
+// TestWaitLockWaitsForHolder: with LockWait the lock is taken once the
+// holder lets go; the callback is told once, with the holder.
+func TestWaitLockWaitsForHolder(t *testing.T) {
+	dir := t.TempDir()
+	release := holdDataDir(t, dir)
+	told := make(chan error, 10)
+	go func() {
+		<-told
+		release()
+	}()
+	f, err := waitLock(context.Background(), ServerOptions{DataDir: dir, LockWait: time.Minute, OnLockWait: func(e error) { told <- e }})
+	if err != nil {
+		t.Fatalf("waitLock: %v", err)
+	}
+	defer f.Close()
+	if len(told) != 0 {
+		t.Errorf("OnLockWait called %d more times", len(told))
+	}
+}
+
+// TestWaitLockGivesUp: a holder that stays past LockWait is ErrLocked
+// saying how long it waited; a cancelled context ends the wait with its
+// error, not ErrLocked.
+func TestWaitLockGivesUp(t *testing.T) {
+	dir := t.TempDir()
+	holdDataDir(t, dir)
+	_, err := waitLock(context.Background(), ServerOptions{DataDir: dir, LockWait: 300 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "waited 300ms") {
+		t.Errorf("err = %v, want ErrLocked after waiting 300ms", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = waitLock(ctx, ServerOptions{DataDir: dir, LockWait: time.Hour, OnLockWait: func(error) { cancel() }})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrLocked) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
