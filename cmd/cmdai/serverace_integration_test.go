@@ -146,3 +146,78 @@ func TestServeStopsWhileWaiting(t *testing.T) {
 	}
 }
 
+// mcpHolder is who index_status says holds the index.
+func mcpHolder(t *testing.T, call func(toolCall) (string, bool)) string {
+	t.Helper()
+	text, isErr := call(toolCall{"index_status", nil})
+	if isErr {
+		t.Fatalf("index_status: %s", text)
+	}
+	_, h, _ := strings.Cut(text, "held by ")
+	return strings.TrimSpace(h)
+}
+
+// mcpHoldingIndex starts an MCP session that holds the index itself (its
+// own private Chroma on this data home's directory), and returns its
+// answer to the search that opened it.
+func mcpHoldingIndex(t *testing.T) (call func(toolCall) (string, bool), search toolCall, answer string) {
+	t.Helper()
+	call, _ = mcpSession(t, cmdutil.ChromaOptions{})
+	search = toolCall{"search_commands", map[string]any{"query": "twiddle the bits of a file", "k": 2}}
+	answer, isErr := call(search)
+	if isErr || !strings.Contains(answer, "frob") {
+		t.Fatalf("search held by mcp: %s", answer)
+	}
+	if h := mcpHolder(t, call); h != "this process (cmdai mcp)" {
+		t.Fatalf("before serve, held by %q", h)
+	}
+	return call, search, answer
+}
+
+// TestMCPHandsIndexToServe: a serve started while `cmdai mcp` holds the
+// index comes up without a call (mcp's watcher closes its index, freeing
+// the data); the next calls answer through serve, the same text.
+func TestMCPHandsIndexToServe(t *testing.T) {
+	smallIndex(t)
+	call, search, local := mcpHoldingIndex(t)
+	_, log := spawnServeArgs(t)
+	socket, _ := config.ServeSocket(os.Getenv)
+	listening := func() bool {
+		c, err := serve.Dial(context.Background(), socket)
+		c.Close()
+		return err == nil
+	}
+	if !waitFor(60*time.Second, listening) {
+		t.Fatalf("serve did not start beside mcp: %s", log)
+	}
+	if !strings.Contains(log.String(), "waiting up to") {
+		t.Logf("serve found the data free at once (mcp let go first): %s", log)
+	}
+	if got, isErr := call(search); isErr || got != local {
+		t.Errorf("search after the handover: error %v\n%s\nwant:\n%s", isErr, got, local)
+	}
+	if h := mcpHolder(t, call); !strings.HasPrefix(h, "cmdai serve on ") {
+		t.Errorf("after the handover, held by %q", h)
+	}
+}
+
+// TestMCPCallDuringHandover: a call that comes while serve is starting
+// (waiting for the data mcp holds) closes mcp's index, waits for serve
+// and is answered through it: no error, the same text.
+func TestMCPCallDuringHandover(t *testing.T) {
+	smallIndex(t)
+	call, search, local := mcpHoldingIndex(t)
+	_, log := spawnServeArgs(t)
+	socket, _ := config.ServeSocket(os.Getenv)
+	if !waitFor(60*time.Second, func() bool { return serve.Starting(socket) }) {
+		t.Fatalf("serve did not take its lock: %s", log)
+	}
+	for i := range 3 {
+		if got, isErr := call(search); isErr || got != local {
+			t.Errorf("search %d during the handover: error %v\n%s\nwant:\n%s\nserve: %s", i, isErr, got, local, log)
+		}
+	}
+	if h := mcpHolder(t, call); !strings.HasPrefix(h, "cmdai serve on ") {
+		t.Errorf("after the handover, held by %q\nserve: %s", h, log)
+	}
+}
