@@ -1,6 +1,6 @@
 //go:build unix
 
-package chroma
+package datalock
 
 import (
 	"context"
@@ -20,19 +20,19 @@ import (
 // drops both.
 func holdDataDir(t *testing.T, dir string) (release func()) {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d 1\n", os.Getpid(), os.Getpid())), 0o644)
+	os.WriteFile(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d 1\n", os.Getpid(), os.Getpid())), 0o644)
 	released := false
 	release = func() {
 		if !released {
 			released = true
-			os.Remove(filepath.Join(dir, pidName))
+			os.Remove(filepath.Join(dir, PIDName))
 			f.Close()
 		}
 	}
@@ -40,13 +40,13 @@ func holdDataDir(t *testing.T, dir string) (release func()) {
 	return release
 }
 
-// TestWaitLockNoWait: without LockWait a held directory is ErrLocked at
+// TestTakeNoWait: without a wait a held directory is ErrLocked at
 // once, naming the holder (pid and command) and the way out, and the
 // wait callback is not called.
-func TestWaitLockNoWait(t *testing.T) {
+func TestTakeNoWait(t *testing.T) {
 	dir := t.TempDir()
 	holdDataDir(t, dir)
-	_, err := waitLock(context.Background(), ServerOptions{DataDir: dir, OnLockWait: func(error) { t.Error("OnLockWait called without LockWait") }})
+	_, err := Take(context.Background(), dir, 0, func(error) { t.Error("onWait called without a wait") })
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("err = %v, want ErrLocked", err)
 	}
@@ -56,9 +56,9 @@ func TestWaitLockNoWait(t *testing.T) {
 	}
 }
 
-// TestWaitLockWaitsForHolder: with LockWait the lock is taken once the
+// TestTakeWaitsForHolder: with a wait the lock is taken once the
 // holder lets go; the callback is told once, with the holder.
-func TestWaitLockWaitsForHolder(t *testing.T) {
+func TestTakeWaitsForHolder(t *testing.T) {
 	dir := t.TempDir()
 	release := holdDataDir(t, dir)
 	told := make(chan error, 10)
@@ -66,28 +66,28 @@ func TestWaitLockWaitsForHolder(t *testing.T) {
 		<-told
 		release()
 	}()
-	f, err := waitLock(context.Background(), ServerOptions{DataDir: dir, LockWait: time.Minute, OnLockWait: func(e error) { told <- e }})
+	f, err := Take(context.Background(), dir, time.Minute, func(e error) { told <- e })
 	if err != nil {
-		t.Fatalf("waitLock: %v", err)
+		t.Fatalf("Take: %v", err)
 	}
-	defer f.Close()
+	defer Release(f, dir)
 	if len(told) != 0 {
-		t.Errorf("OnLockWait called %d more times", len(told))
+		t.Errorf("onWait called %d more times", len(told))
 	}
 }
 
-// TestWaitLockGivesUp: a holder that stays past LockWait is ErrLocked
+// TestTakeGivesUp: a holder that stays past the wait is ErrLocked
 // saying how long it waited; a cancelled context ends the wait with its
 // error, not ErrLocked.
-func TestWaitLockGivesUp(t *testing.T) {
+func TestTakeGivesUp(t *testing.T) {
 	dir := t.TempDir()
 	holdDataDir(t, dir)
-	_, err := waitLock(context.Background(), ServerOptions{DataDir: dir, LockWait: 300 * time.Millisecond})
+	_, err := Take(context.Background(), dir, 300*time.Millisecond, nil)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "waited 300ms") {
 		t.Errorf("err = %v, want ErrLocked after waiting 300ms", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = waitLock(ctx, ServerOptions{DataDir: dir, LockWait: time.Hour, OnLockWait: func(error) { cancel() }})
+	_, err = Take(ctx, dir, time.Hour, func(error) { cancel() })
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrLocked) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package chroma
+package datalock
 
 import (
 	"errors"
