@@ -66,9 +66,11 @@ logs go to stderr. An MCP client starts it. Tools:
 Each call goes to a running "cmdai serve" that holds the index asked for
 (checked per call: serve may start or stop during a session), else the
 index is opened in this process on the first call that needs it and kept
-until --keep-open passes without a call. When Chroma cannot be started or
-reached, search_commands answers keyword-only from the keyword index on
-disk, its first line saying so. A tool that cannot answer (no index, no
+until --keep-open passes without a call, or until a "cmdai serve" starts
+on the same data: mcp then closes its index (freeing the data serve waits
+for) and the next calls wait for serve and go through it. When Chroma
+cannot be started or reached, search_commands answers keyword-only from
+the keyword index on disk, its first line saying so. A tool that cannot answer (no index, no
 model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:

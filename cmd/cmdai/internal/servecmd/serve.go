@@ -59,15 +59,16 @@ write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
 keyword index on disk ("degraded": true; "strict": true refuses); serve
 that cannot reach or start Chroma starts so too, and tries Chroma again
-at most every 10 s. SIGTERM or SIGINT stop it with
-its Chroma server. A second serve on the same data home exits 6.
-When another cmdai holds the index data (a one-shot query, or "cmdai mcp"
-holding it for an agent), serve says which one and waits up to --wait
-for it (mcp hands its index over to a serve that starts): clients wait
-for serve meanwhile. Past --wait it exits 6, naming the holder.
+at most every 10 s. SIGTERM or SIGINT stop it with its Chroma server.
+A second serve on the same data home exits 6 at once. When another cmdai
+holds the index data (a one-shot query, or "cmdai mcp" holding it for an
+agent), serve says which one and waits up to --wait for it (mcp hands its
+index over to a serve that starts): clients wait for serve meanwhile.
+Past --wait it exits 6, naming the holder.
 
 EXAMPLES:
    $ cmdai serve --idle-timeout 30m &
+   $ cmdai serve --wait 5m &      # outlast an index refresh that runs now
    $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
