@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,13 +29,12 @@ func holdDataDir(t *testing.T, dir string) (release func()) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d 1\n", os.Getpid(), os.Getpid())), 0o644)
-	released := false
+	var once sync.Once // released by the test's goroutine or its cleanup
 	release = func() {
-		if !released {
-			released = true
+		once.Do(func() {
 			os.Remove(filepath.Join(dir, PIDName))
 			f.Close()
-		}
+		})
 	}
 	t.Cleanup(release)
 	return release
