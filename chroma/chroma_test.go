@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/testmode"
@@ -65,7 +66,7 @@ func TestServerLockStopRestart(t *testing.T) {
 	if procgroup.Alive(pid) {
 		t.Fatalf("server pid %d still alive after Stop", pid)
 	}
-	if _, err := os.Stat(filepath.Join(dir, pidName)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, datalock.PIDName)); !os.IsNotExist(err) {
 		t.Errorf("pid file left behind: %v", err)
 	}
 	// The directory is free again, and its data is still there.
@@ -138,7 +139,7 @@ func TestKilledOwnerLeavesNoServer(t *testing.T) {
 		t.Fatalf("start after the owner was killed: %v", err)
 	}
 	defer s.Stop()
-	waitGone(serverPID, 10*time.Second)
+	datalock.WaitGone(serverPID, 10*time.Second)
 	if procgroup.Alive(serverPID) {
 		t.Fatalf("server %d of the killed owner still runs", serverPID)
 	}

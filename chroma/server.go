@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -28,7 +28,7 @@ const ChromaVersion = "1.5.2"
 var ErrNoServerBinary = errors.New("chroma server not found")
 
 // ErrLocked means another process owns the data directory.
-var ErrLocked = errors.New("chroma data directory in use")
+var ErrLocked = datalock.ErrLocked
 
 // ErrServerStart means the server did not come up.
 var ErrServerStart = errors.New("chroma server did not start")
@@ -84,6 +84,13 @@ type ServerOptions struct {
 	// StartTimeout bounds the wait for the first heartbeat; 0 means 90 s
 	// (a first start on a cold disk imports a large Python package).
 	StartTimeout time.Duration
+	// LockWait is how long to wait for a data directory another process
+	// holds (0: ErrLocked at once). A long-lived owner (cmdai serve)
+	// waits out a one-shot command that holds it for a second or two.
+	LockWait time.Duration
+	// OnLockWait, when set, is told once that the wait begins, with the
+	// ErrLocked error that names the holder.
+	OnLockWait func(holder error)
 }
 
 // Server is a private `chroma run` on 127.0.0.1, owning DataDir through
@@ -100,11 +107,7 @@ type Server struct {
 	waitErr error
 }
 
-const (
-	lockName = "cmdai.lock"
-	pidName  = "cmdai.pid"
-	logName  = "cmdai-chroma.log"
-)
+const logName = "cmdai-chroma.log"
 
 // StartServer locks o.DataDir, starts `chroma run` on a free loopback
 // port and waits for its heartbeat. Call Stop when done.
@@ -115,7 +118,7 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create chroma data directory: %w", err)
 	}
-	lock, err := lockDataDir(o.DataDir)
+	lock, err := datalock.Take(ctx, o.DataDir, o.LockWait, o.OnLockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +135,7 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 			break
 		}
 	}
-	unlock(lock, o.DataDir)
+	datalock.Release(lock, o.DataDir)
 	return nil, lastErr
 }
 
@@ -163,7 +166,7 @@ func startOnce(ctx context.Context, o ServerOptions, lock *os.File) (*Server, er
 	if err := procgroup.Start(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrServerStart, o.Bin, err)
 	}
-	writePID(o.DataDir, cmd.Process.Pid, port)
+	datalock.Record(o.DataDir, cmd.Process.Pid, port)
 	if err := s.waitReady(ctx, o.StartTimeout, logPath); err != nil {
 		s.kill()
 		return nil, err
@@ -241,7 +244,7 @@ func (s *Server) Stop() error {
 			<-s.exited
 		}
 	}
-	unlock(s.lock, s.DataDir)
+	datalock.Release(s.lock, s.DataDir)
 	s.cmd = nil
 	return nil
 }
@@ -264,81 +267,6 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// lockDataDir takes the exclusive lock on dir, clearing a server
-// orphaned by a cmdai that was killed (it holds the inherited lock while
-// its parent is gone).
-func lockDataDir(dir string) (*os.File, error) {
-	path := filepath.Join(dir, lockName)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", path, err)
-	}
-	for attempt := 0; ; attempt++ {
-		err := tryLock(f)
-		if err == nil {
-			return f, nil
-		}
-		if !errors.Is(err, errWouldBlock) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		owner, server, _ := readPID(dir)
-		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) && looksLikeChroma(server) {
-			// Its cmdai is gone: stop the orphan, then take the lock.
-			_ = procgroup.Signal(server, syscall.SIGTERM)
-			waitGone(server, 10*time.Second)
-			if procgroup.Alive(server) {
-				_ = procgroup.Signal(server, syscall.SIGKILL)
-				waitGone(server, 5*time.Second)
-			}
-			continue
-		}
-		f.Close()
-		who := "another process"
-		if owner > 0 && procgroup.Alive(owner) {
-			who = fmt.Sprintf("another cmdai (pid %d)", owner)
-		} else if server > 0 && procgroup.Alive(server) {
-			who = fmt.Sprintf("a chroma server (pid %d)", server)
-		}
-		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, who, dir, dir)
-	}
-}
-
-func unlock(f *os.File, dir string) {
-	if f == nil {
-		return
-	}
-	_ = os.Remove(filepath.Join(dir, pidName))
-	_ = f.Close() // closing our descriptor drops the lock once the child's is gone too
-}
-
-// writePID records who owns the directory: "<cmdai pid> <server pid> <port>".
-func writePID(dir string, server, port int) {
-	// Atomic, so that a cmdai reading it while it is written (readPID)
-	// never sees half a line.
-	_ = fsx.WriteBytes(filepath.Join(dir, pidName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
-}
-
-func readPID(dir string) (owner, server int, err error) {
-	raw, err := os.ReadFile(filepath.Join(dir, pidName))
-	if err != nil {
-		return 0, 0, err
-	}
-	f := strings.Fields(string(raw))
-	if len(f) < 2 {
-		return 0, 0, fmt.Errorf("malformed %s", pidName)
-	}
-	owner, _ = strconv.Atoi(f[0])
-	server, _ = strconv.Atoi(f[1])
-	return owner, server, nil
-}
-
-func waitGone(pid int, d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func tailFile(path string, n int) string {

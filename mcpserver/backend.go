@@ -212,15 +212,31 @@ func (l *Local) Status(ctx context.Context) (Status, error) {
 	return Status{Collection: s.Coll.Name(), Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Holder: "this process (cmdai mcp)"}, nil
 }
 
-// Close closes the index, if it was opened.
-func (l *Local) Close() {
+// Held tells whether the index is open (waiting for a call in progress).
+func (l *Local) Held() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.s != nil
+}
+
+// closeHeld closes the index if it is open, and tells whether it was:
+// the next call opens it again.
+func (l *Local) closeHeld() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.s == nil {
+		return false
+	}
 	if l.timer != nil {
 		l.timer.Stop()
+		l.timer = nil
 	}
 	l.closeLocked()
+	return true
 }
+
+// Close closes the index, if it was opened.
+func (l *Local) Close() { l.closeHeld() }
 
 // statusText renders a Status in a few lines.
 func statusText(st Status) string {

@@ -72,6 +72,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "clear", "--confirm", "--distro", "Debian 12"}, "--distro"},
 		{[]string{"index", "clear", "--confirm", "--chroma-data", ""}, "--chroma-data needs a value"},
 		{[]string{"index", "query", ""}, "say what you want to do"},
+		{[]string{"serve", "--wait", "-1s"}, "--wait must be 0"},
 		{[]string{"index", "query", "  ", "\t"}, "say what you want to do"},
 		{[]string{"index", "query", "list files", "--mode", "fuzzy"}, "fuzzy"},
 		{[]string{"index", "query", "list files", "-k", "0"}, "-k"},

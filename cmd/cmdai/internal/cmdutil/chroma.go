@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,6 +23,11 @@ type ChromaOptions struct {
 	// NoServe: start the private server even if a serve owns it (serve
 	// itself, which must not lease from itself).
 	NoServe bool
+	// LockWait and OnLockWait: wait so long for a private server's data
+	// directory that another process holds (serve, which outlasts a
+	// one-shot command's hold), see chroma.ServerOptions.
+	LockWait   time.Duration
+	OnLockWait func(holder error)
 }
 
 // ChromaFlags are the --chroma-* flags of every command that uses Chroma.
@@ -133,6 +139,11 @@ func (w *ChromaWatch) Explain(err error) error {
 	return err
 }
 
+// OwnsDataDir tells whether this connection started the private server
+// itself, and so holds its data directory until Close (not a remote
+// server, nor serve's under its lease).
+func (c *Connection) OwnsDataDir() bool { return c != nil && c.server != nil && !c.closed }
+
 // CheckSpace refuses, before a write of about records records, a private
 // server's disk that cannot hold them. A remote server's disk cannot be
 // seen from here: its own error is recognised instead (Explain).
@@ -200,7 +211,7 @@ func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, er
 	if err != nil {
 		return nil, WithCode(ExitUnreachable, err)
 	}
-	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: dir})
+	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: dir, LockWait: o.LockWait, OnLockWait: o.OnLockWait})
 	if err != nil {
 		if errors.Is(err, chroma.ErrLocked) {
 			return nil, WithCode(ExitBusy, err)

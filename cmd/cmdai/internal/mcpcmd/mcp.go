@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,11 +66,13 @@ logs go to stderr. An MCP client starts it. Tools:
 Each call goes to a running "cmdai serve" that holds the index asked for
 (checked per call: serve may start or stop during a session), else the
 index is opened in this process on the first call that needs it and kept
-until --keep-open passes without a call. When Chroma cannot be started or
-reached, search_commands answers keyword-only from the keyword index on
-disk (none: from the live pages of the commands it names), and
-command_docs from the keyword index or the command's live man page or
---help, their first line saying so. A tool that cannot answer (no index, no
+until --keep-open passes without a call, or until a "cmdai serve" starts
+on the same data: mcp then closes its index (freeing the data serve waits
+for) and the next calls wait for serve and go through it. When Chroma
+cannot be started or reached, search_commands answers keyword-only from
+the keyword index on disk (none: from the live pages of the commands it
+names), and command_docs from the keyword index or the command's live man
+page or --help, their first line saying so. A tool that cannot answer (no index, no
 model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:
@@ -111,20 +115,38 @@ func Run(ctx context.Context, opts *Options) error {
 	return nil
 }
 
+// handoverEvery is how often mcp, holding the index, looks for a serve
+// that starts on its data: that serve waits for the data lock (up to its
+// --wait, 30 s by default) and its clients wait for it.
+const handoverEvery = time.Second
+
 // backend is what answers the tools, per call: a running serve that
-// holds the index asked for, else the index held in this process.
+// holds the index asked for, else the index held in this process, which
+// is handed over to a serve that starts (Handover).
 func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
-	local := mcpserver.NewLocal(ctx, opener(opts), loadKeywords(opts.Factory))
+	var owns atomic.Bool // the open index runs its own private Chroma
+	local := mcpserver.NewLocal(ctx, opener(opts, &owns), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
 	local.FromDisk = fromDisk(opts)
 	local.DocsFromDisk = docsFromDisk(opts)
 	p := mcpserver.PerCall{Local: local}
 	sc := &serveConn{opts: opts}
+	wctx, stopWatch := context.WithCancel(ctx)
 	// another Chroma or model than serve's: serve cannot answer as we would
 	if !opts.NoServe && opts.Chroma.URL == "" && opts.Chroma.DataDir == "" && opts.Model.Variant == "" && opts.Model.Backend == "" {
-		p.Serve = sc.backend
+		if socket, err := config.ServeSocket(opts.Getenv); err == nil {
+			h := mcpserver.Handover{Local: local, Wanted: func() bool { return owns.Load() && serveStarting(socket) },
+				Logf: func(format string, a ...any) { fmt.Fprintf(opts.IO.ErrOut, "cmdai mcp: "+format+"\n", a...) }}
+			go h.Watch(wctx, handoverEvery)
+			p.Serve = func(ctx context.Context) (mcpserver.Backend, func(error), bool) {
+				h.Check()
+				return sc.backend(ctx)
+			}
+		} else {
+			p.Serve = sc.backend
+		}
 	}
-	return p, func() { sc.drop(nil); local.Close() }
+	return p, func() { stopWatch(); sc.drop(nil); local.Close() }
 }
 
 // serveConn keeps the client of the running serve between calls (one
@@ -210,9 +232,27 @@ func docsFromDisk(opts *Options) func(context.Context, string, error) (search.Co
 	}
 }
 
+// serveStarting tells whether a serve holds its lock on socket but does
+// not listen yet: it is starting, and may be waiting for the data this
+// process holds. A serve that listens has its own data (another Chroma,
+// or the same one it holds itself) and needs nothing of ours.
+func serveStarting(socket string) bool {
+	if !serve.Starting(socket) {
+		return false
+	}
+	c, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	if err != nil {
+		return true
+	}
+	c.Close()
+	return false
+}
+
 // opener opens the index as `index query` does: the distribution's
 // collection on the configured Chroma, and the embedder of its model.
-func opener(opts *Options) mcpserver.Opener {
+// owns says, while the index is open, whether it started its own private
+// Chroma (which holds the data directory a serve would need).
+func opener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
 	return func(ctx context.Context) (search.Searcher, func(), error) {
 		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 		if err != nil {
@@ -223,7 +263,8 @@ func opener(opts *Options) mcpserver.Opener {
 			conn.Close()
 			return search.Searcher{}, nil, err
 		}
-		return s, func() { closeS(); conn.Close() }, nil
+		owns.Store(conn.OwnsDataDir())
+		return s, func() { owns.Store(false); closeS(); conn.Close() }, nil
 	}
 }
 

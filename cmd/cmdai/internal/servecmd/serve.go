@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
@@ -25,9 +26,12 @@ type ServeOptions struct {
 	Socket      string
 	Listen      string
 	IdleTimeout time.Duration
-	Distro      string
-	Chroma      cmdutil.ChromaOptions
-	Model       cmdutil.ModelOptions
+	// Wait is how long serve waits for the index data another cmdai
+	// holds (0: exit 6 at once).
+	Wait   time.Duration
+	Distro string
+	Chroma cmdutil.ChromaOptions
+	Model  cmdutil.ModelOptions
 	// RetryEvery is how often serve without Chroma tries it again (0:
 	// every 10 s); tests shorten it.
 	RetryEvery time.Duration
@@ -39,6 +43,7 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
 		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (queries, status and health; no authentication)", Destination: &opts.Listen},
+		&cli.DurationFlag{Name: "wait", Value: DefaultWait, Usage: "when another cmdai holds the index data, wait up to `DURATION` for it to let go before exiting 6 (0: exit at once)", Destination: &opts.Wait},
 		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
@@ -59,10 +64,15 @@ keyword index on disk ("degraded": true; "strict": true refuses); serve
 that cannot reach or start Chroma starts so too, and tries Chroma again
 every 10 s, idle or not. "index status" through serve judges staleness
 against the caller's $PATH and $MANPATH. SIGTERM or SIGINT stop it with
-its Chroma server. A second serve on the same data home exits 6.
+its Chroma server. A second serve on the same data home exits 6 at once.
+When another cmdai holds the index data (a one-shot query, or "cmdai mcp"
+holding it for an agent), serve says which one and waits up to --wait for
+it (mcp hands its index over to a serve that starts): clients wait for
+serve meanwhile. Past --wait it exits 6, naming the holder.
 
 EXAMPLES:
    $ cmdai serve --idle-timeout 30m &
+   $ cmdai serve --wait 5m &      # outlast an index refresh that runs now
    $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
@@ -72,6 +82,9 @@ EXAMPLES:
 			}
 			if opts.IdleTimeout < 0 {
 				return cmdutil.UsageError("--idle-timeout must be 0 (never) or more, not %s", opts.IdleTimeout)
+			}
+			if opts.Wait < 0 {
+				return cmdutil.UsageError("--wait must be 0 (do not wait) or more, not %s", opts.Wait)
 			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
@@ -99,13 +112,26 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		return err
 	}
 	defer lock.Release()
-	w, err := openWarm(ctx, opts)
+	errOut := opts.IO.ErrOut
+	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
+	// Serve's lock is held while it waits for the data: clients see a
+	// starting serve and wait for it rather than take the data themselves.
+	w, err := openWarm(ctx, opts, logf)
+	if ctx.Err() != nil {
+		// SIGINT or SIGTERM, maybe while waiting for the data: a clean stop.
+		if w != nil {
+			w.Close()
+		}
+		fmt.Fprintln(errOut, "cmdai serve: stopped")
+		return nil
+	}
+	if errors.Is(err, chroma.ErrLocked) {
+		return cmdutil.WithCode(cmdutil.ExitBusy, fmt.Errorf("cmdai serve cannot hold the index: %w\n  stop that process (or let it finish) and start serve again, or give it longer with --wait", err))
+	}
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	errOut := opts.IO.ErrOut
-	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
 	w.retry.logf = logf
 	if w.retry.down != nil {
 		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again every %s and answers from the index once it does", w.retry.down, w.retry.every)
@@ -133,12 +159,18 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	return err
 }
 
+// DefaultWait outlasts a one-shot command's hold on the data (about 2 s)
+// and a `cmdai mcp` handing its index over (about 1-2 s), with room for
+// a busy machine.
+const DefaultWait = 30 * time.Second
+
 // openWarm connects to Chroma and opens the searcher. The model loads
 // while the private server starts (the variant asked for, else the
-// default one, which open replaces if the index was built with another).
+// default one, which open replaces if the index was built with another),
+// or while serve waits for the data another cmdai holds (opts.Wait).
 // No index yet is not fatal: serve answers exit 3 until an init through
 // it builds one.
-func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
+func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)) (*warm, error) {
 	type loaded struct {
 		e   embed.Embedder
 		err error
@@ -150,7 +182,14 @@ func openWarm(ctx context.Context, opts *ServeOptions) (*warm, error) {
 	}()
 	co := opts.Chroma
 	co.NoServe = true
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, co)
+	// Only the first start waits: a later retry (degraded: the background
+	// ticker, or a request) must not hold a request or serve's stop.
+	first := co
+	first.LockWait = opts.Wait
+	first.OnLockWait = func(holder error) {
+		logf("%v\n  waiting up to %s for it to let go (--wait); queries wait for serve meanwhile", holder, opts.Wait)
+	}
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, first)
 	m := <-model
 	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
 		// Start anyway and answer from disk: serve tries Chroma again.

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package chroma
+package datalock
 
 import (
 	"errors"
@@ -15,3 +15,4 @@ var errNoEmbedded = errors.New("the private chroma server is only supported on L
 
 func tryLock(*os.File) error   { return errNoEmbedded }
 func looksLikeChroma(int) bool { return false }
+func commandLine(int) string   { return "" }

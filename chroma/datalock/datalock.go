@@ -1,0 +1,149 @@
+// Package datalock is the private Chroma server's data-directory lock:
+// one holder at a time (a flock the server process inherits), the record
+// of who holds it, and waiting for a holder to let go.
+package datalock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/procgroup"
+)
+
+// ErrLocked means another process owns the data directory.
+var ErrLocked = errors.New("chroma data directory in use")
+
+// The lock file and the record of its owner, in the data directory.
+const (
+	LockName = "cmdai.lock"
+	PIDName  = "cmdai.pid"
+)
+
+// lockPoll is how often a waiting StartServer tries the data lock again:
+// a one-shot holder's release is seen within a quarter second, at the
+// cost of one flock call per tick.
+const lockPoll = 250 * time.Millisecond
+
+// Take locks dir (lockDataDir), trying again every lockPoll for up to
+// wait while another process holds it, until ctx ends; onWait, when set,
+// is told once that the wait begins, with the ErrLocked that names the
+// holder. Release drops the lock.
+func Take(ctx context.Context, dir string, wait time.Duration, onWait func(holder error)) (*os.File, error) {
+	deadline := time.Now().Add(wait)
+	told := false
+	for {
+		f, err := lockDataDir(dir)
+		if err == nil || !errors.Is(err, ErrLocked) || wait <= 0 {
+			return f, err
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("%w (waited %s for it)", err, wait)
+		}
+		if !told && onWait != nil {
+			onWait(err)
+		}
+		told = true
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("stopped waiting for the index data in %s: %w", dir, ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// lockDataDir takes the exclusive lock on dir, clearing a server
+// orphaned by a cmdai that was killed (it holds the inherited lock while
+// its parent is gone).
+func lockDataDir(dir string) (*os.File, error) {
+	path := filepath.Join(dir, LockName)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", path, err)
+	}
+	for attempt := 0; ; attempt++ {
+		err := tryLock(f)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, errWouldBlock) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		owner, server, _ := readPID(dir)
+		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) && looksLikeChroma(server) {
+			// Its cmdai is gone: stop the orphan, then take the lock.
+			_ = procgroup.Signal(server, syscall.SIGTERM)
+			WaitGone(server, 10*time.Second)
+			if procgroup.Alive(server) {
+				_ = procgroup.Signal(server, syscall.SIGKILL)
+				WaitGone(server, 5*time.Second)
+			}
+			continue
+		}
+		f.Close()
+		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(owner, server), dir, dir)
+	}
+}
+
+// holder names the process that holds a data directory, as its pid file
+// says: its cmdai (with the command it runs, where that can be read), or
+// its chroma server.
+func holder(owner, server int) string {
+	switch {
+	case owner > 0 && procgroup.Alive(owner):
+		if cmd := commandLine(owner); cmd != "" {
+			return fmt.Sprintf("another cmdai (pid %d: %s)", owner, cmd)
+		}
+		return fmt.Sprintf("another cmdai (pid %d)", owner)
+	case server > 0 && procgroup.Alive(server):
+		return fmt.Sprintf("a chroma server (pid %d)", server)
+	}
+	return "another process"
+}
+
+// Release drops the lock Take returned (nil: none) and the record of
+// its owner.
+func Release(f *os.File, dir string) {
+	if f == nil {
+		return
+	}
+	_ = os.Remove(filepath.Join(dir, PIDName))
+	_ = f.Close() // closing our descriptor drops the lock once the child's is gone too
+}
+
+// Record says who owns the directory, once its server runs: "<cmdai
+// pid> <server pid> <port>" (the lock's holder is this process).
+func Record(dir string, server, port int) {
+	// Atomic, so that a cmdai reading it while it is written (readPID)
+	// never sees half a line.
+	_ = fsx.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
+}
+
+func readPID(dir string) (owner, server int, err error) {
+	raw, err := os.ReadFile(filepath.Join(dir, PIDName))
+	if err != nil {
+		return 0, 0, err
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 2 {
+		return 0, 0, fmt.Errorf("malformed %s", PIDName)
+	}
+	owner, _ = strconv.Atoi(f[0])
+	server, _ = strconv.Atoi(f[1])
+	return owner, server, nil
+}
+
+// WaitGone waits up to d for process pid to end.
+func WaitGone(pid int, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,94 @@
+//go:build unix
+
+package datalock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// holdDataDir takes dir's data lock through a second open file (flock
+// locks belong to open files, so this process contends with itself) and
+// records this process as its cmdai, as a StartServer would; release
+// drops both.
+func holdDataDir(t *testing.T, dir string) (release func()) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d 1\n", os.Getpid(), os.Getpid())), 0o644)
+	var once sync.Once // released by the test's goroutine or its cleanup
+	release = func() {
+		once.Do(func() {
+			os.Remove(filepath.Join(dir, PIDName))
+			f.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// TestTakeNoWait: without a wait a held directory is ErrLocked at
+// once, naming the holder (pid and command) and the way out, and the
+// wait callback is not called.
+func TestTakeNoWait(t *testing.T) {
+	dir := t.TempDir()
+	holdDataDir(t, dir)
+	_, err := Take(context.Background(), dir, 0, func(error) { t.Error("onWait called without a wait") })
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want ErrLocked", err)
+	}
+	want := fmt.Sprintf("another cmdai (pid %d: %s", os.Getpid(), filepath.Base(os.Args[0]))
+	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--chroma-url") {
+		t.Errorf("err = %v; want the holder (%q...) and the way out", err, want)
+	}
+}
+
+// TestTakeWaitsForHolder: with a wait the lock is taken once the
+// holder lets go; the callback is told once, with the holder.
+func TestTakeWaitsForHolder(t *testing.T) {
+	dir := t.TempDir()
+	release := holdDataDir(t, dir)
+	told := make(chan error, 10)
+	go func() {
+		<-told
+		release()
+	}()
+	f, err := Take(context.Background(), dir, time.Minute, func(e error) { told <- e })
+	if err != nil {
+		t.Fatalf("Take: %v", err)
+	}
+	defer Release(f, dir)
+	if len(told) != 0 {
+		t.Errorf("onWait called %d more times", len(told))
+	}
+}
+
+// TestTakeGivesUp: a holder that stays past the wait is ErrLocked
+// saying how long it waited; a cancelled context ends the wait with its
+// error, not ErrLocked.
+func TestTakeGivesUp(t *testing.T) {
+	dir := t.TempDir()
+	holdDataDir(t, dir)
+	_, err := Take(context.Background(), dir, 300*time.Millisecond, nil)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "waited 300ms") {
+		t.Errorf("err = %v, want ErrLocked after waiting 300ms", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = Take(ctx, dir, time.Hour, func(error) { cancel() })
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrLocked) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
