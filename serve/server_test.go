@@ -326,6 +326,37 @@ func TestIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestOnQuiet: OnQuiet runs once after a stretch of requests, not before
+// the first request, not again while nothing comes, and again after the
+// next request.
+func TestOnQuiet(t *testing.T) {
+	quiet := make(chan struct{}, 10)
+	socket, _ := start(t, &fakeBackend{}, Options{QuietAfter: 50 * time.Millisecond, OnQuiet: func() { quiet <- struct{}{} }})
+	calls := func(wait time.Duration) int {
+		time.Sleep(wait)
+		return len(quiet)
+	}
+	if n := calls(300 * time.Millisecond); n != 0 {
+		t.Fatalf("OnQuiet ran %d times before any request", n)
+	}
+	c := dial(t, socket)
+	for round := 1; round <= 2; round++ {
+		for i := 0; i < 3; i++ {
+			if _, err := c.Query(context.Background(), QueryRequest{Request: "find files"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-quiet:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("round %d: OnQuiet did not run after the requests stopped", round)
+		}
+		if n := calls(300 * time.Millisecond); n != 0 {
+			t.Fatalf("round %d: OnQuiet ran %d more times with no request between", round, n)
+		}
+	}
+}
+
 // While a writer holds the lease, queries wait (or get 503 past
 // QueryWait); when it lets go, serve reloads first, then answers.
 func TestLease(t *testing.T) {

@@ -100,6 +100,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		return err
 	}
 	defer w.Close()
+	releaseMemory()
 	errOut := opts.IO.ErrOut
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
 	w.retry.logf = logf
@@ -117,7 +118,8 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 			}
 			fmt.Fprintln(errOut)
 		},
-		Logf: logf,
+		Logf:    logf,
+		OnQuiet: releaseMemory,
 	})
 	err = srv.Run(ctx, lock)
 	if err == nil && ctx.Err() != nil {
