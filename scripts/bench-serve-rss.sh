@@ -105,7 +105,8 @@ for round in $(seq "$ROUNDS"); do
 		started=$(python3 -c "import time; print(f'{time.time() - $t0:.2f}')")
 		lat="$(python3 "$work/load.py" "$sock" "$work/queries.jsonl" "$WARM")"
 		sleep "$IDLE"
-		chroma_pid="$(pgrep -P "$serve_pid" | head -1)"
+		children="$(pgrep -P "$serve_pid")"
+		chroma_pid="${children%%$'\n'*}"
 		s_rss=$(kib "$serve_pid" VmRSS) s_anon=$(kib "$serve_pid" RssAnon) s_file=$(kib "$serve_pid" RssFile)
 		c_rss=$(kib "$chroma_pid" VmRSS) c_anon=$(kib "$chroma_pid" RssAnon) c_file=$(kib "$chroma_pid" RssFile)
 		echo "| $(basename "$bin") | $round | $(mib "$s_rss") ($(mib "$s_anon") + $(mib "$s_file")) | $(mib "$c_rss") ($(mib "$c_anon") + $(mib "$c_file")) | **$(mib $((s_rss + c_rss)))** | ${lat% | *} | ${lat#* | } | $started |"

@@ -251,7 +251,7 @@ func Load(r io.Reader) (*Index, error) {
 		return nil, fmt.Errorf("keyword index: %w", err)
 	}
 	if len(w.Commands) != len(w.IDs) || len(w.Lens) != len(w.IDs) {
-		return nil, fmt.Errorf("keyword index: %d ids, %d commands, %d lengths: damaged (a query with Chroma up rewrites it)", len(w.IDs), len(w.Commands), len(w.Lens))
+		return nil, fmt.Errorf("keyword index: %d ids, %d commands, %d lengths: damaged", len(w.IDs), len(w.Commands), len(w.Lens))
 	}
 	return fromWire(&w), nil
 }

@@ -1,4 +1,6 @@
-package chroma
+// Package launcher picks the command that runs a `chroma` server:
+// pip's entry point through its Rust bindings alone, anything else as it is.
+package launcher
 
 import (
 	"bufio"
@@ -37,10 +39,10 @@ except KeyboardInterrupt:
     pass
 `
 
-// serverCommand is the command that runs `bin args...`: pip's chroma
-// entry point is run as leanLauncher under the script's own Python; any
-// other executable (a standalone chroma binary, a wrapper) as it is.
-func serverCommand(bin string, args ...string) *exec.Cmd {
+// Command is the command that runs `bin args...`: pip's chroma entry
+// point is run as leanLauncher under the script's own Python; any other
+// executable (a standalone chroma binary, a wrapper) as it is.
+func Command(bin string, args ...string) *exec.Cmd {
 	if python, ok := pipPython(bin); ok {
 		return exec.Command(python, append([]string{"-c", leanLauncher}, args...)...)
 	}
@@ -67,7 +69,10 @@ func pipPython(bin string) (string, bool) {
 	// One absolute interpreter path and no arguments: pip's form in a venv.
 	// Anything else (`/usr/bin/env python3`, flags) is left to the script.
 	fields := strings.Fields(interp)
-	if len(fields) != 1 || !filepath.IsAbs(fields[0]) || !strings.HasPrefix(filepath.Base(fields[0]), "python") || !isExecutable(fields[0]) {
+	if len(fields) != 1 || !filepath.IsAbs(fields[0]) || !strings.HasPrefix(filepath.Base(fields[0]), "python") {
+		return "", false
+	}
+	if st, err := os.Stat(fields[0]); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 		return "", false
 	}
 	return fields[0], true
