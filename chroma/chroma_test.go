@@ -328,3 +328,9 @@ func TestPrivateServerWithoutThePythonPackage(t *testing.T) {
 		}
 	}
 }
+
+func waitGone(pid int, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
