@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -300,5 +301,37 @@ func TestStoreRoundTrip(t *testing.T) {
 	}
 	if err := st.DeleteCollection(ctx, "cmdai_linux_test-2"); !errors.Is(err, ErrNoCollection) {
 		t.Errorf("second delete: %v", err)
+	}
+}
+
+// TestPrivateServerWithoutThePythonPackage checks, on the installed
+// Chroma, that the private server runs from the bindings and that
+// chromadb's Python dependencies are not loaded into it.
+func TestPrivateServerWithoutThePythonPackage(t *testing.T) {
+	s := startTestServer(t, t.TempDir())
+	if runtime.GOOS != "linux" {
+		return // no /proc to look into; the server answered, which is the rest
+	}
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(s.PID()) + "/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cmdline), "chromadb_rust_bindings.cli") {
+		t.Errorf("server command line %q: not the lean launcher (is .tools/chroma a pip venv?)", cmdline)
+	}
+	maps, err := os.ReadFile("/proc/" + strconv.Itoa(s.PID()) + "/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lib := range []string{"chromadb_rust_bindings", "_multiarray_umath", "cygrpc", "_pydantic_core"} {
+		if got := strings.Contains(string(maps), lib); got != (lib == "chromadb_rust_bindings") {
+			t.Errorf("%s loaded: %v", lib, got)
+		}
+	}
+}
+
+func waitGone(pid int, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
+		time.Sleep(50 * time.Millisecond)
 	}
 }

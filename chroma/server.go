@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma/datalock"
+	"github.com/cmdai/cmdai/chroma/launcher"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -152,7 +153,7 @@ func startOnce(ctx context.Context, o ServerOptions, lock *os.File) (*Server, er
 	defer logf.Close() // the child has its own copy
 	// The server is deliberately not tied to ctx: it is stopped by Stop,
 	// gracefully, not killed when a command's context ends.
-	cmd := exec.Command(o.Bin, "run", "--path", o.DataDir, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
+	cmd := launcher.Command(o.Bin, "run", "--path", o.DataDir, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "ANONYMIZED_TELEMETRY=False", "CHROMA_ANONYMIZED_TELEMETRY=False", "NO_COLOR=1")
 	cmd.ExtraFiles = []*os.File{lock} // fd 3: the inherited lock

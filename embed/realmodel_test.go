@@ -376,3 +376,26 @@ func TestBrokenModelErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTrimNativeHeapKeepsTheModelWorking: serve trims the C heap between
+// queries; the session must give the same vectors after it.
+func TestTrimNativeHeapKeepsTheModelWorking(t *testing.T) {
+	e := openReal(t, BackendORT, "int8")
+	in := []string{"find files modified today", "count lines in a file"}
+	before, err := e.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	TrimNativeHeap()
+	after, err := e.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		for j := range before[i] {
+			if before[i][j] != after[i][j] {
+				t.Fatalf("%q: dimension %d is %v after the trim, %v before", in[i], j, after[i][j], before[i][j])
+			}
+		}
+	}
+}

@@ -98,15 +98,13 @@ func DocsFromKeywords(ix *bm25.Index, command string) (CommandDoc, error) {
 		return CommandDoc{}, fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): a query in keyword or hybrid mode with Chroma up rewrites it")
 	}
 	owner, alias := command, ""
-	if o, ok := ix.Names[command]; ok && o != command {
+	if o, ok := ix.Command(command); ok && o != command {
 		owner, alias = o, command
 	}
 	var recs []chroma.Record
-	for i, c := range ix.Commands {
-		if c == owner {
-			text, md := ix.Chunk(i)
-			recs = append(recs, chroma.Record{ID: ix.IDs[i], Document: text, Metadata: md.ToChroma()})
-		}
+	for _, i := range ix.ChunksOf(owner) {
+		text, md := ix.Chunk(i)
+		recs = append(recs, chroma.Record{ID: ix.ID(i), Document: text, Metadata: md.ToChroma()})
 	}
 	if len(recs) == 0 {
 		return CommandDoc{}, notIndexed(command)

@@ -232,7 +232,7 @@ func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("saved %v, want one file", files)
 	}
-	ix.Texts, ix.Metas = nil, nil
+	ix = ix.WithoutChunks()
 	w, err := os.Create(files[0])
 	if err != nil {
 		t.Fatal(err)

@@ -149,9 +149,6 @@ var ErrNotHeld = errors.New("serve does not hold that index")
 // a refused connection). Callers do the work themselves.
 var ErrNotRunning = errors.New("no cmdai serve is running")
 
-// ErrBusy: another serve holds the lock of this socket.
-var ErrBusy = errors.New("another cmdai serve is running for this data home")
-
 // Error is an error answer of serve, as the client returns it.
 type Error struct {
 	Status   int

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // dialTimeout bounds reaching the socket: a serve that does not accept
@@ -32,7 +33,7 @@ type Client struct {
 // ErrNotRunning: callers fall back to doing the work themselves.
 func Dial(ctx context.Context, socketPath string) (*Client, error) {
 	c, err := dialOnce(ctx, socketPath)
-	if err == nil || !errors.Is(err, ErrNotRunning) || !Starting(socketPath) {
+	if err == nil || !errors.Is(err, ErrNotRunning) || !servelock.Starting(socketPath) {
 		return c, err
 	}
 	// A serve holds the lock but does not answer yet: it is starting.
@@ -48,7 +49,7 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 			return nil, fmt.Errorf("%w (a serve has been starting for %s on %s: see its output)", ErrNotRunning, StartWait, socketPath)
 		case <-tick.C:
 		}
-		if c, err = dialOnce(wctx, socketPath); err == nil || !errors.Is(err, ErrNotRunning) || !Starting(socketPath) {
+		if c, err = dialOnce(wctx, socketPath); err == nil || !errors.Is(err, ErrNotRunning) || !servelock.Starting(socketPath) {
 			return c, err
 		}
 	}

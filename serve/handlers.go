@@ -41,10 +41,11 @@ func (s *Server) routes(socket bool) http.Handler {
 	return s.track(mux)
 }
 
-// track counts requests for the idle timeout.
+// track counts requests for the idle timeout and OnQuiet.
 func (s *Server) track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
+		s.requests.Add(1)
 		defer func() {
 			s.lastActive.Store(time.Now().UnixNano())
 			s.active.Add(-1)

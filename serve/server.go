@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // Options configure a Server; zero values take the defaults.
@@ -30,6 +32,12 @@ type Options struct {
 	Ready func(socket string, tcp net.Addr)
 	// Logf reports what serve does on its own (reloads, idle exit).
 	Logf func(format string, a ...any)
+	// OnQuiet is called once each time serve turns quiet: requests ran,
+	// then none for QuietAfter (default 5 s). `cmdai serve` returns the
+	// memory its queries freed to the system there, so that what it holds
+	// while nobody asks is what it needs, not its last burst's garbage.
+	OnQuiet    func()
+	QuietAfter time.Duration
 }
 
 // Server answers the API for one Backend.
@@ -40,6 +48,8 @@ type Server struct {
 	// lastActive (unix nanoseconds) and active drive the idle timeout.
 	lastActive atomic.Int64
 	active     atomic.Int64
+	// requests counts the requests served (OnQuiet waits for the first).
+	requests atomic.Int64
 }
 
 // New makes a Server of b.
@@ -56,6 +66,9 @@ func New(b Backend, opts Options) *Server {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
+	if opts.QuietAfter <= 0 {
+		opts.QuietAfter = 5 * time.Second
+	}
 	s := &Server{b: b, opts: opts}
 	s.lastActive.Store(time.Now().UnixNano())
 	return s
@@ -65,7 +78,7 @@ func New(b Backend, opts Options) *Server {
 // on opts.Listen, and serves until ctx ends or the idle timeout passes;
 // then it stops accepting, lets the requests in flight finish (up to 5 s)
 // and removes the socket. It does not close the Backend.
-func (s *Server) Run(ctx context.Context, l *Lock) error {
+func (s *Server) Run(ctx context.Context, l *servelock.Lock) error {
 	ul, err := listenSocket(l.Socket)
 	if err != nil {
 		return err
@@ -97,6 +110,7 @@ func (s *Server) Run(ctx context.Context, l *Lock) error {
 		s.opts.Ready(l.Socket, addr)
 	}
 	idle := s.idleWatch(ctx)
+	s.quietWatch(ctx)
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -156,6 +170,33 @@ func (s *Server) idleWatch(ctx context.Context) <-chan struct{} {
 		}
 	}()
 	return ch
+}
+
+// quietWatch calls OnQuiet once after each stretch of requests, when
+// none has run for QuietAfter; never while a request runs, and not again
+// until another request has come.
+func (s *Server) quietWatch(ctx context.Context) {
+	if s.opts.OnQuiet == nil {
+		return
+	}
+	tick := min(max(s.opts.QuietAfter/10, 10*time.Millisecond), time.Second)
+	go func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		var done int64 // the lastActive that OnQuiet last ran after
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				last := s.lastActive.Load()
+				if last != done && s.requests.Load() > 0 && s.active.Load() == 0 && time.Since(time.Unix(0, last)) >= s.opts.QuietAfter {
+					s.opts.OnQuiet()
+					done = last
+				}
+			}
+		}
+	}()
 }
 
 // listenSocket binds socket with mode 0600 from the start: it binds a

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // fakeBackend answers from a generation number that Reload bumps, so a
@@ -91,7 +92,7 @@ func start(t *testing.T, b Backend, opts Options) (socket string, done <-chan er
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket = filepath.Join(dir, "cmdai.sock")
-	l, err := Acquire(socket)
+	l, err := servelock.Acquire(socket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestSilentAndVanishingClients(t *testing.T) {
 // A second serve on the same socket is busy; a stale socket is replaced.
 func TestLockAndStaleSocket(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{})
-	if _, err := Acquire(socket); !errors.Is(err, ErrBusy) {
+	if _, err := servelock.Acquire(socket); !errors.Is(err, servelock.ErrBusy) {
 		t.Errorf("second serve: %v; want ErrBusy", err)
 	}
 
@@ -306,7 +307,7 @@ func TestLockAndStaleSocket(t *testing.T) {
 	if _, err := Dial(context.Background(), filepath.Join(dir, "none.sock")); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("no socket: %v; want ErrNotRunning", err)
 	}
-	l, err := Acquire(stale)
+	l, err := servelock.Acquire(stale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,6 +340,37 @@ func TestIdleTimeout(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop after its idle timeout")
+	}
+}
+
+// TestOnQuiet: OnQuiet runs once after a stretch of requests, not before
+// the first request, not again while nothing comes, and again after the
+// next request.
+func TestOnQuiet(t *testing.T) {
+	quiet := make(chan struct{}, 10)
+	socket, _ := start(t, &fakeBackend{}, Options{QuietAfter: 50 * time.Millisecond, OnQuiet: func() { quiet <- struct{}{} }})
+	calls := func(wait time.Duration) int {
+		time.Sleep(wait)
+		return len(quiet)
+	}
+	if n := calls(300 * time.Millisecond); n != 0 {
+		t.Fatalf("OnQuiet ran %d times before any request", n)
+	}
+	c := dial(t, socket)
+	for round := 1; round <= 2; round++ {
+		for i := 0; i < 3; i++ {
+			if _, err := c.Query(context.Background(), QueryRequest{Request: "find files"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-quiet:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("round %d: OnQuiet did not run after the requests stopped", round)
+		}
+		if n := calls(300 * time.Millisecond); n != 0 {
+			t.Fatalf("round %d: OnQuiet ran %d more times with no request between", round, n)
+		}
 	}
 }
 
@@ -407,11 +439,11 @@ func TestDialWaitsForAStartingServe(t *testing.T) {
 	defer func(w time.Duration) { StartWait = w }(StartWait)
 	StartWait = 10 * time.Second
 	socket := filepath.Join(t.TempDir(), "cmdai.sock")
-	l, err := Acquire(socket)
+	l, err := servelock.Acquire(socket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Starting(socket) {
+	if !servelock.Starting(socket) {
 		t.Fatal("a held lock with a live pid is not Starting")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -430,7 +462,7 @@ func TestDialWaitsForAStartingServe(t *testing.T) {
 		t.Errorf("stop: %v", err)
 	}
 	l.Release()
-	if Starting(socket) {
+	if servelock.Starting(socket) {
 		t.Error("a released lock is still Starting")
 	}
 	if _, err := Dial(context.Background(), socket); !errors.Is(err, ErrNotRunning) {
@@ -446,7 +478,7 @@ func TestDialWaitsForAStartingServe(t *testing.T) {
 	if err := os.WriteFile(socket+".lock", []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if Starting(socket) {
+	if servelock.Starting(socket) {
 		t.Error("the pid of a dead process is Starting")
 	}
 }

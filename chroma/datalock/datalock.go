@@ -78,13 +78,18 @@ func lockDataDir(dir string) (*os.File, error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		owner, server, _ := readPID(dir)
-		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) && looksLikeChroma(server) {
-			// Its cmdai is gone: stop the orphan, then take the lock.
-			_ = procgroup.Signal(server, syscall.SIGTERM)
-			WaitGone(server, 10*time.Second)
-			if procgroup.Alive(server) {
-				_ = procgroup.Signal(server, syscall.SIGKILL)
-				WaitGone(server, 5*time.Second)
+		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) {
+			// Its cmdai is gone: stop the server if it still runs, then
+			// wait for the lock (one exiting has no command line left:
+			// the kernel drops its memory before its files).
+			if looksLikeChroma(server) {
+				_ = procgroup.Signal(server, syscall.SIGTERM)
+				if !lockWithin(f, 10*time.Second) && looksLikeChroma(server) {
+					_ = procgroup.Signal(server, syscall.SIGKILL)
+				}
+			}
+			if lockWithin(f, 5*time.Second) {
+				return f, nil
 			}
 			continue
 		}
@@ -145,5 +150,18 @@ func readPID(dir string) (owner, server int, err error) {
 func WaitGone(pid int, d time.Duration) {
 	for end := time.Now().Add(d); time.Now().Before(end) && procgroup.Alive(pid); {
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lockWithin polls the lock for up to d (the lock, not the process: a
+// zombie that nothing reaps holds no lock).
+func lockWithin(f *os.File, d time.Duration) bool {
+	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if tryLock(f) == nil {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
 	}
 }

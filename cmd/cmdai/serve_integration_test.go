@@ -24,6 +24,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // startServe runs `cmdai serve` in this process until the returned stop,
@@ -320,7 +321,7 @@ func TestQueryWhileServeStarts(t *testing.T) {
 	smallIndex(t)
 	_, errOut := spawnServe(t)
 	socket, _ := config.ServeSocket(os.Getenv)
-	for deadline := time.Now().Add(30 * time.Second); !serve.Starting(socket); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); !servelock.Starting(socket); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the child serve did not take its lock: %s", errOut.String())
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // syncBuffer is a log that a test reads while a process writes it.
@@ -107,8 +108,8 @@ func TestServeWaitsForDataHolder(t *testing.T) {
 	if !waitFor(60*time.Second, func() bool { return strings.Contains(log.String(), "waiting up to 1m0s") }) {
 		t.Fatalf("serve did not say it waits: %s", log)
 	}
-	if !strings.Contains(log.String(), "pid "+strconv.Itoa(os.Getpid())) || !serve.Starting(socket) {
-		t.Errorf("waiting serve: starting %v, log %s; want its lock held and the holder named", serve.Starting(socket), log)
+	if !strings.Contains(log.String(), "pid "+strconv.Itoa(os.Getpid())) || !servelock.Starting(socket) {
+		t.Errorf("waiting serve: starting %v, log %s; want its lock held and the holder named", servelock.Starting(socket), log)
 	}
 	time.Sleep(time.Second) // a one-shot command's hold
 	holder.Stop()
@@ -141,7 +142,7 @@ func TestServeStopsWhileWaiting(t *testing.T) {
 	if err := cmd.Wait(); err != nil || !strings.Contains(log.String(), "cmdai serve: stopped") {
 		t.Errorf("SIGTERM during the wait: %v\n%s; want exit 0, stopped", err, log)
 	}
-	if serve.Starting(socket) {
+	if servelock.Starting(socket) {
 		t.Errorf("the stopped serve still looks starting")
 	}
 }
@@ -209,7 +210,7 @@ func TestMCPCallDuringHandover(t *testing.T) {
 	call, search, local := mcpHoldingIndex(t)
 	_, log := spawnServeArgs(t)
 	socket, _ := config.ServeSocket(os.Getenv)
-	if !waitFor(60*time.Second, func() bool { return serve.Starting(socket) }) {
+	if !waitFor(60*time.Second, func() bool { return servelock.Starting(socket) }) {
 		t.Fatalf("serve did not take its lock: %s", log)
 	}
 	for i := range 3 {

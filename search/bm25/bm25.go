@@ -35,25 +35,63 @@ type Doc struct {
 // Index is a BM25 index over chunks. It is built once from the records
 // of a collection and kept beside it (Save, Load).
 type Index struct {
+	ids      arena
+	commands []string // interned: one copy per command
+	lens     []int32
+	avgLen   float64
+	// postings maps a term to the docs holding it and how often.
+	postings map[string][]Posting
+	// names maps every command name and alias to its command.
+	names map[string]string
+	// texts and metas are each chunk's text and metadata, in the order of
+	// ids: what hybrid search shows of a keyword match. Before they were
+	// kept here, every hybrid query asked Chroma for them (a Get of ~100
+	// records, about as long as the rest of the query). An index saved
+	// without them (an older cmdai) has none: HasChunks says so.
+	texts     arena
+	metas     metaStore
+	hasChunks bool
+
+	// byID is built on the first Lookup.
+	byIDOnce sync.Once
+	byID     map[string]int
+}
+
+// wire is the index as Save writes it and Load reads it (gob matches
+// fields by name: these are the names and types of every cmdai so far).
+type wire struct {
 	IDs      []string
 	Commands []string
 	Lens     []int32
 	AvgLen   float64
-	// Postings maps a term to the docs holding it and how often.
 	Postings map[string][]Posting
-	// Names maps every command name and alias to its command.
-	Names map[string]string
-	// Texts and Metas are each chunk's text and metadata, in the order of
-	// IDs: what hybrid search shows of a keyword match. Before they were
-	// kept here, every hybrid query asked Chroma for them (a Get of ~100
-	// records, about as long as the rest of the query). An index saved
-	// without them (an older cmdai) has none: HasChunks says so.
-	Texts []string
-	Metas []index.Metadata
+	Names    map[string]string
+	Texts    []string
+	Metas    []index.Metadata
+}
 
-	// byID is built on the first Lookup (not saved: gob skips it).
-	byIDOnce sync.Once
-	byID     map[string]int
+// fromWire keeps w in memory's compact form.
+func fromWire(w *wire) *Index {
+	ix := &Index{ids: newArena(w.IDs), commands: internAll(w.Commands), lens: w.Lens, avgLen: w.AvgLen,
+		postings: w.Postings, names: w.Names}
+	if ix.postings == nil {
+		ix.postings = map[string][]Posting{}
+	}
+	if ix.names == nil {
+		ix.names = map[string]string{}
+	}
+	if len(w.Texts) == len(w.IDs) && len(w.Metas) == len(w.IDs) {
+		ix.texts, ix.metas, ix.hasChunks = newArena(w.Texts), newMetaStore(w.Metas), true
+	}
+	return ix
+}
+
+func (ix *Index) toWire() *wire {
+	w := &wire{IDs: ix.ids.slice(), Commands: ix.commands, Lens: ix.lens, AvgLen: ix.avgLen, Postings: ix.postings, Names: ix.names}
+	if ix.hasChunks {
+		w.Texts, w.Metas = ix.texts.slice(), ix.metas.slice()
+	}
+	return w
 }
 
 // Posting is one doc holding a term.
@@ -64,7 +102,7 @@ type Posting struct {
 
 // Build indexes docs.
 func Build(docs []Doc) *Index {
-	ix := &Index{Postings: map[string][]Posting{}, Names: map[string]string{}}
+	ix := &wire{Postings: map[string][]Posting{}, Names: map[string]string{}}
 	var total int64
 	for i, d := range docs {
 		terms := Terms(d.Text)
@@ -91,7 +129,7 @@ func Build(docs []Doc) *Index {
 	if len(docs) > 0 {
 		ix.AvgLen = float64(total) / float64(len(docs))
 	}
-	return ix
+	return fromWire(ix)
 }
 
 // Hit is one scored chunk.
@@ -106,27 +144,27 @@ type Hit struct {
 // Search returns the n best chunks for the query, best first.
 func (ix *Index) Search(query string, n int) []Hit {
 	scores := map[int32]float64{}
-	N := float64(len(ix.IDs))
+	N := float64(ix.Len())
 	seen := map[string]bool{}
 	for _, t := range Terms(query) {
 		if seen[t] {
 			continue
 		}
 		seen[t] = true
-		ps := ix.Postings[t]
+		ps := ix.postings[t]
 		if len(ps) == 0 {
 			continue
 		}
 		idf := math.Log(1 + (N-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
 			tf := float64(p.Freq)
-			norm := tf * (k1 + 1) / (tf + k1*(1-b+b*float64(ix.Lens[p.Doc])/ix.AvgLen))
+			norm := tf * (k1 + 1) / (tf + k1*(1-b+b*float64(ix.lens[p.Doc])/ix.avgLen))
 			scores[p.Doc] += idf * norm
 		}
 	}
 	hits := make([]Hit, 0, len(scores))
 	for d, s := range scores {
-		hits = append(hits, Hit{Doc: int(d), ID: ix.IDs[d], Command: ix.Commands[d], Score: s})
+		hits = append(hits, Hit{Doc: int(d), ID: ix.ids.at(int(d)), Command: ix.commands[d], Score: s})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -148,7 +186,7 @@ func (ix *Index) Named(request string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range NameWords(request) {
-		cmd, ok := ix.Names[w]
+		cmd, ok := ix.names[w]
 		if !ok || seen[cmd] {
 			continue
 		}
@@ -160,7 +198,7 @@ func (ix *Index) Named(request string) []string {
 
 // NameWords returns the words of the request that may name a command, in
 // order, by Named's rules (stop words and a capitalised first word are
-// not names): what a caller without an index (no Names) looks up on
+// not names): what a caller without an index (no names) looks up on
 // $PATH itself.
 func NameWords(request string) []string {
 	var out []string
@@ -179,39 +217,70 @@ func NameWords(request string) []string {
 // Lookup returns the position of the chunk with this id (for Chunk).
 func (ix *Index) Lookup(id string) (int, bool) {
 	ix.byIDOnce.Do(func() {
-		ix.byID = make(map[string]int, len(ix.IDs))
-		for i, id := range ix.IDs {
-			ix.byID[id] = i
+		ix.byID = make(map[string]int, ix.Len())
+		for i := range ix.Len() {
+			ix.byID[ix.ids.at(i)] = i
 		}
 	})
 	doc, ok := ix.byID[id]
 	return doc, ok
 }
 
+// Command returns the command a name or alias belongs to.
+func (ix *Index) Command(name string) (string, bool) {
+	c, ok := ix.names[name]
+	return c, ok
+}
+
+// ChunksOf returns the positions (for Chunk and ID) of a command's
+// chunks, in the order they were indexed.
+func (ix *Index) ChunksOf(command string) []int {
+	var out []int
+	for i, c := range ix.commands {
+		if c == command {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ID returns the id of the chunk at position doc.
+func (ix *Index) ID(doc int) string { return ix.ids.at(doc) }
+
 // Len is the number of chunks indexed.
-func (ix *Index) Len() int { return len(ix.IDs) }
+func (ix *Index) Len() int { return ix.ids.len() }
 
 // HasChunks says whether the index keeps every chunk's text and metadata
 // (an index saved by an older cmdai does not: rebuild it).
-func (ix *Index) HasChunks() bool {
-	return len(ix.Texts) == len(ix.IDs) && len(ix.Metas) == len(ix.IDs)
-}
+func (ix *Index) HasChunks() bool { return ix.hasChunks }
 
 // Chunk returns the text and metadata of the chunk at position doc (a
 // Hit's Doc). It panics on a position out of range, as a slice does: Doc
-// comes from this index's own Search.
-func (ix *Index) Chunk(doc int) (string, index.Metadata) { return ix.Texts[doc], ix.Metas[doc] }
+// comes from this index's own Search. The metadata's slices (Aliases)
+// are shared with the command's other chunks: read them only.
+func (ix *Index) Chunk(doc int) (string, index.Metadata) { return ix.texts.at(doc), ix.metas.meta(doc) }
 
 // Save writes the index.
-func (ix *Index) Save(w io.Writer) error { return gob.NewEncoder(w).Encode(ix) }
+func (ix *Index) Save(w io.Writer) error { return gob.NewEncoder(w).Encode(ix.toWire()) }
+
+// WithoutChunks returns a copy of the index without the chunks' text and
+// metadata: what an older cmdai saved (for tests of the upgrade path).
+func (ix *Index) WithoutChunks() *Index {
+	w := ix.toWire()
+	w.Texts, w.Metas = nil, nil
+	return fromWire(w)
+}
 
 // Load reads an index written by Save.
 func Load(r io.Reader) (*Index, error) {
-	var ix Index
-	if err := gob.NewDecoder(r).Decode(&ix); err != nil {
+	var w wire
+	if err := gob.NewDecoder(r).Decode(&w); err != nil {
 		return nil, fmt.Errorf("keyword index: %w", err)
 	}
-	return &ix, nil
+	if len(w.Commands) != len(w.IDs) || len(w.Lens) != len(w.IDs) {
+		return nil, fmt.Errorf("keyword index: %d ids, %d commands, %d lengths: damaged", len(w.IDs), len(w.Commands), len(w.Lens))
+	}
+	return fromWire(&w), nil
 }
 
 // stop words carry no signal about which command is meant.

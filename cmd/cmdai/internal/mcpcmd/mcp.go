@@ -23,6 +23,7 @@ import (
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // Options are the inputs of `cmdai mcp`.
@@ -237,7 +238,7 @@ func docsFromDisk(opts *Options) func(context.Context, string, error) (search.Co
 // process holds. A serve that listens has its own data (another Chroma,
 // or the same one it holds itself) and needs nothing of ours.
 func serveStarting(socket string) bool {
-	if !serve.Starting(socket) {
+	if !servelock.Starting(socket) {
 		return false
 	}
 	c, err := net.DialTimeout("unix", socket, 500*time.Millisecond)

@@ -98,10 +98,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer closeS()
-	resolve := func(name string) (string, bool) {
-		c, ok := s.Keywords.Names[name]
-		return c, ok
-	}
+	resolve := s.Keywords.Command
 	for _, m := range strings.Split(opts.Modes, ",") {
 		m = strings.TrimSpace(m)
 		var rank search.Ranker

@@ -18,6 +18,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // ServeOptions are the inputs of `cmdai serve`.
@@ -104,9 +105,9 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		}
 	}
 	// The lock first: a second serve must fail before it starts a Chroma.
-	lock, err := serve.Acquire(socket)
+	lock, err := servelock.Acquire(socket)
 	if err != nil {
-		if errors.Is(err, serve.ErrBusy) {
+		if errors.Is(err, servelock.ErrBusy) {
 			return cmdutil.WithCode(cmdutil.ExitBusy, err)
 		}
 		return err
@@ -132,6 +133,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		return err
 	}
 	defer w.Close()
+	releaseMemory()
 	w.retry.logf = logf
 	if w.retry.down != nil {
 		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again every %s and answers from the index once it does", w.retry.down, w.retry.every)
@@ -150,7 +152,8 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 			}
 			fmt.Fprintln(errOut)
 		},
-		Logf: logf,
+		Logf:    logf,
+		OnQuiet: releaseMemory,
 	})
 	err = srv.Run(ctx, lock)
 	if err == nil && ctx.Err() != nil {

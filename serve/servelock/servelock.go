@@ -1,4 +1,6 @@
-package serve
+// Package servelock is the lock file that says a `cmdai serve` runs, or
+// is starting, for a socket: taken under flock by serve, read by clients.
+package servelock
 
 import (
 	"errors"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 )
+
+// ErrBusy: another serve holds the lock of this socket.
+var ErrBusy = errors.New("another cmdai serve is running for this data home")
 
 // Lock is the exclusive lock that says a serve runs for a socket: a file
 // beside it (socket + ".lock") under flock, which the kernel releases
