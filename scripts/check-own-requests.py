@@ -13,7 +13,11 @@ NL2Bash request: Jaccard similarity of their normalised word sets must stay
 below 0.8. It prints the closest NL2Bash request for the worst matches, so
 the figure can be recorded in eval/README.md.
 
-Usage: scripts/check-own-requests.py [FILE] [--nl2bash DIR] [--show N]
+Machine check (--installed): every expected command is on $PATH and has a
+man page (`man -w CMD`), so that this machine's index can hold it. Not in
+the Go test: a CI image may have other commands.
+
+Usage: scripts/check-own-requests.py [FILE] [--nl2bash DIR] [--show N] [--installed]
 Exit status 1 when a check fails, naming it.
 """
 import argparse
@@ -21,6 +25,8 @@ import collections
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 
 MAX_PER_COMMAND = 8
@@ -108,18 +114,32 @@ def nl2bash_check(reqs, corpus_dir, show):
             for j, n, q, c in best if j >= JACCARD_LIMIT]
 
 
+def installed_check(reqs):
+    missing = []
+    for c in sorted({c for _, _, c in reqs}):
+        if shutil.which(c) is None:
+            missing.append(f"command {c}: not on $PATH here")
+        elif subprocess.run(["man", "-w", c], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+            missing.append(f"command {c}: no man page here (man -w {c} fails)")
+    print(f"installed: {len({c for _, _, c in reqs}) - len(missing)} commands on $PATH with a man page, {len(missing)} not")
+    return missing
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file", nargs="?", default=os.path.join(here, "..", "eval", "requests-own.jsonl"))
     ap.add_argument("--nl2bash", metavar="DIR", help="directory holding NL2Bash's all.nl")
     ap.add_argument("--show", type=int, default=10, help="print the N closest NL2Bash matches")
+    ap.add_argument("--installed", action="store_true", help="check every command is on $PATH with a man page here")
     args = ap.parse_args()
     reqs, errors = file_checks(args.file)
     if args.nl2bash:
         errors += nl2bash_check(reqs, args.nl2bash, args.show)
     else:
         print("NL2Bash overlap not checked: pass --nl2bash DIR (the corpus is not in the repository)")
+    if args.installed:
+        errors += installed_check(reqs)
     for e in errors:
         print("FAIL:", e, file=sys.stderr)
     return 1 if errors else 0
