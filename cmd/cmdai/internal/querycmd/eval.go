@@ -249,7 +249,7 @@ func printEval(opts *EvalOptions, res search.EvalResult) error {
 		fmt.Fprintf(w, "  %-9s %d queries: %s\n", src, m.Queries, figures(m))
 	}
 	if c := res.Compared; c != nil {
-		fmt.Fprintf(w, "  vs %s (RR@10, same %d requests): %d wins, %d losses, %d ties, sign test p = %.4f; hit@1 %+.1f points, hit@5 %+.1f, MRR@10 %+.1f\n",
+		fmt.Fprintf(w, "  vs %s (RR@10, same %d requests): %d wins, %d losses, %d ties, sign test p = %.3g; hit@1 %+.1f points, hit@5 %+.1f, MRR@10 %+.1f\n",
 			c.Baseline, c.Wins+c.Losses+c.Ties, c.Wins, c.Losses, c.Ties, c.P, c.Hit1Points, c.Hit5Points, c.MRR10Points)
 	}
 	return nil
