@@ -22,26 +22,73 @@ func (q EvalQuery) Text() string {
 	return q.Request
 }
 
-// EvalResult sums up one mode over a query set.
-type EvalResult struct {
-	Mode       string  `json:"mode"`
-	Queries    int     `json:"queries"`
-	NotIndexed int     `json:"not_indexed"`
-	Hit1       float64 `json:"hit_at_1"`
-	Hit5       float64 `json:"hit_at_5"`
-	Hit10      float64 `json:"hit_at_10"`
-	MRR10      float64 `json:"mrr_at_10"`
-	P50Millis  float64 `json:"latency_p50_ms"`
-	P95Millis  float64 `json:"latency_p95_ms"`
+// Metrics are the rank figures of a set of requests.
+type Metrics struct {
+	Queries int     `json:"queries"`
+	Hit1    float64 `json:"hit_at_1"`
+	Hit5    float64 `json:"hit_at_5"`
+	Hit10   float64 `json:"hit_at_10"`
+	MRR10   float64 `json:"mrr_at_10"`
 }
 
+// EvalResult sums up one mode over a query set.
+type EvalResult struct {
+	Mode string `json:"mode"`
+	Metrics
+	NotIndexed int     `json:"not_indexed"`
+	P50Millis  float64 `json:"latency_p50_ms"`
+	P95Millis  float64 `json:"latency_p95_ms"`
+	// BySource breaks the figures down by where the expected command's
+	// records come from (man, help, custom): a ranking may serve one
+	// source well and another badly.
+	BySource map[string]Metrics `json:"by_source,omitempty"`
+	// Compared is this mode against the baseline mode on the same
+	// requests (index eval --compare); nil for the baseline itself.
+	Compared *Comparison `json:"compared,omitempty"`
+	// Outcomes are the per-request ranks, in the order of the requests
+	// evaluated (the not-indexed ones left out): what misses files and
+	// paired comparisons read.
+	Outcomes []Outcome `json:"-"`
+}
+
+// Ranked is one command a ranking returned, with its score in that
+// ranking.
+type Ranked struct {
+	Command string  `json:"command"`
+	Score   float64 `json:"score"`
+}
+
+// Outcome is how one request fared in one mode.
+type Outcome struct {
+	Query   string `json:"query"`
+	Command string `json:"command"` // the expected command, as indexed
+	Source  string `json:"source,omitempty"`
+	// Rank is the expected command's rank, 1-based; 0 when it is not in
+	// the k returned.
+	Rank int      `json:"rank"`
+	Top  []Ranked `json:"top"` // the first missTop returned
+}
+
+// RR is the request's reciprocal rank at 10: 1/rank, 0 past rank 10.
+func (o Outcome) RR() float64 {
+	if o.Rank < 1 || o.Rank > 10 {
+		return 0
+	}
+	return 1 / float64(o.Rank)
+}
+
+// missTop is how many returned commands an outcome keeps: enough to see
+// what beat the expected command.
+const missTop = 5
+
 // Ranker answers one request with commands, best first.
-type Ranker func(ctx context.Context, request string, k int) ([]string, error)
+type Ranker func(ctx context.Context, request string, k int) ([]Ranked, error)
 
 // Evaluate runs every query whose command is indexed (resolve maps a
 // name or alias to the indexed command, ok=false when it is not) and
-// scores the ranks.
-func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, resolve func(string) (string, bool), rank Ranker) (EvalResult, error) {
+// scores the ranks. sourceOf names an indexed command's source (man,
+// help, custom) for the per-source figures; nil leaves them out.
+func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, resolve func(string) (string, bool), sourceOf func(string) string, rank Ranker) (EvalResult, error) {
 	res := EvalResult{Mode: mode}
 	var lat []time.Duration
 	for _, q := range queries {
@@ -56,28 +103,23 @@ func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, reso
 			return res, err
 		}
 		lat = append(lat, time.Since(t0))
-		res.Queries++
+		o := Outcome{Query: q.Text(), Command: want, Top: got[:min(len(got), missTop)]}
+		if sourceOf != nil {
+			o.Source = sourceOf(want)
+		}
 		for i, c := range got {
-			if i >= 10 {
+			if c.Command == want {
+				o.Rank = i + 1
 				break
 			}
-			if c != want {
-				continue
-			}
-			if i < 1 {
-				res.Hit1++
-			}
-			if i < 5 {
-				res.Hit5++
-			}
-			res.Hit10++
-			res.MRR10 += 1 / float64(i+1)
-			break
 		}
+		res.Outcomes = append(res.Outcomes, o)
 	}
-	if res.Queries > 0 {
-		n := float64(res.Queries)
-		res.Hit1, res.Hit5, res.Hit10, res.MRR10 = res.Hit1/n, res.Hit5/n, res.Hit10/n, res.MRR10/n
+	res.Metrics = metricsOf(res.Outcomes)
+	if sourceOf != nil {
+		res.BySource = bySource(res.Outcomes)
+	}
+	if len(lat) > 0 {
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		pct := func(p int) float64 {
 			i := min(len(lat)-1, max(0, (len(lat)*p+99)/100-1))
@@ -86,4 +128,60 @@ func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, reso
 		res.P50Millis, res.P95Millis = pct(50), pct(95)
 	}
 	return res, nil
+}
+
+// metricsOf sums up outcomes: hit@n is the share whose expected command
+// is within the first n, MRR@10 the mean reciprocal rank (0 past 10).
+func metricsOf(os []Outcome) Metrics {
+	m := Metrics{Queries: len(os)}
+	if len(os) == 0 {
+		return m
+	}
+	for _, o := range os {
+		if o.Rank < 1 {
+			continue
+		}
+		if o.Rank <= 1 {
+			m.Hit1++
+		}
+		if o.Rank <= 5 {
+			m.Hit5++
+		}
+		if o.Rank <= 10 {
+			m.Hit10++
+		}
+		m.MRR10 += o.RR()
+	}
+	n := float64(len(os))
+	m.Hit1, m.Hit5, m.Hit10, m.MRR10 = m.Hit1/n, m.Hit5/n, m.Hit10/n, m.MRR10/n
+	return m
+}
+
+// bySource is metricsOf per expected command's source ("unknown" when
+// the index did not say).
+func bySource(os []Outcome) map[string]Metrics {
+	groups := map[string][]Outcome{}
+	for _, o := range os {
+		src := o.Source
+		if src == "" {
+			src = "unknown"
+		}
+		groups[src] = append(groups[src], o)
+	}
+	out := map[string]Metrics{}
+	for src, g := range groups {
+		out[src] = metricsOf(g)
+	}
+	return out
+}
+
+// Misses are the outcomes whose expected command is not first.
+func (r EvalResult) Misses() []Outcome {
+	var out []Outcome
+	for _, o := range r.Outcomes {
+		if o.Rank != 1 {
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -23,9 +27,14 @@ type EvalOptions struct {
 	K       int
 	Modes   string
 	JSON    bool
-	Distro  string
-	Chroma  cmdutil.ChromaOptions
-	Model   cmdutil.ModelOptions
+	// Misses is the JSON Lines file of missed requests (empty: none).
+	Misses string
+	// Compare pairs every mode with Baseline (default the first mode).
+	Compare  bool
+	Baseline string
+	Distro   string
+	Chroma   cmdutil.ChromaOptions
+	Model    cmdutil.ModelOptions
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -41,6 +50,9 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
 		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, " + baselineMode + " (baseline)", Destination: &opts.Modes},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "misses", Usage: "write each missed request (expected command not first) per mode to JSON Lines `FILE`", Destination: &opts.Misses},
+		&cli.BoolFlag{Name: "compare", Usage: "compare every mode with the baseline mode on the same requests (paired sign test)", Destination: &opts.Compare},
+		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -48,16 +60,28 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
 		Usage:     "measure how well the index finds the right command: hit@1/5/10, MRR@10, latency",
-		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid] [--json]",
+		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid] [--misses FILE] [--compare] [--json]",
 		Description: `Runs each query of FILE (JSON Lines: {"query": "...", "command": "..."}) in
 each mode and reports hit@1, hit@5, hit@10, MRR@10 and latency p50/p95 over
 the queries whose command is in the index; the others are counted apart.
-bm25-pages is the baseline: plain BM25 over whole man pages of this machine.
-scripts/nl2bash-queries.py turns the NL2Bash corpus into such a file.
+The figures are also broken down by the source of the expected command's
+records (man, help, custom). bm25-pages is the baseline: plain BM25 over
+whole man pages of this machine. scripts/nl2bash-queries.py turns the
+NL2Bash corpus into such a file (--split test: the held-out part).
+
+--misses FILE writes one JSON line per request whose command was not first,
+per mode: the request, the expected command, its rank (null past -k) and
+the top 5 returned with their scores.
+
+--compare pairs every other mode with the baseline mode (--baseline, default
+the first mode given) request by request: wins, losses and ties of the
+reciprocal rank at 10, the exact two-sided sign test's p-value (ties
+dropped), and the hit@1 difference in points.
 
 EXAMPLES:
    $ cmdai index eval --queries cmd/cmdai/testdata/requests.jsonl
-   $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json`,
+   $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json
+   $ cmdai index eval --queries test.jsonl --mode semantic,hybrid --compare --misses misses.jsonl`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -67,13 +91,8 @@ EXAMPLES:
 			if opts.K <= 0 {
 				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
 			}
-			for _, m := range strings.Split(opts.Modes, ",") {
-				if m = strings.TrimSpace(m); m == baselineMode {
-					continue
-				}
-				if _, err := search.ParseMode(m); err != nil {
-					return cmdutil.UsageError("--mode: %v (or %s)", err, baselineMode)
-				}
+			if err := checkEvalModes(opts); err != nil {
+				return err
 			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
@@ -81,6 +100,50 @@ EXAMPLES:
 			return runEval(c.Context, opts)
 		},
 	}
+}
+
+// evalModes are the --mode list, trimmed, empty entries dropped.
+func evalModes(s string) []string {
+	var out []string
+	for _, m := range strings.Split(s, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// checkEvalModes rejects unknown modes, a baseline that is not evaluated,
+// a comparison of one mode, and a misses file in a missing directory
+// (found out before the run, not after minutes of it).
+func checkEvalModes(opts *EvalOptions) error {
+	modes := evalModes(opts.Modes)
+	if len(modes) == 0 {
+		return cmdutil.UsageError("--mode: name one mode or more: semantic, keyword, hybrid, %s", baselineMode)
+	}
+	for _, m := range modes {
+		if m == baselineMode {
+			continue
+		}
+		if _, err := search.ParseMode(m); err != nil {
+			return cmdutil.UsageError("--mode: %v (or %s)", err, baselineMode)
+		}
+	}
+	if opts.Baseline != "" {
+		opts.Compare = true
+		if !slices.Contains(modes, opts.Baseline) {
+			return cmdutil.UsageError("--baseline %q is not among --mode %s: add it there", opts.Baseline, strings.Join(modes, ","))
+		}
+	}
+	if opts.Compare && len(modes) < 2 {
+		return cmdutil.UsageError("--compare needs two modes or more in --mode, not %q", opts.Modes)
+	}
+	if opts.Misses != "" {
+		if st, err := os.Stat(filepath.Dir(opts.Misses)); err != nil || !st.IsDir() {
+			return cmdutil.UsageError("--misses %s: its directory does not exist: create it or pick another path", opts.Misses)
+		}
+	}
+	return nil
 }
 
 func runEval(ctx context.Context, opts *EvalOptions) error {
@@ -98,50 +161,102 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer closeS()
-	resolve := s.Keywords.Command
-	for _, m := range strings.Split(opts.Modes, ",") {
-		m = strings.TrimSpace(m)
-		var rank search.Ranker
-		if m == baselineMode {
-			pages, err := pagesBaseline(ctx, info)
-			if err != nil {
-				return err
-			}
-			rank = func(_ context.Context, request string, k int) ([]string, error) {
-				var out []string
-				for _, h := range pages.Search(request, k) {
-					out = append(out, h.Command)
-				}
-				return out, nil
-			}
-		} else {
-			mode, err := search.ParseMode(m)
-			if err != nil {
-				return cmdutil.WithCode(cmdutil.ExitUsage, err)
-			}
-			rank = func(ctx context.Context, request string, k int) ([]string, error) {
-				hits, err := s.Search(ctx, request, k, mode)
-				var out []string
-				for _, h := range hits {
-					out = append(out, h.Command)
-				}
-				return out, err
-			}
-		}
-		res, err := search.Evaluate(ctx, m, queries, opts.K, resolve, rank)
+	sources := search.SourcesOf(s.Keywords)
+	sourceOf := func(c string) string { return sources[c] }
+	modes := evalModes(opts.Modes)
+	if opts.Compare && opts.Baseline == "" {
+		opts.Baseline = modes[0]
+	}
+	// The baseline runs first so that every other mode can be compared
+	// as soon as it is done; output keeps the order of --mode.
+	order := slices.Clone(modes)
+	if opts.Compare {
+		order = append([]string{opts.Baseline}, slices.DeleteFunc(order, func(m string) bool { return m == opts.Baseline })...)
+	}
+	results := map[string]search.EvalResult{}
+	for _, m := range order {
+		rank, err := evalRanker(ctx, s, info, m)
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			if err := json.NewEncoder(opts.IO.Out).Encode(res); err != nil {
+		res, err := search.Evaluate(ctx, m, queries, opts.K, s.Keywords.Command, sourceOf, rank)
+		if err != nil {
+			return err
+		}
+		if opts.Compare && m != opts.Baseline {
+			if res.Compared, err = search.Compare(results[opts.Baseline], res); err != nil {
 				return err
 			}
-			continue
 		}
-		fmt.Fprintf(opts.IO.Out, "%-11s %d queries (%d not indexed): hit@1 %5.1f%%  hit@5 %5.1f%%  hit@10 %5.1f%%  MRR@10 %.3f  latency p50 %.1f ms p95 %.1f ms\n",
-			m, res.Queries, res.NotIndexed, 100*res.Hit1, 100*res.Hit5, 100*res.Hit10, res.MRR10, res.P50Millis, res.P95Millis)
+		results[m] = res
+	}
+	var all []search.EvalResult
+	for _, m := range modes {
+		all = append(all, results[m])
+		if err := printEval(opts, results[m]); err != nil {
+			return err
+		}
+	}
+	if opts.Misses != "" {
+		if err := search.WriteMisses(opts.Misses, all); err != nil {
+			return fmt.Errorf("%w: check the --misses path and free space", err)
+		}
 	}
 	return nil
+}
+
+// evalRanker is mode m as a search.Ranker.
+func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string) (search.Ranker, error) {
+	if m == baselineMode {
+		pages, err := pagesBaseline(ctx, info)
+		if err != nil {
+			return nil, err
+		}
+		return func(_ context.Context, request string, k int) ([]search.Ranked, error) {
+			var out []search.Ranked
+			for _, h := range pages.Search(request, k) {
+				out = append(out, search.Ranked{Command: h.Command, Score: h.Score})
+			}
+			return out, nil
+		}, nil
+	}
+	mode, err := search.ParseMode(m)
+	if err != nil {
+		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	return func(ctx context.Context, request string, k int) ([]search.Ranked, error) {
+		hits, err := s.Search(ctx, request, k, mode)
+		var out []search.Ranked
+		for _, h := range hits {
+			out = append(out, search.Ranked{Command: h.Command, Score: h.Score})
+		}
+		return out, err
+	}, nil
+}
+
+// printEval prints one mode: a JSON object, or a line of figures, one per
+// source and the comparison with the baseline.
+func printEval(opts *EvalOptions, res search.EvalResult) error {
+	w := opts.IO.Out
+	if opts.JSON {
+		return json.NewEncoder(w).Encode(res)
+	}
+	fmt.Fprintf(w, "%-11s %d queries (%d not indexed): %s  latency p50 %.1f ms p95 %.1f ms\n",
+		res.Mode, res.Queries, res.NotIndexed, figures(res.Metrics), res.P50Millis, res.P95Millis)
+	srcs := slices.Sorted(maps.Keys(res.BySource))
+	for _, src := range srcs {
+		m := res.BySource[src]
+		fmt.Fprintf(w, "  %-9s %d queries: %s\n", src, m.Queries, figures(m))
+	}
+	if c := res.Compared; c != nil {
+		fmt.Fprintf(w, "  vs %s (RR@10, same %d requests): %d wins, %d losses, %d ties, sign test p = %.3g; hit@1 %+.1f points, hit@5 %+.1f, MRR@10 %+.1f\n",
+			c.Baseline, c.Wins+c.Losses+c.Ties, c.Wins, c.Losses, c.Ties, c.P, c.Hit1Points, c.Hit5Points, c.MRR10Points)
+	}
+	return nil
+}
+
+func figures(m search.Metrics) string {
+	return fmt.Sprintf("hit@1 %5.1f%%  hit@5 %5.1f%%  hit@10 %5.1f%%  MRR@10 %.3f", 100*m.Hit1, 100*m.Hit5, 100*m.Hit10, m.MRR10)
 }
 
 // pagesBaseline indexes this machine's man pages whole: one BM25 document

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/search"
+)
+
+// TestEvalMissesAndCompare: `index eval --misses F --compare --json` on a
+// made-up machine's real index (frob's man page, helpy's --help, a custom
+// doc for gizmo): one JSON object per mode with per-source figures, the
+// non-baseline modes paired with the baseline on every request, and a
+// misses file whose lines are exactly the requests not ranked first.
+func TestEvalMissesAndCompare(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	docs := t.TempDir()
+	doc := "---\ncommand: gizmo\nkeywords: [\"widgets\"]\n---\n\n# gizmo\n\ngizmo turns widgets into gadgets.\n\n## Examples\n\n" +
+		"**User**: \"turn my widgets into gadgets\"\n**Command**: `gizmo convert widgets`\n"
+	if err := os.WriteFile(filepath.Join(docs, "gizmo.md"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io, _, errOut := testIO()
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs}, HelpFallback: true,
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
+	}
+	dir := t.TempDir()
+	queries := filepath.Join(dir, "q.jsonl")
+	lines := []string{
+		`{"query": "twiddle the bits of files recursively", "command": "frob"}`,
+		`{"query": "undo twiddling of bits", "command": "unfrob"}`,
+		`{"query": "make a file helpful quietly", "command": "helpy"}`,
+		`{"query": "turn my widgets into gadgets", "command": "gizmo"}`,
+		`{"query": "show the colors of bits", "command": "helpy"}`,
+		`{"query": "list files", "command": "ls"}`,
+	}
+	if err := os.WriteFile(queries, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missesPath := filepath.Join(dir, "misses.jsonl")
+	code, out, errText := runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "semantic,keyword,hybrid",
+		"--compare", "--misses", missesPath, "--json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d %s %s", code, out, errText)
+	}
+	var results []search.EvalResult
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r search.EvalResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("eval output %q: %v", line, err)
+		}
+		results = append(results, r)
+		t.Logf("%s", line)
+	}
+	if len(results) != 3 || results[0].Mode != "semantic" || results[1].Mode != "keyword" || results[2].Mode != "hybrid" {
+		t.Fatalf("eval printed %d results, want semantic, keyword, hybrid in that order:\n%s", len(results), out)
+	}
+	wantMisses := 0
+	for _, r := range results {
+		// ls is not on the made-up machine: counted apart
+		if r.Queries != 5 || r.NotIndexed != 1 {
+			t.Errorf("%s: %d queries, %d not indexed; want 5 and 1", r.Mode, r.Queries, r.NotIndexed)
+		}
+		// frob and unfrob (an alias of frob's page) are man, helpy help
+		// (twice), gizmo custom
+		if r.BySource["man"].Queries != 2 || r.BySource["help"].Queries != 2 || r.BySource["custom"].Queries != 1 {
+			t.Errorf("%s: by source %+v, want man 2, help 2, custom 1", r.Mode, r.BySource)
+		}
+		if r.Mode == "semantic" {
+			if r.Compared != nil {
+				t.Errorf("the baseline is compared with itself: %+v", r.Compared)
+			}
+		} else if c := r.Compared; c == nil || c.Baseline != "semantic" || c.Wins+c.Losses+c.Ties != 5 || c.P <= 0 || c.P > 1 {
+			t.Errorf("%s: comparison %+v, want against semantic on 5 requests, 0 < p <= 1", r.Mode, r.Compared)
+		}
+		wantMisses += r.Queries - int(r.Hit1*float64(r.Queries)+0.5)
+	}
+	data, err := os.ReadFile(missesPath)
+	if err != nil {
+		t.Fatalf("misses file: %v", err)
+	}
+	var misses []search.Miss
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var m search.Miss
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("misses line %q: %v", line, err)
+		}
+		misses = append(misses, m)
+		if m.Query == "" || m.Command == "" || m.Source == "" || (m.Rank != nil && *m.Rank < 2) || len(m.Top) == 0 || len(m.Top) > 5 || m.Top[0].Command == m.Command {
+			t.Errorf("misses line %s: want the request, command, source, a rank past 1 (or null) and the top 5 led by another command", line)
+		}
+	}
+	if len(misses) != wantMisses || wantMisses == 0 {
+		t.Errorf("%d misses lines, want %d (one per request not first, per mode; the set has at least one hard request):\n%s", len(misses), wantMisses, data)
+	}
+
+	// Plain text: a line per source, and the comparison with its p-value.
+	code, out, _ = runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "semantic,hybrid", "--baseline", "hybrid")
+	if code != 0 || !strings.Contains(out, "  custom ") || !strings.Contains(out, "  help ") ||
+		!strings.Contains(out, "vs hybrid (RR@10, same 5 requests)") || !strings.Contains(out, "sign test p = ") {
+		t.Errorf("plain eval (exit %d):\n%s", code, out)
+	}
+}
