@@ -17,7 +17,19 @@ func toChroma(r index.Record) chroma.Record {
 func metaOf(r chroma.Record) index.Metadata { return index.FromChroma(r.Metadata) }
 
 // keyOf is what decides that a stored record needs no rewrite.
-func keyOf(md index.Metadata) string { return md.ContentHash + "/" + md.Fingerprint }
+//
+// The owning package's name and version are part of it, so that a
+// record written before they were kept (or before an upgrade that kept
+// the executable's size and time) is rewritten with them: its vector
+// comes from the embedding cache. A command no package owns keeps the
+// key it had.
+func keyOf(md index.Metadata) string {
+	key := md.ContentHash + "/" + md.Fingerprint
+	if md.Package != "" {
+		key += "/" + md.Package + "=" + md.PackageVersion
+	}
+	return key
+}
 
 // CheckModel says whether vectors from info can be compared with those of
 // an index of metadata m, and what to do when not.

@@ -202,3 +202,20 @@ func TestEmbedStage(t *testing.T) {
 		t.Error("a failing embedder did not fail the run")
 	}
 }
+
+// A record written before the owning package was kept (or before the
+// package was upgraded) differs from the one a build makes now, so it is
+// rewritten; a command no package owns keeps its key.
+func TestKeyOfFollowsThePackage(t *testing.T) {
+	old := index.Metadata{ContentHash: "h", Fingerprint: "f", Source: index.SourceMan, PageSource: "TAR"}
+	now := old
+	now.Package, now.PackageVersion = "tar", "1.34+dfsg-1.2"
+	upgraded := now
+	upgraded.PackageVersion = "1.35-1"
+	if keyOf(old) == keyOf(now) || keyOf(now) == keyOf(upgraded) {
+		t.Errorf("keys %q, %q, %q: want a new key with the package and with its version", keyOf(old), keyOf(now), keyOf(upgraded))
+	}
+	if keyOf(old) != "h/f" {
+		t.Errorf("unowned command's key %q, want the key it always had", keyOf(old))
+	}
+}

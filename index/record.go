@@ -90,9 +90,11 @@ type Metadata struct {
 	ContentHash string
 	// Fingerprint is the installed state of the command, or a doc's file.
 	Fingerprint string
-	// Version is the page's source field ("GNU coreutils 9.1") or a doc's.
+	// Version is a doc's own (its frontmatter's `version`). A page's
+	// version is its owning package's (PackageVersion): ShownVersion
+	// picks.
 	Version string
-	// IsGNU says the version names GNU (pages with a version only).
+	// IsGNU says the page's source field names GNU (pages with one only).
 	IsGNU       bool
 	Description string
 	Aliases     []string
@@ -101,6 +103,18 @@ type Metadata struct {
 	ManSection    string
 	InstalledPath string
 	ManPage       string
+	// PageSource is the title line's source field ("GNU coreutils 9.1",
+	// "TAR", "Info-ZIP"): what the page says of its origin, often not a
+	// version, so never shown as one. Indexes written before it was kept
+	// held it as `version`; FromChroma reads that here.
+	PageSource string
+	// Package, PackageVersion and PackagePriority are those of the
+	// installed package owning the command's executable (dpkg or rpm,
+	// pkgdb); empty when none does or the system has no package
+	// database, and in indexes written before they were kept.
+	Package         string
+	PackageVersion  string
+	PackagePriority string
 
 	// Docs only.
 	DocPath     string
@@ -128,11 +142,25 @@ const (
 	keyManSection    = "man_section"
 	keyInstalledPath = "installed_path"
 	keyManPage       = "man_page"
+	keyPageSource    = "page_source"
+	keyPackage       = "package"
+	keyPackageVer    = "package_version"
+	keyPackagePrio   = "package_priority"
 	keyDocPath       = "doc_path"
 	keyPriority      = "priority"
 	keyKeywords      = "keywords"
 	keyRelevantFor   = "relevant_for"
 )
+
+// ShownVersion is the version to show for the command: its owning
+// package's for a page, a doc's own, or "" (no package owns it, or the
+// system has no package database): never a guess.
+func (m Metadata) ShownVersion() string {
+	if m.Source.IsDoc() {
+		return m.Version
+	}
+	return m.PackageVersion
+}
 
 // ContentHash is the hash a record's metadata holds for its text.
 func ContentHash(text string) string {
@@ -163,12 +191,18 @@ func (m Metadata) ToChroma() map[string]any {
 		md[keyManSection], md[keyInstalledPath] = m.ManSection, m.InstalledPath
 		set(keyFingerprint, m.Fingerprint)
 		set(keyManPage, m.ManPage)
-		if m.Version != "" {
+		set(keyPageSource, m.PageSource)
+		if m.PageSource != "" {
 			md[keyIsGNU] = m.IsGNU
 		}
+		set(keyPackage, m.Package)
+		set(keyPackageVer, m.PackageVersion)
+		set(keyPackagePrio, m.PackagePriority)
 	}
 	set(keyOption, m.Option)
-	set(keyVersion, m.Version)
+	if m.Source.IsDoc() {
+		set(keyVersion, m.Version)
+	}
 	set(keyDescription, m.Description)
 	set(keyAliases, strings.Join(m.Aliases, ","))
 	return md
@@ -193,6 +227,15 @@ func FromChroma(md map[string]any) Metadata {
 		DocPath: str(keyDocPath), Priority: str(keyPriority), Keywords: list(keyKeywords), RelevantFor: str(keyRelevantFor),
 	}
 	m.IsGNU, _ = md[keyIsGNU].(bool)
+	if !m.Source.IsDoc() {
+		// a page's `version` is the source field as indexes before
+		// page_source held it (schema 1 too): never a version
+		m.PageSource, m.Version = str(keyPageSource), ""
+		if m.PageSource == "" {
+			m.PageSource = str(keyVersion)
+		}
+		m.Package, m.PackageVersion, m.PackagePriority = str(keyPackage), str(keyPackageVer), str(keyPackagePrio)
+	}
 	if t, err := time.Parse(time.RFC3339, str(keyIndexedAt)); err == nil {
 		m.IndexedAt = t
 	}

@@ -14,9 +14,10 @@ var (
 	manMeta = Metadata{
 		Command: "frob", Kind: KindOption, Section: "OPTIONS", Option: "--force", Source: SourceMan,
 		Distro: "debian-12", OS: "linux", IndexedAt: stamp, ContentHash: ContentHash("frob(1) option -f, --force"),
-		Fingerprint: "0123456789abcdef", Version: "GNU frobutils 1.0", IsGNU: true,
+		Fingerprint: "0123456789abcdef", PageSource: "GNU frobutils 1.0", IsGNU: true,
 		Description: "frobnicate files", Aliases: []string{"frobcopy", "unfrob"},
 		ManSection: "1", InstalledPath: "/usr/bin/frob", ManPage: "/usr/share/man/man1/frob.1.gz",
+		Package: "frobutils", PackageVersion: "1.0-2+deb12u1", PackagePriority: "optional",
 	}
 	docMeta = Metadata{
 		Command: "deploy", Kind: KindExample, Section: "EXAMPLES", Source: SourceCustom,
@@ -34,7 +35,7 @@ func TestMetadataRoundTrip(t *testing.T) {
 		// optional fields absent
 		"help output, bare":    {Command: "tool", Kind: KindSummary, Section: "NAME", Source: SourceHelp, IndexedAt: stamp, ContentHash: "h"},
 		"hint, bare":           {Command: "tool", Kind: KindSection, Section: "HINT", Source: SourceHint, IndexedAt: stamp, ContentHash: "h"},
-		"man page, not GNU":    {Command: "ls", Kind: KindSummary, Source: SourceMan, Version: "BSD", IndexedAt: stamp},
+		"man page, not GNU":    {Command: "ls", Kind: KindSummary, Source: SourceMan, PageSource: "BSD", IndexedAt: stamp},
 		"man page, no version": {Command: "ls", Kind: KindSummary, Source: SourceMan, IndexedAt: stamp},
 	} {
 		md := m.ToChroma()
@@ -67,8 +68,9 @@ func TestToChromaKeys(t *testing.T) {
 		"command": "frob", "kind": "option", "section": "OPTIONS", "option": "--force", "source": "man",
 		"distro": "debian-12", "os": "linux", "indexed_at": "2026-11-25T03:04:05Z",
 		"content_hash": manMeta.ContentHash, "fingerprint": "0123456789abcdef",
-		"version": "GNU frobutils 1.0", "is_gnu": true, "description": "frobnicate files", "aliases": "frobcopy,unfrob",
+		"page_source": "GNU frobutils 1.0", "is_gnu": true, "description": "frobnicate files", "aliases": "frobcopy,unfrob",
 		"man_section": "1", "installed_path": "/usr/bin/frob", "man_page": "/usr/share/man/man1/frob.1.gz",
+		"package": "frobutils", "package_version": "1.0-2+deb12u1", "package_priority": "optional",
 	}
 	if got := manMeta.ToChroma(); !reflect.DeepEqual(got, want) {
 		t.Errorf("man page record:\n got %#v\nwant %#v", got, want)
@@ -122,6 +124,32 @@ func TestRecordJSON(t *testing.T) {
 	var back Record
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, r) {
 		t.Errorf("JSON round trip: %v\n got %+v\nwant %+v", err, back, r)
+	}
+}
+
+// Indexes written before page_source and package were kept (schema 1
+// too) held a page's title-line source field as "version": it reads back
+// as the page source, and no version is shown for it ("TAR" is not one).
+func TestLegacyPageVersion(t *testing.T) {
+	old := map[string]any{"command": "tar", "kind": "summary", "source": "man", "version": "TAR", "is_gnu": false,
+		"man_section": "1", "installed_path": "/usr/bin/tar"}
+	m := FromChroma(old)
+	if m.PageSource != "TAR" || m.Version != "" || m.ShownVersion() != "" || m.Package != "" {
+		t.Errorf("old tar record read as %+v (shown version %q), want page source TAR and no version", m, m.ShownVersion())
+	}
+	// a record rewritten over an old one may keep the old key beside the
+	// new ones: page_source and package win
+	old["page_source"], old["package"], old["package_version"] = "TAR", "tar", "1.34+dfsg-1.2"
+	if m := FromChroma(old); m.PageSource != "TAR" || m.ShownVersion() != "1.34+dfsg-1.2" || m.Package != "tar" {
+		t.Errorf("rewritten tar record read as %+v, want the package's version", m)
+	}
+	// a doc keeps its own version
+	if v := docMeta.ShownVersion(); v != "2.1" {
+		t.Errorf("doc's shown version %q, want its own 2.1", v)
+	}
+	// a page no package owns shows none, whatever its source field says
+	if v := (Metadata{Source: SourceMan, PageSource: "Info-ZIP"}).ShownVersion(); v != "" {
+		t.Errorf("unowned page's shown version %q, want none", v)
 	}
 }
 

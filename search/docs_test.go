@@ -13,7 +13,7 @@ import (
 // grepFixture is grep's records as init writes them (texts cut short),
 // out of page order, with another command's beside them.
 func grepFixture() *fakeCollection {
-	md := map[string]any{"description": "print lines that match patterns", "version": "GNU grep 3.8", "man_section": "1"}
+	md := map[string]any{"description": "print lines that match patterns", "page_source": "GNU grep 3.8", "package": "grep", "package_version": "3.8-5", "man_section": "1"}
 	with := func(extra map[string]any) map[string]any {
 		m := map[string]any{}
 		for k, v := range md {
@@ -48,7 +48,7 @@ func TestDocsReadsOneCommandInPageOrder(t *testing.T) {
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("records %s\nwant       %s", got, want)
 	}
-	if doc.Description != "print lines that match patterns" || doc.Version != "GNU grep 3.8" {
+	if doc.Description != "print lines that match patterns" || doc.Version != "3.8-5" || doc.Package != "grep" {
 		t.Errorf("details %+v", doc.CommandHit)
 	}
 }

@@ -183,7 +183,7 @@ func fuse(k int, rankings ...ranking) []CommandHit {
 				byCmd[h.Command] = c
 				order = append(order, c)
 			} else if c.Description == "" {
-				c.Description, c.Version, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.ManSection, h.InstalledPath, h.Aliases
+				c.Description, c.Version, c.Package, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.Package, h.ManSection, h.InstalledPath, h.Aliases
 			}
 			c.Score += r.weight / float64(rrfK+rank+1)
 			for _, m := range h.Matches {

@@ -27,13 +27,17 @@ type Match struct {
 
 // CommandHit is one command with the chunks of it that matched.
 type CommandHit struct {
-	Command       string  `json:"command"`
-	Score         float64 `json:"score"`
-	Description   string  `json:"description,omitempty"`
-	Version       string  `json:"version,omitempty"`
-	ManSection    string  `json:"man_section,omitempty"`
-	InstalledPath string  `json:"installed_path,omitempty"`
-	Aliases       string  `json:"aliases,omitempty"`
+	Command     string  `json:"command"`
+	Score       float64 `json:"score"`
+	Description string  `json:"description,omitempty"`
+	// Version is the version of the installed package owning the
+	// command (its Package), or a custom doc's own; empty when neither
+	// is known, never the page's title-line source field.
+	Version       string `json:"version,omitempty"`
+	Package       string `json:"package,omitempty"`
+	ManSection    string `json:"man_section,omitempty"`
+	InstalledPath string `json:"installed_path,omitempty"`
+	Aliases       string `json:"aliases,omitempty"`
 	// Source is man, help, custom (a user's command doc) or hint.
 	Source string `json:"source,omitempty"`
 	// Priority is a custom doc's: high, medium or low.
@@ -162,7 +166,7 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 
 // commandOf starts a command's hit from the metadata of its first record.
 func commandOf(md index.Metadata) *CommandHit {
-	return &CommandHit{Command: md.Command, Description: md.Description, Version: md.Version,
+	return &CommandHit{Command: md.Command, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
 		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: strings.Join(md.Aliases, ","),
 		Source: string(md.Source), Priority: md.Priority}
 }

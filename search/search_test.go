@@ -18,7 +18,7 @@ func hit(id, cmd, kind string, dist float64, text string, md map[string]any) chr
 
 func TestGroupRanksCommandsByBestChunk(t *testing.T) {
 	hits := []chroma.Hit{
-		hit("ls.1#NAME", "ls", "summary", 0.30, "ls(1) - list directory contents", map[string]any{"description": "list directory contents", "version": "GNU coreutils 9.1"}),
+		hit("ls.1#NAME", "ls", "summary", 0.30, "ls(1) - list directory contents", map[string]any{"description": "list directory contents", "version": "GNU coreutils 9.1", "package": "coreutils", "package_version": "9.1-1"}),
 		hit("find.1#TESTS#-mtime", "find", "option", 0.10, "find(1) option -mtime n\nFile's data was last modified n*24 hours ago.", map[string]any{"option": "-mtime", "section": "TESTS"}),
 		hit("find.1#NAME", "find", "summary", 0.20, "find(1) - search for files", nil),
 		hit("stat.1#NAME", "stat", "summary", 0.35, "stat(1) - display file status", nil),
@@ -41,7 +41,9 @@ func TestGroupRanksCommandsByBestChunk(t *testing.T) {
 	if len(got[0].Matches) != 2 || got[0].Matches[0].Option != "-mtime" || got[0].Matches[0].Section != "TESTS" {
 		t.Errorf("find's matches, best first: %+v", got[0].Matches)
 	}
-	if got[1].Version != "GNU coreutils 9.1" || got[1].Description != "list directory contents" {
+	// its version is its package's, never the page's source field (an
+	// older index's "version")
+	if got[1].Version != "9.1-1" || got[1].Package != "coreutils" || got[1].Description != "list directory contents" {
 		t.Errorf("ls keeps its metadata: %+v", got[1])
 	}
 }

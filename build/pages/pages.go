@@ -4,6 +4,7 @@
 package pages
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/helprun"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
+	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
 )
 
@@ -60,6 +62,11 @@ type Options struct {
 	ProseBudget int
 	// Now stamps records (indexed_at); nil means time.Now.
 	Now func() time.Time
+	// Packages says which installed packages own the commands'
+	// executables, asked once per run; nil asks this system's package
+	// database (pkgdb.System). A database that cannot be read gives no
+	// package fields, never a failed run.
+	Packages func(ctx context.Context, paths []string) (map[string]pkgdb.Package, error)
 	// Progress, if set, is called after each command is processed, from
 	// the goroutine that calls emit.
 	Progress func(done, total int)
@@ -87,6 +94,11 @@ type Result struct {
 	// Fingerprint changes when the executable or its man page does (path,
 	// size, modification time): what `index status` compares for staleness.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Package is the installed package owning the executable, with its
+	// version and priority (none when no package does).
+	Package         string `json:"package,omitempty"`
+	PackageVersion  string `json:"package_version,omitempty"`
+	PackagePriority string `json:"package_priority,omitempty"`
 }
 
 // Stats summarise a run.
@@ -103,11 +115,19 @@ type Stats struct {
 	Chunks       int               `json:"chunks"`
 	Trimmed      int               `json:"trimmed_chunks"`
 	Problems     []scanner.Problem `json:"problems,omitempty"`
-	ManPages     int               `json:"man_pages_indexed"`
-	ScanTime     Duration          `json:"scan_seconds"`
-	ParseTime    Duration          `json:"parse_seconds"`
-	Total        Duration          `json:"total_seconds"`
-	PagesPerSec  float64           `json:"pages_per_second"`
+	// PackageDB is the package database asked (dpkg, rpm, none, or
+	// "custom" for Options.Packages), PackageOwned how many commands it
+	// knows the package of, PackageTime how long it took, PackageError
+	// why it could not be read (the run goes on without packages).
+	PackageDB    string   `json:"package_db"`
+	PackageOwned int      `json:"package_owned"`
+	PackageTime  Duration `json:"package_db_seconds"`
+	PackageError string   `json:"package_db_error,omitempty"`
+	ManPages     int      `json:"man_pages_indexed"`
+	ScanTime     Duration `json:"scan_seconds"`
+	ParseTime    Duration `json:"parse_seconds"`
+	Total        Duration `json:"total_seconds"`
+	PagesPerSec  float64  `json:"pages_per_second"`
 }
 
 // Duration marshals as seconds, which scripts can do arithmetic on.
@@ -137,6 +157,9 @@ type job struct {
 	cmd     scanner.Command
 	aliases []scanner.Command
 	page    string // resolved page file, "" if none
+	// owners holds the packages owning the run's executables, by path
+	// (shared by every job of a run).
+	owners map[string]pkgdb.Package
 }
 
 func (st *Stats) count(r Result) {

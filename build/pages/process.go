@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/helprun"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
+	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
 )
 
@@ -67,6 +68,7 @@ func panicReason(v any) string {
 // processPage does process's work for the command itself.
 func processPage(ctx context.Context, opts Options, j job) Result {
 	r := Result{Command: j.cmd.Name, Path: j.cmd.Path}
+	setPackage(&r, j.owners)
 	if j.cmd.Man != nil {
 		r.Fingerprint = Fingerprint(j.cmd.Path, j.cmd.Man.Path)
 	}
@@ -118,6 +120,14 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 	return r
 }
 
+// setPackage fills r's package fields from the run's owners (none when
+// no installed package owns its executable).
+func setPackage(r *Result, owners map[string]pkgdb.Package) {
+	if p, ok := owners[r.Path]; ok {
+		r.Package, r.PackageVersion, r.PackagePriority = p.Name, p.Version, p.Priority
+	}
+}
+
 // withAliases returns r and a Result for each of the job's aliases, which
 // share r's page and so its fate.
 func withAliases(r Result, j job) []Result {
@@ -125,6 +135,7 @@ func withAliases(r Result, j job) []Result {
 	for _, a := range j.aliases {
 		ar := Result{Command: a.Name, Path: a.Path, Status: StatusAlias, AliasOf: j.cmd.Name,
 			Source: r.Source, ManPage: r.ManPage, ManSection: r.ManSection, Description: r.Description}
+		setPackage(&ar, j.owners)
 		if r.Status != StatusParsed {
 			ar.Status, ar.Error = r.Status, r.Error
 		}
@@ -151,12 +162,14 @@ func records(opts Options, r Result, page *manparse.Page) ([]index.Record, int) 
 			Distro: opts.Distro.ID, OS: opts.Distro.OS, Source: index.Source(r.Source),
 			IndexedAt: now, ContentHash: index.ContentHash(c.Text),
 			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description,
+			Package: r.Package, PackageVersion: r.PackageVersion, PackagePriority: r.PackagePriority,
 		}
 		if page.Source != "" {
-			// the title line's source field names the package and its
-			// version ("GNU coreutils 9.1"): the best version we know
-			// without running the program
-			md.Version = page.Source
+			// the title line's source field: sometimes a package and its
+			// version ("GNU coreutils 9.1"), often not ("TAR",
+			// "Info-ZIP"), so kept as the page's source, never shown as
+			// a version
+			md.PageSource = page.Source
 			md.IsGNU = strings.Contains(page.Source, "GNU")
 		}
 		out[i] = index.Record{ID: c.ID, Text: c.Text, Tokens: c.Tokens, Metadata: md}

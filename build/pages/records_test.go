@@ -29,7 +29,8 @@ never ask.
 	at := time.Date(2026, 11, 25, 3, 4, 5, 0, time.FixedZone("CET", 3600))
 	opts := Options{Distro: distro.Info{ID: "debian-12", OS: "linux"}, Now: func() time.Time { return at }}
 	r := Result{Command: "frob", Path: "/usr/bin/frob", Source: SourceMan, ManPage: "/usr/share/man/man1/frob.1.gz", ManSection: "1",
-		Fingerprint: "0123456789abcdef", Aliases: []string{"frobcopy", "unfrob"}, Description: "frobnicate files"}
+		Fingerprint: "0123456789abcdef", Aliases: []string{"frobcopy", "unfrob"}, Description: "frobnicate files",
+		Package: "frobutils", PackageVersion: "1.0-2", PackagePriority: "optional"}
 	recs, _ := records(opts, r, page)
 	var opt map[string]any
 	for _, rec := range recs {
@@ -43,7 +44,8 @@ never ask.
 	want := map[string]any{
 		"command": "frob", "section": "OPTIONS", "kind": "option", "option": "--force", "man_section": "1",
 		"installed_path": "/usr/bin/frob", "distro": "debian-12", "os": "linux", "source": "man",
-		"indexed_at": "2026-11-25T02:04:05Z", "content_hash": opt["content_hash"], "version": "GNU frobutils 1.0",
+		"indexed_at": "2026-11-25T02:04:05Z", "content_hash": opt["content_hash"], "page_source": "GNU frobutils 1.0",
+		"package": "frobutils", "package_version": "1.0-2", "package_priority": "optional",
 		"is_gnu": true, "man_page": "/usr/share/man/man1/frob.1.gz", "fingerprint": "0123456789abcdef",
 		"aliases": "frobcopy,unfrob", "description": "frobnicate files",
 	}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
 )
 
@@ -25,6 +26,7 @@ func Run(ctx context.Context, opts Options, emit func(Result) error) (Stats, err
 		return st, err
 	}
 	st.ScanTime = Duration(time.Since(start))
+	owners(ctx, opts, jobs, &st)
 	for _, j := range jobs {
 		st.CommandsSeen += 1 + len(j.aliases)
 	}
@@ -84,6 +86,37 @@ func scan(ctx context.Context, opts Options, st *Stats) ([]job, error) {
 		return selectJobs(jobs, opts.Commands)
 	}
 	return jobs, nil
+}
+
+// owners asks the package database, once for the whole run, which
+// packages own the jobs' executables, and hands the answer to every job.
+// A database that cannot be read is noted in st and costs the run
+// nothing but the package fields.
+func owners(ctx context.Context, opts Options, jobs []job, st *Stats) {
+	start := time.Now()
+	ask := opts.Packages
+	st.PackageDB = "custom"
+	if ask == nil {
+		db := pkgdb.System()
+		ask, st.PackageDB = db.Owners, string(db.Kind())
+	}
+	var paths []string
+	for _, j := range jobs {
+		paths = append(paths, j.cmd.Path)
+		for _, a := range j.aliases {
+			paths = append(paths, a.Path)
+		}
+	}
+	got, err := ask(ctx, paths)
+	if err != nil {
+		st.PackageError = fmt.Sprintf("%v (commands get no package version)", err)
+		got = nil
+	}
+	for i := range jobs {
+		jobs[i].owners = got
+	}
+	st.PackageOwned = len(got)
+	st.PackageTime = Duration(time.Since(start))
 }
 
 // parseInOrder is the second stage: parse and chunk in a bounded worker

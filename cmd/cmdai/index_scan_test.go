@@ -191,9 +191,16 @@ func TestRunScanJSON(t *testing.T) {
 	}
 	md := rec["metadata"].(map[string]any)
 	for k, v := range map[string]any{"command": "frob", "section": "OPTIONS", "kind": "option", "option": "--recursive",
-		"man_section": "1", "distro": "debian-12", "os": "linux", "source": "man", "version": "frob 2.4", "aliases": "unfrob"} {
+		"man_section": "1", "distro": "debian-12", "os": "linux", "source": "man", "page_source": "frob 2.4", "aliases": "unfrob"} {
 		if md[k] != v {
 			t.Errorf("metadata[%s] = %v, want %v", k, md[k], v)
+		}
+	}
+	// a made-up command in a temporary directory: no package owns it, so
+	// no version (the page's source field is not one)
+	for _, k := range []string{"version", "package", "package_version"} {
+		if v, ok := md[k]; ok {
+			t.Errorf("metadata[%s] = %v for a command no package owns, want none", k, v)
 		}
 	}
 	if !strings.HasSuffix(md["installed_path"].(string), "/bin/frob") || len(md["content_hash"].(string)) != 64 || md["indexed_at"] == "" {

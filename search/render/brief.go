@@ -40,7 +40,7 @@ func Brief(hits []search.CommandHit, perCommand int) string {
 			line += " - " + h.Description
 		}
 		if h.Version != "" {
-			line += " [" + h.Version + "]"
+			line += " [" + versionText(h) + "]"
 		}
 		b.WriteString(line + "\n")
 		for _, m := range briefMatches(h, perCommand) {

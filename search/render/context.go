@@ -9,6 +9,16 @@ import (
 	"github.com/cmdai/cmdai/search"
 )
 
+// versionText is how a hit's version is written: the owning package's
+// version, naming the package ("1.34+dfsg-1.2 (package tar)"), or a
+// custom doc's own version as it is.
+func versionText(h search.CommandHit) string {
+	if h.Package != "" {
+		return h.Version + " (package " + h.Package + ")"
+	}
+	return h.Version
+}
+
 // DefaultContextTokens is the default budget of Context.
 const DefaultContextTokens = 800
 
@@ -17,7 +27,7 @@ const DefaultContextTokens = 800
 //
 //	COMMAND DOCUMENTATION (from vector database):
 //	- Command: grep
-//	  Version: GNU grep 3.8
+//	  Version: 3.8-5 (package grep)
 //	  Description: print lines that match patterns
 //
 //	  Relevant Options:
@@ -43,7 +53,7 @@ func Context(hits []search.CommandHit, maxTokens int) string {
 	for _, h := range hits {
 		block := []string{"- Command: " + h.Command}
 		if h.Version != "" {
-			block = append(block, "  Version: "+h.Version)
+			block = append(block, "  Version: "+versionText(h))
 		}
 		if h.Description != "" {
 			block = append(block, "  Description: "+h.Description)

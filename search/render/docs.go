@@ -92,7 +92,7 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 		head += " - " + doc.Description
 	}
 	if doc.Version != "" {
-		head += " [" + doc.Version + "]"
+		head += " [" + versionText(doc.CommandHit) + "]"
 	}
 	if doc.AliasAsked != "" {
 		head += " (" + doc.AliasAsked + " is an alias of " + doc.Command + ": this is its page)"

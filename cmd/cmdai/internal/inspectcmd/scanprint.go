@@ -149,6 +149,10 @@ func (p *textScanPrinter) Stats(st pages.Stats) error {
 		fmt.Fprintf(w, "    %-15s %d\n", k+":", st.Failures[k])
 	}
 	fmt.Fprintf(w, "chunks:            %d\n", st.Chunks)
+	fmt.Fprintf(w, "packages:          %d commands owned (%s database, %s)\n", st.PackageOwned, st.PackageDB, st.PackageTime)
+	if st.PackageError != "" {
+		fmt.Fprintf(w, "  package database unreadable: %s\n", st.PackageError)
+	}
 	fmt.Fprintf(w, "time:              scan %s, parse %s (%.0f pages/s), total %s\n", st.ScanTime, st.ParseTime, st.PagesPerSec, st.Total)
 	if len(st.Problems) > 0 {
 		fmt.Fprintf(w, "problems:          %d (use --json --stats for the list)\n", len(st.Problems))
