@@ -39,7 +39,7 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
-		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, " + baselineMode + " (baseline)", Destination: &opts.Modes},
+		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, " + baselineMode + " (baseline)", Destination: &opts.Modes},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
@@ -48,7 +48,7 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
 		Usage:     "measure how well the index finds the right command: hit@1/5/10, MRR@10, latency",
-		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid] [--json]",
+		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid,fused] [--json]",
 		Description: `Runs each query of FILE (JSON Lines: {"query": "...", "command": "..."}) in
 each mode and reports hit@1, hit@5, hit@10, MRR@10 and latency p50/p95 over
 the queries whose command is in the index; the others are counted apart.
