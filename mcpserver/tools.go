@@ -28,7 +28,7 @@ const (
 type SearchInput struct {
 	Query string `json:"query" jsonschema:"what you want to do, in plain words, e.g. find files modified today"`
 	K     *int   `json:"k,omitempty" jsonschema:"how many commands to return, 1 to 20 (default 5)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names) , hybrid (both) or fused (semantic, BM25 over NAME chunks and whole pages, command names)"`
+	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names), hybrid (both) or fused (semantic, BM25 over NAME chunks and whole pages, command names)"`
 }
 
 // DocsInput is command_docs' arguments.

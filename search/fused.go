@@ -101,22 +101,24 @@ func (s Searcher) kindRankings(request string, pool int) map[index.Kind][]Comman
 	return out
 }
 
-// pageIndexes holds each keyword index's whole-page index, built on first use from
-// the chunks it keeps (a Searcher is a value, copied freely, so it cannot
-// hold the cache itself).
-var pageIndexes sync.Map // *bm25.Index -> *pageIndex
-
-type pageIndex struct {
-	once  sync.Once
-	pages *bm25.Index
+// lastPages is the whole-page index of the keyword index last asked
+// about, built on first use from the chunks it keeps (0.3 s for 15,370
+// chunks here; a Searcher is a value, copied freely, so it cannot hold
+// it itself). One only: a serve that reloads its index drops the old
+// one's.
+var lastPages struct {
+	sync.Mutex
+	kw, pages *bm25.Index
 }
 
-// pagesOf returns kw's whole-page index, built on the first call.
+// pagesOf returns kw's whole-page index.
 func pagesOf(kw *bm25.Index) *bm25.Index {
-	v, _ := pageIndexes.LoadOrStore(kw, &pageIndex{})
-	p := v.(*pageIndex)
-	p.once.Do(func() { p.pages = buildPageIndex(kw) })
-	return p.pages
+	lastPages.Lock()
+	defer lastPages.Unlock()
+	if lastPages.kw != kw {
+		lastPages.kw, lastPages.pages = kw, buildPageIndex(kw)
+	}
+	return lastPages.pages
 }
 
 // pageRanking ranks commands by BM25 over their whole pages: every chunk
