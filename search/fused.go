@@ -2,6 +2,9 @@ package search
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -152,4 +155,25 @@ func buildPageIndex(kw *bm25.Index) *bm25.Index {
 		docs[i] = bm25.Doc{ID: c, Command: c, Text: texts[c].String()}
 	}
 	return bm25.Build(docs)
+}
+
+// ParseFusedWeights reads weights written as JSON (FusedWeights' field
+// names); a field left out keeps DefaultFused's value. For tuning on a
+// train split (`index eval --fused-weights`), never on the figures
+// reported.
+func ParseFusedWeights(s string) (FusedWeights, error) {
+	w := DefaultFused
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support)", s, err)
+	}
+	for name, v := range map[string]float64{"semantic": w.Semantic, "keyword": w.Keyword, "summary": w.Summary, "option": w.Option,
+		"example": w.Example, "section": w.Section, "page": w.Page, "named": w.Named, "rrf_k": w.RRFK,
+		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport} {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return w, fmt.Errorf("fused weights: %s is %v: weights are 0 or more", name, v)
+		}
+	}
+	return w, nil
 }

@@ -117,3 +117,19 @@ func TestFusedNeedsKeywords(t *testing.T) {
 		t.Errorf("fused without a keyword index: %v, want it named", err)
 	}
 }
+
+// --fused-weights: fields left out keep the defaults; unknown fields,
+// negative weights and bad JSON are refused with the fields named.
+func TestParseFusedWeights(t *testing.T) {
+	w, err := ParseFusedWeights(`{"page": 0.5, "rrf_k": 20}`)
+	want := DefaultFused
+	want.Page, want.RRFK = 0.5, 20
+	if err != nil || w != want {
+		t.Errorf("ParseFusedWeights = %+v, %v; want %+v", w, err, want)
+	}
+	for _, bad := range []string{`{"pages": 1}`, `{"named": -1}`, `not json`, `{"page": "x"}`} {
+		if _, err := ParseFusedWeights(bad); err == nil || !strings.Contains(err.Error(), "fused weights") {
+			t.Errorf("ParseFusedWeights(%s) = %v, want an error", bad, err)
+		}
+	}
+}

@@ -26,6 +26,8 @@ type EvalOptions struct {
 	Distro  string
 	Chroma  cmdutil.ChromaOptions
 	Model   cmdutil.ModelOptions
+	// FusedWeights, when set, replaces fused mode's weights (tuning).
+	FusedWeights string
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -41,6 +43,7 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
 		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, " + baselineMode + " (baseline)", Destination: &opts.Modes},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -57,7 +60,8 @@ scripts/nl2bash-queries.py turns the NL2Bash corpus into such a file.
 
 EXAMPLES:
    $ cmdai index eval --queries cmd/cmdai/testdata/requests.jsonl
-   $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json`,
+   $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json
+   $ cmdai index eval --queries train.jsonl --mode fused --fused-weights '{"page": 0}'`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -73,6 +77,11 @@ EXAMPLES:
 				}
 				if _, err := search.ParseMode(m); err != nil {
 					return cmdutil.UsageError("--mode: %v (or %s)", err, baselineMode)
+				}
+			}
+			if opts.FusedWeights != "" {
+				if _, err := search.ParseFusedWeights(opts.FusedWeights); err != nil {
+					return cmdutil.UsageError("--fused-weights: %v", err)
 				}
 			}
 			if !c.IsSet("model-variant") {
@@ -98,6 +107,13 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer closeS()
+	if opts.FusedWeights != "" {
+		w, err := search.ParseFusedWeights(opts.FusedWeights)
+		if err != nil {
+			return cmdutil.UsageError("--fused-weights: %v", err)
+		}
+		s.Weights = &w
+	}
 	resolve := s.Keywords.Command
 	for _, m := range strings.Split(opts.Modes, ",") {
 		m = strings.TrimSpace(m)
