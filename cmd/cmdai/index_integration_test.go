@@ -182,6 +182,15 @@ func TestIndexEndToEnd(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "find") {
 		t.Errorf("hybrid query:\n%s", out)
 	}
+	// fused (issue #18): semantic's bar on these requests, and an answer
+	// through the whole-page index built from the real keyword index.
+	if fu := modes["fused"]; fu.Queries != len(requests) || fu.Hit5 < 0.9 {
+		t.Errorf("eval: fused ran %d queries with hit@5 %.3f, want %d and at least 0.9", fu.Queries, fu.Hit5, len(requests))
+	}
+	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--mode", "fused", "-k", "3")
+	if code != 0 || !strings.HasPrefix(out, "1. find ") {
+		t.Errorf("fused query, want find first:\n%s", out)
+	}
 
 	// Context block for an assistant.
 	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--context")
