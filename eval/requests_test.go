@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/evaluate"
 )
 
 // The rules of the set (README.md). The NL2Bash overlap rule is checked by
@@ -22,7 +22,7 @@ const (
 // TestOwnRequestsParse reads the set the way `index eval --queries` does,
 // and insists on the "query" key that the README documents.
 func TestOwnRequestsParse(t *testing.T) {
-	qs, err := search.ReadEvalQueries(ownFile)
+	qs, err := evaluate.ReadEvalQueries(ownFile)
 	if err != nil {
 		t.Fatalf("index eval could not read the set: %v", err)
 	}
@@ -118,9 +118,9 @@ func namesCommand(query, command string) bool {
 	return false
 }
 
-func read(t *testing.T) []search.EvalQuery {
+func read(t *testing.T) []evaluate.EvalQuery {
 	t.Helper()
-	qs, err := search.ReadEvalQueries(ownFile)
+	qs, err := evaluate.ReadEvalQueries(ownFile)
 	if err != nil {
 		t.Fatalf("reading the set: %v", err)
 	}

@@ -28,7 +28,7 @@ const (
 type SearchInput struct {
 	Query string `json:"query" jsonschema:"what you want to do, in plain words, e.g. find files modified today"`
 	K     *int   `json:"k,omitempty" jsonschema:"how many commands to return, 1 to 20 (default 5)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names) or hybrid (both)"`
+	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names), hybrid (both) or fused (semantic, BM25 over NAME chunks and whole pages, command names)"`
 }
 
 // DocsInput is command_docs' arguments.
@@ -76,7 +76,7 @@ func searchSchema() *jsonschema.Schema {
 	s := mustSchema[SearchInput]()
 	s.Properties["query"].MinLength = ptr(1)
 	s.Properties["k"].Minimum, s.Properties["k"].Maximum = ptr(1.0), ptr(float64(MaxK))
-	s.Properties["mode"].Enum = []any{string(search.ModeSemantic), string(search.ModeKeyword), string(search.ModeHybrid)}
+	s.Properties["mode"].Enum = []any{string(search.ModeSemantic), string(search.ModeKeyword), string(search.ModeHybrid), string(search.ModeFused)}
 	return s
 }
 

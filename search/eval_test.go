@@ -11,25 +11,10 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/evaluate"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-
-// Hand-computed ranks 1, 3, 7, 0 (not returned), 12 (returned past 10):
-// hit@1 1/5, hit@5 2/5, hit@10 3/5, MRR@10 (1 + 1/3 + 1/7)/5.
-func TestMetricsOf(t *testing.T) {
-	var os []Outcome
-	for _, r := range []int{1, 3, 7, 0, 12} {
-		os = append(os, Outcome{Rank: r})
-	}
-	m := metricsOf(os)
-	if m.Queries != 5 || !near(m.Hit1, 0.2) || !near(m.Hit5, 0.4) || !near(m.Hit10, 0.6) || !near(m.MRR10, (1+1.0/3+1.0/7)/5) {
-		t.Errorf("metricsOf = %+v", m)
-	}
-	if m := metricsOf(nil); m != (Metrics{}) {
-		t.Errorf("no outcomes: %+v, want zeros", m)
-	}
-}
 
 // evalFixture is hybridFixture with a source per command: alpha a man
 // page, beta --help, gamma a custom doc.
@@ -49,18 +34,18 @@ func evalFixture(t *testing.T) Searcher {
 	return Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw}
 }
 
-func ranker(s Searcher, mode Mode) Ranker {
-	return func(ctx context.Context, request string, k int) ([]Ranked, error) {
+func ranker(s Searcher, mode Mode) evaluate.Ranker {
+	return func(ctx context.Context, request string, k int) ([]evaluate.Ranked, error) {
 		hits, err := s.Search(ctx, request, k, mode)
-		var out []Ranked
+		var out []evaluate.Ranked
 		for _, h := range hits {
-			out = append(out, Ranked{Command: h.Command, Score: h.Score})
+			out = append(out, evaluate.Ranked{Command: h.Command, Score: h.Score})
 		}
 		return out, err
 	}
 }
 
-var evalQueries = []EvalQuery{
+var evalQueries = []evaluate.EvalQuery{
 	{Query: "list directory contents", Command: "alpha"}, // semantic: rank 1
 	{Query: "compress archive files", Command: "gamma"},  // semantic: rank 3; keyword: 1
 	{Query: "compress data", Command: "beta"},            // semantic: rank 2; keyword: 1
@@ -68,21 +53,21 @@ var evalQueries = []EvalQuery{
 	{Query: "compress archive files", Command: "alpha"},  // keyword: not returned
 }
 
-// Evaluate over the fake index: ranks, per-source figures and the misses
+// evaluate.Evaluate over the fake index: ranks, per-source figures and the misses
 // file, one line per request not first, per mode, in order.
 func TestEvaluateMissesAndSources(t *testing.T) {
 	s := evalFixture(t)
 	ctx := context.Background()
-	sources := SourcesOf(s.Keywords)
+	sources := evaluate.SourcesOf(s.Keywords)
 	if sources["alpha"] != "man" || sources["beta"] != "help" || sources["gamma"] != "custom" {
-		t.Fatalf("SourcesOf = %v", sources)
+		t.Fatalf("evaluate.SourcesOf = %v", sources)
 	}
 	sourceOf := func(c string) string { return sources[c] }
-	sem, err := Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeSemantic))
+	sem, err := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeSemantic))
 	if err != nil {
 		t.Fatal(err)
 	}
-	kw, err := Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeKeyword))
+	kw, err := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeKeyword))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,16 +88,16 @@ func TestEvaluateMissesAndSources(t *testing.T) {
 	}
 
 	path := filepath.Join(t.TempDir(), "misses.jsonl")
-	if err := WriteMisses(path, []EvalResult{sem, kw}); err != nil {
+	if err := evaluate.WriteMisses(path, []evaluate.EvalResult{sem, kw}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var misses []Miss
+	var misses []evaluate.Miss
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var m Miss
+		var m evaluate.Miss
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("misses line %q: %v", line, err)
 		}
@@ -145,7 +130,7 @@ func TestEvaluateMissesAndSources(t *testing.T) {
 	}
 }
 
-// Compare pairs the same requests: keyword against semantic on the
+// evaluate.Compare pairs the same requests: keyword against semantic on the
 // fixture wins gamma and beta (RR 1 against 1/3 and 1/2), ties alpha on
 // "list directory contents" (both 1) and loses alpha on "compress archive
 // files" (the fake's semantic channel puts alpha first for every request,
@@ -153,9 +138,9 @@ func TestEvaluateMissesAndSources(t *testing.T) {
 func TestCompareModes(t *testing.T) {
 	s := evalFixture(t)
 	ctx := context.Background()
-	sem, _ := Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeSemantic))
-	kw, _ := Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeKeyword))
-	c, err := Compare(sem, kw)
+	sem, _ := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeSemantic))
+	kw, _ := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeKeyword))
+	c, err := evaluate.Compare(sem, kw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +155,7 @@ func TestCompareModes(t *testing.T) {
 	}
 	short := sem
 	short.Outcomes = sem.Outcomes[:2]
-	if _, err := Compare(short, kw); err == nil || !strings.Contains(err.Error(), "same file") {
+	if _, err := evaluate.Compare(short, kw); err == nil || !strings.Contains(err.Error(), "same file") {
 		t.Errorf("different request sets: err %v", err)
 	}
 }

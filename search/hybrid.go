@@ -19,22 +19,25 @@ const (
 	ModeSemantic Mode = "semantic" // nearest chunks by embedding
 	ModeKeyword  Mode = "keyword"  // BM25 over the chunks, and commands named in the request
 	ModeHybrid   Mode = "hybrid"   // both, fused by reciprocal rank
+	ModeFused    Mode = "fused"    // semantic, field-aware keyword channels and named commands (FusedWeights)
 )
 
 // ParseMode reads a --mode value.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
-	case ModeSemantic, ModeKeyword, ModeHybrid:
+	case ModeSemantic, ModeKeyword, ModeHybrid, ModeFused:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown mode %q: use semantic, keyword or hybrid", s)
+	return "", fmt.Errorf("unknown mode %q: use semantic, keyword, hybrid or fused", s)
 }
 
 // Searcher answers requests against one index.
 type Searcher struct {
 	Coll     Collection
 	Embedder embed.Embedder // for semantic and hybrid
-	Keywords *bm25.Index    // for keyword and hybrid
+	Keywords *bm25.Index    // for keyword, hybrid and fused
+	// Weights are fused mode's; nil means DefaultFused.
+	Weights *FusedWeights
 }
 
 // Reciprocal rank fusion: a command's fused score is the sum over the
@@ -59,6 +62,12 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 		k = 5
 	}
 	pool := max(minChunks, k*chunksPerCommand)
+	if mode == ModeFused {
+		if err := s.keywordsReady(mode); err != nil {
+			return nil, err
+		}
+		return s.fused(ctx, request, k, pool)
+	}
 	var sem, kw []CommandHit
 	if mode == ModeSemantic || mode == ModeHybrid {
 		vecs, err := s.Embedder.Embed(ctx, []string{request})
@@ -74,11 +83,8 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 			return sem[:min(k, len(sem))], nil
 		}
 	}
-	if s.Keywords == nil {
-		return nil, fmt.Errorf("no keyword index for mode %s", mode)
-	}
-	if !s.Keywords.HasChunks() {
-		return nil, fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): load it with search.KeywordIndex, which rebuilds it")
+	if err := s.keywordsReady(mode); err != nil {
+		return nil, err
 	}
 	kw = s.keywordRanking(request, pool)
 	named := s.Keywords.Named(request)
@@ -86,6 +92,17 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil
 	}
 	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
+}
+
+// keywordsReady says why the keyword index cannot serve mode, if it cannot.
+func (s Searcher) keywordsReady(mode Mode) error {
+	if s.Keywords == nil {
+		return fmt.Errorf("no keyword index for mode %s", mode)
+	}
+	if !s.Keywords.HasChunks() {
+		return fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): load it with search.KeywordIndex, which rebuilds it")
+	}
+	return nil
 }
 
 // nearestQuerier is a Collection that can answer a query with ids and
@@ -168,7 +185,10 @@ type ranking struct {
 // fuse merges rankings of commands by reciprocal rank. A command keeps the
 // details (description, matches) of the first ranking that holds it,
 // with the matches of the others added.
-func fuse(k int, rankings ...ranking) []CommandHit {
+func fuse(k int, rankings ...ranking) []CommandHit { return fuseK(k, rrfK, rankings...) }
+
+// fuseK is fuse with reciprocal rank fusion's constant rk.
+func fuseK(k int, rk float64, rankings ...ranking) []CommandHit {
 	byCmd := map[string]*CommandHit{}
 	var order []*CommandHit
 	seenMatch := map[string]bool{}
@@ -185,7 +205,7 @@ func fuse(k int, rankings ...ranking) []CommandHit {
 			} else if c.Description == "" {
 				c.Description, c.Version, c.Package, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.Package, h.ManSection, h.InstalledPath, h.Aliases
 			}
-			c.Score += r.weight / float64(rrfK+rank+1)
+			c.Score += r.weight / (rk + float64(rank+1))
 			for _, m := range h.Matches {
 				if !seenMatch[m.ID] {
 					seenMatch[m.ID] = true

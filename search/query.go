@@ -152,7 +152,10 @@ func (r rule) score(ms []Match) float64 {
 // Group aggregates chunk hits per command by the semantic rule. A
 // match's Score is its cosine similarity; a command's Score ranks
 // commands. Records without a command are left out.
-func Group(hits []chroma.Hit, k int) []CommandHit {
+func Group(hits []chroma.Hit, k int) []CommandHit { return groupBy(hits, semanticRule, k) }
+
+// groupBy aggregates chunk hits per command by rule r.
+func groupBy(hits []chroma.Hit, r rule, k int) []CommandHit {
 	chunks := make([]chunk, 0, len(hits))
 	for _, h := range hits {
 		md := metaOf(h.Record)
@@ -161,7 +164,7 @@ func Group(hits []chroma.Hit, k int) []CommandHit {
 		}
 		chunks = append(chunks, chunk{command: md.Command, md: md, match: matchOf(h)})
 	}
-	return aggregate(chunks, semanticRule, k)
+	return aggregate(chunks, r, k)
 }
 
 // commandOf starts a command's hit from the metadata of its first record.

@@ -13,14 +13,14 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/serve"
 )
 
 // BenchmarkServe measures a running `cmdai serve` (scripts/bench-serve.sh
 // starts one over CMDAI_HOME): over the requests of CMDAI_BENCH_QUERIES
 // (eval JSON lines, at least 200), the round trip of a warm query through
-// its socket, semantic and hybrid, p50/p95; the floor in the same run, a
+// its socket, semantic, hybrid and fused, p50/p95; the floor in the same run, a
 // raw Chroma query of the same collection with the vector computed
 // beforehand; then CMDAI_BENCH_CLIENTS clients (16) for
 // CMDAI_BENCH_SECONDS (60) asking at once: errors, lost answers, p95.
@@ -30,7 +30,7 @@ func BenchmarkServe(b *testing.B) {
 	if os.Getenv("CMDAI_HOME") == "" || file == "" {
 		b.Fatal("set CMDAI_HOME (with a serve running) and CMDAI_BENCH_QUERIES (scripts/bench-serve.sh does)")
 	}
-	qs, err := search.ReadEvalQueries(file)
+	qs, err := evaluate.ReadEvalQueries(file)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkServe(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	for _, mode := range []string{"semantic", "hybrid"} {
+	for _, mode := range []string{"semantic", "hybrid", "fused"} {
 		d := make([]time.Duration, 0, len(reqs))
 		for i, r := range reqs {
 			t0 := time.Now()

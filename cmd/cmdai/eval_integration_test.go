@@ -11,7 +11,7 @@ import (
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/evaluate"
 )
 
 // TestEvalMissesAndCompare: `index eval --misses F --compare --json` on a
@@ -53,9 +53,9 @@ func TestEvalMissesAndCompare(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval: exit %d %s %s", code, out, errText)
 	}
-	var results []search.EvalResult
+	var results []evaluate.EvalResult
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var r search.EvalResult
+		var r evaluate.EvalResult
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("eval output %q: %v", line, err)
 		}
@@ -89,12 +89,12 @@ func TestEvalMissesAndCompare(t *testing.T) {
 	if err != nil {
 		t.Fatalf("misses file: %v", err)
 	}
-	var misses []search.Miss
+	var misses []evaluate.Miss
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		if line == "" {
 			continue
 		}
-		var m search.Miss
+		var m evaluate.Miss
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("misses line %q: %v", line, err)
 		}

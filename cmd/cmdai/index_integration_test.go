@@ -23,7 +23,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/testmode"
 )
 
@@ -162,9 +162,9 @@ func TestIndexEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval: exit %d %s %s", code, out, errOut)
 	}
-	modes := map[string]search.EvalResult{}
+	modes := map[string]evaluate.EvalResult{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var r search.EvalResult
+		var r evaluate.EvalResult
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("eval output %q: %v", line, err)
 		}
@@ -181,6 +181,15 @@ func TestIndexEndToEnd(t *testing.T) {
 	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--mode", "hybrid", "-k", "3")
 	if code != 0 || !strings.Contains(out, "find") {
 		t.Errorf("hybrid query:\n%s", out)
+	}
+	// fused (issue #18): semantic's bar on these requests, and an answer
+	// through the whole-page index built from the real keyword index.
+	if fu := modes["fused"]; fu.Queries != len(requests) || fu.Hit5 < 0.9 {
+		t.Errorf("eval: fused ran %d queries with hit@5 %.3f, want %d and at least 0.9", fu.Queries, fu.Hit5, len(requests))
+	}
+	code, out, _ = runCLI(t, "index", "query", "find files modified in the last day", "--mode", "fused", "-k", "3")
+	if code != 0 || !strings.HasPrefix(out, "1. find ") {
+		t.Errorf("fused query, want find first:\n%s", out)
 	}
 
 	// Context block for an assistant.

@@ -121,6 +121,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "eval", "--queries", ""}, "--queries needs a value"},
 		{[]string{"index", "eval", "--queries", queries, "-k", "0"}, "-k"},
 		{[]string{"index", "eval", "--queries", queries, "--mode", "semantic,fuzzy"}, "fuzzy"},
+		{[]string{"index", "eval", "--queries", queries, "--mode", "fused", "--fused-weights", `{"pages": 1}`}, `--fused-weights: fused weights "{\"pages\": 1}": json: unknown field "pages"`},
+		{[]string{"index", "eval", "--queries", queries, "--mode", "fused", "--fused-weights", `{"named": -1}`}, "named is -1: weights are 0 or more"},
 		{[]string{"index", "eval", "--queries", queries, "--distro", "Debian 12"}, "--distro"},
 		{[]string{"index", "eval", "--queries", queries, "--mode", " , "}, "name one mode"},
 		{[]string{"index", "eval", "--queries", queries, "--mode", "semantic", "--compare"}, "--compare needs two modes"},

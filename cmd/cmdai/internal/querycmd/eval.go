@@ -18,6 +18,7 @@ import (
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
+	"github.com/cmdai/cmdai/search/evaluate"
 )
 
 // EvalOptions are the inputs of `cmdai index eval`.
@@ -35,6 +36,8 @@ type EvalOptions struct {
 	Distro   string
 	Chroma   cmdutil.ChromaOptions
 	Model    cmdutil.ModelOptions
+	// FusedWeights, when set, replaces fused mode's weights (tuning).
+	FusedWeights string
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -48,11 +51,12 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
-		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, " + baselineMode + " (baseline)", Destination: &opts.Modes},
+		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, " + baselineMode + " (baseline)", Destination: &opts.Modes},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "misses", Usage: "write each missed request (expected command not first) per mode to JSON Lines `FILE`", Destination: &opts.Misses},
 		&cli.BoolFlag{Name: "compare", Usage: "compare every mode with the baseline mode on the same requests (paired sign test)", Destination: &opts.Compare},
 		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
+		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -60,7 +64,7 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
 		Usage:     "measure how well the index finds the right command: hit@1/5/10, MRR@10, latency",
-		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid] [--misses FILE] [--compare] [--json]",
+		UsageText: "cmdai index eval --queries FILE.jsonl [-k 10] [--mode semantic,keyword,hybrid,fused] [--misses FILE] [--compare] [--fused-weights JSON] [--json]",
 		Description: `Runs each query of FILE (JSON Lines: {"query": "...", "command": "..."}) in
 each mode and reports hit@1, hit@5, hit@10, MRR@10 and latency p50/p95 over
 the queries whose command is in the index; the others are counted apart.
@@ -81,7 +85,8 @@ dropped), and the hit@1 difference in points.
 EXAMPLES:
    $ cmdai index eval --queries cmd/cmdai/testdata/requests.jsonl
    $ cmdai index eval --queries nl2bash.jsonl --mode hybrid --json
-   $ cmdai index eval --queries test.jsonl --mode semantic,hybrid --compare --misses misses.jsonl`,
+   $ cmdai index eval --queries test.jsonl --mode semantic,hybrid --compare --misses misses.jsonl
+   $ cmdai index eval --queries train.jsonl --mode fused --fused-weights '{"page": 0}'`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -93,6 +98,11 @@ EXAMPLES:
 			}
 			if err := checkEvalModes(opts); err != nil {
 				return err
+			}
+			if opts.FusedWeights != "" {
+				if _, err := search.ParseFusedWeights(opts.FusedWeights); err != nil {
+					return cmdutil.UsageError("--fused-weights: %v", err)
+				}
 			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
@@ -147,7 +157,7 @@ func checkEvalModes(opts *EvalOptions) error {
 }
 
 func runEval(ctx context.Context, opts *EvalOptions) error {
-	queries, err := search.ReadEvalQueries(opts.Queries)
+	queries, err := evaluate.ReadEvalQueries(opts.Queries)
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
@@ -161,7 +171,14 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer closeS()
-	sources := search.SourcesOf(s.Keywords)
+	if opts.FusedWeights != "" {
+		w, err := search.ParseFusedWeights(opts.FusedWeights)
+		if err != nil {
+			return cmdutil.UsageError("--fused-weights: %v", err)
+		}
+		s.Weights = &w
+	}
+	sources := evaluate.SourcesOf(s.Keywords)
 	sourceOf := func(c string) string { return sources[c] }
 	modes := evalModes(opts.Modes)
 	if opts.Compare && opts.Baseline == "" {
@@ -173,24 +190,24 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 	if opts.Compare {
 		order = append([]string{opts.Baseline}, slices.DeleteFunc(order, func(m string) bool { return m == opts.Baseline })...)
 	}
-	results := map[string]search.EvalResult{}
+	results := map[string]evaluate.EvalResult{}
 	for _, m := range order {
 		rank, err := evalRanker(ctx, s, info, m)
 		if err != nil {
 			return err
 		}
-		res, err := search.Evaluate(ctx, m, queries, opts.K, s.Keywords.Command, sourceOf, rank)
+		res, err := evaluate.Evaluate(ctx, m, queries, opts.K, s.Keywords.Command, sourceOf, rank)
 		if err != nil {
 			return err
 		}
 		if opts.Compare && m != opts.Baseline {
-			if res.Compared, err = search.Compare(results[opts.Baseline], res); err != nil {
+			if res.Compared, err = evaluate.Compare(results[opts.Baseline], res); err != nil {
 				return err
 			}
 		}
 		results[m] = res
 	}
-	var all []search.EvalResult
+	var all []evaluate.EvalResult
 	for _, m := range modes {
 		all = append(all, results[m])
 		if err := printEval(opts, results[m]); err != nil {
@@ -198,24 +215,24 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		}
 	}
 	if opts.Misses != "" {
-		if err := search.WriteMisses(opts.Misses, all); err != nil {
+		if err := evaluate.WriteMisses(opts.Misses, all); err != nil {
 			return fmt.Errorf("%w: check the --misses path and free space", err)
 		}
 	}
 	return nil
 }
 
-// evalRanker is mode m as a search.Ranker.
-func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string) (search.Ranker, error) {
+// evalRanker is mode m as a evaluate.Ranker.
+func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string) (evaluate.Ranker, error) {
 	if m == baselineMode {
 		pages, err := pagesBaseline(ctx, info)
 		if err != nil {
 			return nil, err
 		}
-		return func(_ context.Context, request string, k int) ([]search.Ranked, error) {
-			var out []search.Ranked
+		return func(_ context.Context, request string, k int) ([]evaluate.Ranked, error) {
+			var out []evaluate.Ranked
 			for _, h := range pages.Search(request, k) {
-				out = append(out, search.Ranked{Command: h.Command, Score: h.Score})
+				out = append(out, evaluate.Ranked{Command: h.Command, Score: h.Score})
 			}
 			return out, nil
 		}, nil
@@ -224,11 +241,11 @@ func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m stri
 	if err != nil {
 		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
-	return func(ctx context.Context, request string, k int) ([]search.Ranked, error) {
+	return func(ctx context.Context, request string, k int) ([]evaluate.Ranked, error) {
 		hits, err := s.Search(ctx, request, k, mode)
-		var out []search.Ranked
+		var out []evaluate.Ranked
 		for _, h := range hits {
-			out = append(out, search.Ranked{Command: h.Command, Score: h.Score})
+			out = append(out, evaluate.Ranked{Command: h.Command, Score: h.Score})
 		}
 		return out, err
 	}, nil
@@ -236,7 +253,7 @@ func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m stri
 
 // printEval prints one mode: a JSON object, or a line of figures, one per
 // source and the comparison with the baseline.
-func printEval(opts *EvalOptions, res search.EvalResult) error {
+func printEval(opts *EvalOptions, res evaluate.EvalResult) error {
 	w := opts.IO.Out
 	if opts.JSON {
 		return json.NewEncoder(w).Encode(res)
@@ -255,7 +272,7 @@ func printEval(opts *EvalOptions, res search.EvalResult) error {
 	return nil
 }
 
-func figures(m search.Metrics) string {
+func figures(m evaluate.Metrics) string {
 	return fmt.Sprintf("hit@1 %5.1f%%  hit@5 %5.1f%%  hit@10 %5.1f%%  MRR@10 %.3f", 100*m.Hit1, 100*m.Hit5, 100*m.Hit10, m.MRR10)
 }
 

@@ -1,4 +1,4 @@
-package search
+package evaluate
 
 import (
 	"crypto/sha256"
@@ -26,7 +26,7 @@ func nl2bashPart(request string) string {
 // runSplit runs the script on dir and returns its queries.
 func runSplit(t *testing.T, dir string, args ...string) []EvalQuery {
 	t.Helper()
-	cmd := exec.Command("python3", append([]string{"../scripts/nl2bash-queries.py", dir}, args...)...)
+	cmd := exec.Command("python3", append([]string{"../../scripts/nl2bash-queries.py", dir}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("nl2bash-queries.py %v: %v (python3 is needed to make the split)", args, err)

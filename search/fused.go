@@ -1,0 +1,179 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search/bm25"
+)
+
+// FusedWeights are the weights of fused mode: reciprocal rank fusion of
+// the semantic ranking with field-aware keyword channels (BM25 over
+// chunks of one kind each, and over whole pages) and the commands the
+// request names.
+type FusedWeights struct {
+	Semantic float64 `json:"semantic"`
+	Keyword  float64 `json:"keyword"` // BM25 over every chunk (hybrid's keyword channel)
+	Summary  float64 `json:"summary"` // BM25 over NAME/summary chunks alone
+	Option   float64 `json:"option"`  // BM25 over option chunks alone
+	Example  float64 `json:"example"` // BM25 over example chunks alone
+	Section  float64 `json:"section"` // BM25 over other sections' chunks alone
+	Page     float64 `json:"page"`    // BM25 over whole pages (one document per command)
+	Named    float64 `json:"named"`   // commands the request names (bm25.Named)
+	// RRFK is fusion's k: a larger one flattens the gap between ranks.
+	RRFK float64 `json:"rrf_k"`
+	// SemSummaryBonus and SemSupport replace semanticRule's weights in the
+	// semantic channel's aggregation of chunks into commands.
+	SemSummaryBonus float64 `json:"sem_summary_bonus"`
+	SemSupport      float64 `json:"sem_support"`
+}
+
+// DefaultFused is fused mode's weights, chosen on the TRAIN part of the
+// NL2Bash split alone (BENCHMARKS.md, "Ranking levers, issue #18"): a
+// grid over the channels' weights, rrf_k and the semantic aggregation,
+// then the middle of the plateau of best hit@1 and MRR@10 rather than its
+// single best cell (one request is 0.26 points there). The chunk-level
+// keyword channel and the option, example and other-section channels
+// each lowered hit@1 on train, so they weigh 0; a prior on a command's
+// page length did not help either.
+var DefaultFused = FusedWeights{Semantic: 1, Summary: 0.3, Page: 0.3, Named: 0.2, RRFK: 10,
+	SemSummaryBonus: 0.15, SemSupport: supportWeight}
+
+// fusedPool is how many BM25 chunks the field channels split between
+// them: each kind needs enough of its own chunks to rank commands, and
+// the best chunks overall are mostly of one kind.
+const fusedPool = 2000
+
+// fused ranks by FusedWeights (w, or DefaultFused when w is nil).
+func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]CommandHit, error) {
+	w := DefaultFused
+	if s.Weights != nil {
+		w = *s.Weights
+	}
+	vecs, err := s.Embedder.Embed(ctx, []string{request})
+	if err != nil {
+		return nil, err
+	}
+	hits, err := s.nearest(ctx, vecs[0], pool)
+	if err != nil {
+		return nil, err
+	}
+	semRule := rule{summaryBonus: w.SemSummaryBonus, support: w.SemSupport, priority: semanticRule.priority}
+	rs := []ranking{{groupBy(hits, semRule, pool), w.Semantic}}
+	if w.Keyword > 0 {
+		rs = append(rs, ranking{s.keywordRanking(request, pool), w.Keyword})
+	}
+	if w.Summary > 0 || w.Option > 0 || w.Example > 0 || w.Section > 0 {
+		byKind := s.kindRankings(request, pool)
+		// in a fixed order: the first ranking holding a command gives its details
+		for _, c := range []struct {
+			kind   index.Kind
+			weight float64
+		}{{index.KindSummary, w.Summary}, {index.KindOption, w.Option}, {index.KindExample, w.Example}, {index.KindSection, w.Section}} {
+			if c.weight > 0 {
+				rs = append(rs, ranking{byKind[c.kind], c.weight})
+			}
+		}
+	}
+	if w.Page > 0 {
+		rs = append(rs, ranking{pageRanking(s.Keywords, request, pool), w.Page})
+	}
+	if w.Named > 0 {
+		rs = append(rs, ranking{namedHits(s.Keywords.Named(request)), w.Named})
+	}
+	return fuseK(k, w.RRFK, rs...), nil
+}
+
+// kindRankings ranks commands by their BM25 chunks of each kind apart.
+func (s Searcher) kindRankings(request string, pool int) map[index.Kind][]CommandHit {
+	byKind := map[index.Kind][]chunk{}
+	for _, h := range s.Keywords.Search(request, fusedPool) {
+		text, md := s.Keywords.Chunk(h.Doc)
+		m := Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
+		byKind[md.Kind] = append(byKind[md.Kind], chunk{command: h.Command, md: md, match: m})
+	}
+	out := make(map[index.Kind][]CommandHit, len(byKind))
+	for kind, chunks := range byKind {
+		out[kind] = aggregate(chunks, keywordRule, pool)
+	}
+	return out
+}
+
+// lastPages is the whole-page index of the keyword index last asked
+// about, built on first use from the chunks it keeps (0.3 s for 15,370
+// chunks here; a Searcher is a value, copied freely, so it cannot hold
+// it itself). One only: a serve that reloads its index drops the old
+// one's.
+var lastPages struct {
+	sync.Mutex
+	kw, pages *bm25.Index
+}
+
+// pagesOf returns kw's whole-page index.
+func pagesOf(kw *bm25.Index) *bm25.Index {
+	lastPages.Lock()
+	defer lastPages.Unlock()
+	if lastPages.kw != kw {
+		lastPages.kw, lastPages.pages = kw, buildPageIndex(kw)
+	}
+	return lastPages.pages
+}
+
+// pageRanking ranks commands by BM25 over their whole pages: every chunk
+// of a command as one document. Its hits carry no matches: the command's
+// details come from the other channels.
+func pageRanking(kw *bm25.Index, request string, n int) []CommandHit {
+	var out []CommandHit
+	for _, h := range pagesOf(kw).Search(request, n) {
+		out = append(out, CommandHit{Command: h.Command})
+	}
+	return out
+}
+
+// buildPageIndex indexes each command's chunks as one document.
+func buildPageIndex(kw *bm25.Index) *bm25.Index {
+	texts := map[string]*strings.Builder{}
+	var order []string
+	for i := range kw.Len() {
+		text, md := kw.Chunk(i)
+		b := texts[md.Command]
+		if b == nil {
+			b = &strings.Builder{}
+			texts[md.Command] = b
+			order = append(order, md.Command)
+		}
+		b.WriteString(text)
+		b.WriteByte('\n')
+	}
+	docs := make([]bm25.Doc, len(order))
+	for i, c := range order {
+		docs[i] = bm25.Doc{ID: c, Command: c, Text: texts[c].String()}
+	}
+	return bm25.Build(docs)
+}
+
+// ParseFusedWeights reads weights written as JSON (FusedWeights' field
+// names); a field left out keeps DefaultFused's value. For tuning on a
+// train split (`index eval --fused-weights`), never on the figures
+// reported.
+func ParseFusedWeights(s string) (FusedWeights, error) {
+	w := DefaultFused
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support)", s, err)
+	}
+	for name, v := range map[string]float64{"semantic": w.Semantic, "keyword": w.Keyword, "summary": w.Summary, "option": w.Option,
+		"example": w.Example, "section": w.Section, "page": w.Page, "named": w.Named, "rrf_k": w.RRFK,
+		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport} {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return w, fmt.Errorf("fused weights: %s is %v: weights are 0 or more", name, v)
+		}
+	}
+	return w, nil
+}

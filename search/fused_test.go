@@ -1,0 +1,135 @@
+package search
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/chroma"
+)
+
+// fusedSearch runs fused mode over recs, whose semantic similarities are
+// sims (in order), with weights w (nil: DefaultFused).
+func fusedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w *FusedWeights) []CommandHit {
+	t.Helper()
+	f := newFake(recs, sims)
+	kw, err := BuildKeywordIndex(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw, Weights: w}.Search(context.Background(), request, 5, ModeFused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// without returns DefaultFused with one change.
+func without(change func(*FusedWeights)) *FusedWeights {
+	w := DefaultFused
+	change(&w)
+	return &w
+}
+
+// The BM25 channel over NAME/summary chunks lifts the command whose
+// summary says what the request asks over one whose option is nearer in
+// embedding: "count lines" is wc, not grep --count.
+func TestFusedSummaryChannel(t *testing.T) {
+	recs := []chroma.Record{
+		rec("grep#--count", "grep", "option", "--count: print a count of matching lines", nil),
+		rec("wc#NAME", "wc", "summary", "wc - print newline, word and byte counts; count lines", nil),
+		rec("grep#NAME", "grep", "summary", "grep - search text for patterns", nil),
+	}
+	sims := []float64{0.90, 0.60, 0.30}
+	if c := commands(fusedSearch(t, recs, sims, "count lines", nil)); !strings.HasPrefix(c, "wc ") {
+		t.Errorf("fused: %q, want wc first", c)
+	}
+	if c := commands(fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Summary = 0 }))); !strings.HasPrefix(c, "grep ") {
+		t.Errorf("without the summary channel: %q, want grep first (else the test shows nothing)", c)
+	}
+}
+
+// The whole-page channel finds a command whose page holds the request's
+// words in different chunks, which no chunk-level ranking sees together.
+func TestFusedPageChannel(t *testing.T) {
+	recs := []chroma.Record{
+		rec("alpha#DESCRIPTION", "alpha", "section", "alpha walks a tree of directories", nil),
+		rec("tar#DESCRIPTION", "tar", "section", "tar stores many files in one archive", nil),
+		rec("tar#--gzip", "tar", "option", "--gzip: filter it through gzip to compress it", nil),
+	}
+	sims := []float64{0.90, 0.80, 0.50}
+	if c := commands(fusedSearch(t, recs, sims, "compress an archive", nil)); !strings.HasPrefix(c, "tar ") {
+		t.Errorf("fused: %q, want tar first", c)
+	}
+	if c := commands(fusedSearch(t, recs, sims, "compress an archive", without(func(w *FusedWeights) { w.Page = 0 }))); !strings.HasPrefix(c, "alpha ") {
+		t.Errorf("without the page channel: %q, want alpha first (else the test shows nothing)", c)
+	}
+}
+
+// A command the request names outright moves up, though neither its
+// embedding nor its words are nearest.
+func TestFusedNamedChannel(t *testing.T) {
+	recs := []chroma.Record{
+		rec("cp#NAME", "cp", "section", "duplicate things", nil),
+		rec("rsync#NAME", "rsync", "section", "fast remote synchronisation", nil),
+	}
+	sims := []float64{0.90, 0.80}
+	const req = "use rsync to copy the photos"
+	if c := commands(fusedSearch(t, recs, sims, req, nil)); c != "rsync cp" {
+		t.Errorf("fused: %q, want \"rsync cp\"", c)
+	}
+	if c := commands(fusedSearch(t, recs, sims, req, without(func(w *FusedWeights) { w.Named = 0 }))); c != "cp rsync" {
+		t.Errorf("without the named channel: %q, want \"cp rsync\" (else the test shows nothing)", c)
+	}
+}
+
+// The same request gets the same answer every time (the channels are
+// fused in a fixed order), with each command's matches and details.
+func TestFusedIsDeterministic(t *testing.T) {
+	recs := []chroma.Record{
+		rec("wc#NAME", "wc", "summary", "wc - count lines", map[string]any{"description": "print counts"}),
+		rec("wc#-l", "wc", "option", "-l: count lines", nil),
+		rec("grep#-c", "grep", "option", "-c: count matching lines", nil),
+		rec("grep#EXAMPLE", "grep", "example", "grep -c x file: count lines holding x", nil),
+	}
+	sims := []float64{0.7, 0.6, 0.5, 0.4}
+	first := fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
+	for range 20 {
+		again := fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
+		if !reflect.DeepEqual(again, first) {
+			t.Fatalf("answers differ:\n%+v\n%+v", first, again)
+		}
+	}
+	if first[0].Command != "wc" || first[0].Description != "print counts" || len(first[0].Matches) != 2 {
+		t.Errorf("wc's hit %+v, want its description and both its chunks", first[0])
+	}
+}
+
+// Fused mode needs the keyword index, and says so.
+func TestFusedNeedsKeywords(t *testing.T) {
+	if m, err := ParseMode("fused"); err != nil || m != ModeFused {
+		t.Fatalf("ParseMode(fused) = %q, %v", m, err)
+	}
+	f := hybridFixture()
+	_, err := Searcher{Coll: f, Embedder: fakeEmbedder{}}.Search(context.Background(), "compress", 5, ModeFused)
+	if err == nil || !strings.Contains(err.Error(), "no keyword index for mode fused") {
+		t.Errorf("fused without a keyword index: %v, want it named", err)
+	}
+}
+
+// --fused-weights: fields left out keep the defaults; unknown fields,
+// negative weights and bad JSON are refused with the fields named.
+func TestParseFusedWeights(t *testing.T) {
+	w, err := ParseFusedWeights(`{"page": 0.5, "rrf_k": 20}`)
+	want := DefaultFused
+	want.Page, want.RRFK = 0.5, 20
+	if err != nil || w != want {
+		t.Errorf("ParseFusedWeights = %+v, %v; want %+v", w, err, want)
+	}
+	for _, bad := range []string{`{"pages": 1}`, `{"named": -1}`, `not json`, `{"page": "x"}`} {
+		if _, err := ParseFusedWeights(bad); err == nil || !strings.Contains(err.Error(), "fused weights") {
+			t.Errorf("ParseFusedWeights(%s) = %v, want an error", bad, err)
+		}
+	}
+}
