@@ -1,6 +1,7 @@
 package manparse
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -89,6 +90,9 @@ func extractOptions(p *Page) {
 					continue
 				}
 				tag, body = first, rest
+				if flags, _ := parseFlags(first); len(flags) > 0 {
+					tag, body = moreTagLines(first, rest)
+				}
 			}
 			flags, arg := parseFlags(tag)
 			if len(flags) == 0 {
@@ -118,6 +122,21 @@ func extractOptions(p *Page) {
 			})
 		}
 	}
+}
+
+// moreTagLines joins to an untagged entry's first line the flag lines
+// that follow it: DocBook writes one spelling a line (".PP" "-z" ".br"
+// "--gzip" ".RS 4"), so "--gzip" is the same option, not its description.
+func moreTagLines(tag, body string) (string, string) {
+	for body != "" {
+		line, rest, _ := strings.Cut(body, "\n")
+		flags, arg := parseFlags(line)
+		if len(flags) == 0 || len(line) > 80 || len(strings.Fields(arg)) > 3 {
+			break
+		}
+		tag, body = tag+", "+line, rest
+	}
+	return tag, body
 }
 
 // parseFlags reads an option tag such as "-e PATTERNS, --regexp=PATTERNS"
@@ -152,7 +171,10 @@ func parseFlags(tag string) ([]string, string) {
 			}
 			continue
 		}
-		flags = append(flags, flag)
+		if !slices.Contains(flags, flag) {
+			// DocBook lists "-Z level" and "-Z method" as two lines of one entry
+			flags = append(flags, flag)
+		}
 		if arg == "" {
 			arg = rest
 		}
