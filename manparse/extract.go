@@ -118,6 +118,31 @@ func extractOptions(p *Page) {
 				Section:     s.Title,
 			})
 		}
+		subsectionOptions(p, s)
+	}
+}
+
+// subsectionOptions takes the subsections of s whose heading is an
+// option's tag (netstat: .SS "\-\-wide, \-W") as entries, their blocks
+// the description, unless a block of theirs is an entry already.
+func subsectionOptions(p *Page, s *Section) {
+	for i := 0; i < len(s.Blocks); {
+		j := i
+		taken := false
+		for j < len(s.Blocks) && s.Blocks[j].Subsection == s.Blocks[i].Subsection {
+			taken = taken || s.Blocks[j].option
+			j++
+		}
+		flags, arg := parseFlags(s.Blocks[i].Subsection)
+		if len(flags) > 0 && !taken && len(strings.Fields(arg)) <= 3 {
+			var desc []string
+			for k := i; k < j; k++ {
+				s.Blocks[k].option = true
+				desc = append(desc, s.Blocks[k].String())
+			}
+			p.Options = append(p.Options, Option{Flags: flags, Arg: arg, Description: strings.Join(desc, "\n\n"), Section: s.Title})
+		}
+		i = j
 	}
 }
 
@@ -288,7 +313,7 @@ func validFlag(f string) bool {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		case c == '?' || c == '#' || c == '@' || c == '%' || c == '!':
 		case c == '_' && len(body) == 1: // c++filt's -_
-		case i > 0 && (c == '-' || c == '_' || c == '.' || c == ':'):
+		case i > 0 && (c == '-' || c == '_' || c == '.' || c == ':' || c == '+'): // java's -XX:+Flag
 		default:
 			return false
 		}

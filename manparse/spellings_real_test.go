@@ -95,7 +95,7 @@ type renderedEntry struct {
 }
 
 var (
-	spellingRE = regexp.MustCompile(`^(--?|\+)[A-Za-z0-9?#@%!_][A-Za-z0-9_.:-]*`)
+	spellingRE = regexp.MustCompile(`^(--?|\+)[A-Za-z0-9?#@%!_][A-Za-z0-9_.:@+-]*`)
 	proseWord  = regexp.MustCompile(`^[A-Za-z]+[.,;:]?$`)
 )
 
@@ -338,7 +338,11 @@ func TestOptionSpellingsAgainstMan(t *testing.T) {
 	for _, c := range causes {
 		ds := byCause[c]
 		t.Logf("%5d  %s", len(ds), c)
-		for _, d := range ds[:min(4, len(ds))] {
+		shown := 4
+		if os.Getenv("CMDAI_SPELLINGS_VERBOSE") == "1" {
+			shown = len(ds) // every difference, to study one cause
+		}
+		for _, d := range ds[:min(shown, len(ds))] {
 			t.Logf("         %s: rendered %q, parsed %q", d.page, d.rendered, d.parsed)
 		}
 	}
