@@ -89,7 +89,7 @@ func extractOptions(p *Page) {
 			if len(flags) == 0 {
 				continue
 			}
-			if blk.Tag == "" && len(strings.Fields(arg)) > 3 {
+			if blk.Tag == "" && proseArg(arg) {
 				// an untagged line like "-o, --output can be used several
 				// times": prose that starts with a flag, not an entry
 				continue
@@ -134,7 +134,7 @@ func subsectionOptions(p *Page, s *Section) {
 			j++
 		}
 		flags, arg := parseFlags(s.Blocks[i].Subsection)
-		if len(flags) > 0 && !taken && len(strings.Fields(arg)) <= 3 {
+		if len(flags) > 0 && !taken && !proseArg(arg) {
 			var desc []string
 			for k := i; k < j; k++ {
 				s.Blocks[k].option = true
@@ -159,7 +159,7 @@ func entryTag(s *Section, i int) (tag, body, prose string, ok bool) {
 		// (util-linux's AsciiDoc: "\fB-J, --json\fP" ".RS 4")
 		last := blk.Text[k+2:]
 		flags, arg := parseFlags(last)
-		if len(flags) > 0 && !strings.Contains(last, "\n") && len(last) <= 80 && len(strings.Fields(arg)) <= 3 {
+		if len(flags) > 0 && !strings.Contains(last, "\n") && len(last) <= 80 && !proseArg(arg) {
 			return last, "", blk.Text[:k], true
 		}
 	}
@@ -176,6 +176,28 @@ func entryTag(s *Section, i int) (tag, body, prose string, ok bool) {
 	return first, rest, "", true
 }
 
+// proseArg reports an argument text too long for a tag: more than three
+// words outside brackets (valgrind's "<number> [default: 2, stderr]" is
+// one), so the line is prose that starts with a flag.
+func proseArg(arg string) bool {
+	words, depth := 0, 0
+	inWord := false
+	for _, c := range arg {
+		switch {
+		case c == '[' || c == '(':
+			depth++
+		case (c == ']' || c == ')') && depth > 0:
+			depth--
+		case depth == 0 && (c == ' ' || c == '\t'):
+			inWord = false
+		case depth == 0 && !inWord:
+			inWord = true
+			words++
+		}
+	}
+	return words > 3
+}
+
 // moreTagLines joins to an untagged entry's first line the flag lines
 // that follow it: DocBook writes one spelling a line (".PP" "-z" ".br"
 // "--gzip" ".RS 4"), so "--gzip" is the same option, not its description.
@@ -183,7 +205,7 @@ func moreTagLines(tag, body string) (string, string) {
 	for body != "" {
 		line, rest, _ := strings.Cut(body, "\n")
 		flags, arg := parseFlags(line)
-		if len(flags) == 0 || len(line) > 80 || len(strings.Fields(arg)) > 3 {
+		if len(flags) == 0 || len(line) > 80 || proseArg(arg) {
 			break
 		}
 		tag, body = tag+", "+line, rest
