@@ -366,7 +366,7 @@ func TestOptionSpellingsAgainstMan(t *testing.T) {
 	sort.Slice(causes, func(i, j int) bool { return len(byCause[causes[i]]) > len(byCause[causes[j]]) })
 	for _, c := range causes {
 		ds := byCause[c]
-		t.Logf("%5d  %s", len(ds), c)
+		t.Logf("%5d  %s; most on %s", len(ds), c, topPages(ds, 3))
 		shown := 4
 		if os.Getenv("CMDAI_SPELLINGS_VERBOSE") == "1" {
 			shown = len(ds) // every difference, to study one cause
@@ -389,4 +389,27 @@ func TestOptionSpellingsAgainstMan(t *testing.T) {
 	if failed > len(pages)/100 {
 		t.Errorf("%d of %d pages could not be compared", failed, len(pages))
 	}
+}
+
+// topPages names the n pages with the most differences of a cause.
+func topPages(ds []spellingDiff, n int) string {
+	count := map[string]int{}
+	for _, d := range ds {
+		count[d.page]++
+	}
+	pages := make([]string, 0, len(count))
+	for p := range count {
+		pages = append(pages, p)
+	}
+	sort.Slice(pages, func(i, j int) bool {
+		if count[pages[i]] != count[pages[j]] {
+			return count[pages[i]] > count[pages[j]]
+		}
+		return pages[i] < pages[j]
+	})
+	var out []string
+	for _, p := range pages[:min(n, len(pages))] {
+		out = append(out, fmt.Sprintf("%s (%d)", p, count[p]))
+	}
+	return strings.Join(out, ", ")
 }
