@@ -2,6 +2,7 @@ package manparse
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -15,18 +16,28 @@ func TestOptionSpellings(t *testing.T) {
 		arg   string
 		desc  string
 	}{
-		{"spellings.1", []string{"-a", "--all"}, "", "Show all entries."},                             // \fB-a\fR, \fB--all\fR
-		{"spellings.1", []string{"-b", "--brief"}, "", "Be brief."},                                   // .BR -b ", " --brief
-		{"spellings.1", []string{"-c", "--count", "--tally"}, "N", "Count the lines."},                // .TP then .TQ lines
-		{"spellings.1", []string{"--depth", "-d"}, "LEVEL", "Descend LEVEL directories."},             // long first
-		{"spellings.1", []string{"-e", "--level"}, "LEVEL", "Set the level."},                         // --long=ARG second
-		{"spellings.1", []string{"-z", "--gzip"}, "", "Enables gzip compression of tar file output."}, // DocBook: .br between spellings
-		{"spellings.1", []string{"-Z", "--compress"}, "level", "Requests compression of the backup."}, // DocBook, a spelling repeated
-		{"spellings.1", []string{"-f", "--file"}, "FILE", "Read FILE."},                               // .IP "tag"
-		{"spellings.1", []string{"-q"}, "", "Quiet: -q says nothing."},                                // a prose line after .br is no spelling
-		{"spellings-mdoc.1", []string{"-z", "--gzip"}, "", "Compress."},                               // .It Fl z , Fl Fl gzip
-		{"spellings-mdoc.1", []string{"-c", "--count"}, "", "Count."},                                 // .It Fl c , -count
-		{"spellings-mdoc.1", []string{"-o", "--output"}, "file", "Write to file."},                    // Fl Fl output Ns = Ns Ar file
+		{"spellings.1", []string{"-a", "--all"}, "", "Show all entries."},                                     // \fB-a\fR, \fB--all\fR
+		{"spellings.1", []string{"-b", "--brief"}, "", "Be brief."},                                           // .BR -b ", " --brief
+		{"spellings.1", []string{"-c", "--count", "--tally"}, "N", "Count the lines."},                        // .TP then .TQ lines
+		{"spellings.1", []string{"--depth", "-d"}, "LEVEL", "Descend LEVEL directories."},                     // long first
+		{"spellings.1", []string{"-e", "--level"}, "LEVEL", "Set the level."},                                 // --long=ARG second
+		{"spellings.1", []string{"-z", "--gzip"}, "", "Enables gzip compression of tar file output."},         // DocBook: .br between spellings
+		{"spellings.1", []string{"-Z", "--compress"}, "level", "Requests compression of the backup."},         // DocBook, a spelling repeated
+		{"spellings.1", []string{"-f", "--file"}, "FILE", "Read FILE."},                                       // .IP "tag"
+		{"spellings.1", []string{"-q"}, "", "Quiet: -q says nothing."},                                        // a prose line after .br is no spelling
+		{"spellings.1", []string{"--details"}, "", "DocBook's entry of one spelling."},                        // ".PP" "--details" ".RS 4"
+		{"spellings.1", []string{"-J", "--json"}, "", "Use JSON output."},                                     // the tag ends a paragraph of prose
+		{"spellings.1", []string{"-k", "--keep"}, "", "Keep the input."},                                      // bzip2: "-k --keep", no comma
+		{"spellings.1", []string{"-S", "--suffix"}, ".suf", "Use suffix .suf."},                               // gzip: "-S .suf --suffix .suf"
+		{"spellings.1", []string{"--log-fd"}, "<number> [default: 2, stderr]", "Log to the file descriptor."}, // valgrind: not prose
+		{"spellings.1", []string{"--no-underlining"}, "", "No underlining."},                                  // colcrt: "-, --no-underlining"
+		{"spellings.1", []string{"-XX:+UseSerialGC"}, "", "Use the serial collector."},                        // java
+		{"spellings.1", []string{"-_"}, "", "Strip underscores."},                                             // c++filt
+		{"spellings.1", []string{"-D"}, "<NAME=VALUE>", "Define NAME."},                                       // FileCheck
+		{"spellings.1", []string{"--wide", "-W"}, "", "Do not truncate addresses."},                           // netstat: .SS heading as tag
+		{"spellings-mdoc.1", []string{"-z", "--gzip"}, "", "Compress."},                                       // .It Fl z , Fl Fl gzip
+		{"spellings-mdoc.1", []string{"-c", "--count"}, "", "Count."},                                         // .It Fl c , -count
+		{"spellings-mdoc.1", []string{"-o", "--output"}, "file", "Write to file."},                            // Fl Fl output Ns = Ns Ar file
 		{"spellings-mdoc.1", []string{"-v"}, "", "Verbose."},
 	}
 	pages := map[string]*Page{}
@@ -46,8 +57,13 @@ func TestOptionSpellings(t *testing.T) {
 				c.page, c.flags[0], o.Flags, o.Arg, o.Description, c.flags, c.arg, c.desc)
 		}
 	}
-	if n := len(pages["spellings.1"].Options); n != 9 {
-		t.Errorf("spellings.1: %d option entries, want 9: %+v", n, pages["spellings.1"].Options)
+	p := pages["spellings.1"]
+	if n := len(p.Options); n != 19 {
+		t.Errorf("spellings.1: %d option entries, want 19: %+v", n, p.Options)
+	}
+	// the prose before "-J, --json" stays prose, chunked as a paragraph
+	if txt := p.FindSection("OPTIONS").Text(); !strings.Contains(txt, "Options that take a column list accept names or numbers.") || strings.Contains(txt, "numbers.\n\n-J") {
+		t.Errorf("OPTIONS text lost or kept the prose around -J:\n%s", txt)
 	}
 }
 
