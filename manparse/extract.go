@@ -1,6 +1,7 @@
 package manparse
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -80,26 +81,26 @@ func extractOptions(p *Page) {
 		}
 		for i := 0; i < len(s.Blocks); i++ {
 			blk := &s.Blocks[i]
-			tag, body := blk.Tag, blk.Text
-			if tag == "" && !blk.Cont && !blk.Literal {
-				// an untagged paragraph whose first line is a flag line
-				// (".B \-a" ".br" "text")
-				first, rest, ok := strings.Cut(blk.Text, "\n")
-				if !ok || len(first) > 80 {
-					continue
-				}
-				tag, body = first, rest
+			tag, body, prose, ok := entryTag(s, i)
+			if !ok {
+				continue
 			}
 			flags, arg := parseFlags(tag)
 			if len(flags) == 0 {
 				continue
 			}
-			if blk.Tag == "" && len(strings.Fields(arg)) > 3 {
+			if blk.Tag == "" && proseArg(arg) {
 				// an untagged line like "-o, --output can be used several
 				// times": prose that starts with a flag, not an entry
 				continue
 			}
-			blk.option = true
+			if prose != "" {
+				// the entry's tag ended a paragraph of prose, which stays
+				// a paragraph of its own
+				blk.Text = prose
+			} else {
+				blk.option = true
+			}
 			desc := []string{body}
 			for j := i + 1; j < len(s.Blocks); j++ {
 				nb := &s.Blocks[j]
@@ -117,7 +118,99 @@ func extractOptions(p *Page) {
 				Section:     s.Title,
 			})
 		}
+		subsectionOptions(p, s)
 	}
+}
+
+// subsectionOptions takes the subsections of s whose heading is an
+// option's tag (netstat: .SS "\-\-wide, \-W") as entries, their blocks
+// the description, unless a block of theirs is an entry already.
+func subsectionOptions(p *Page, s *Section) {
+	for i := 0; i < len(s.Blocks); {
+		j := i
+		taken := false
+		for j < len(s.Blocks) && s.Blocks[j].Subsection == s.Blocks[i].Subsection {
+			taken = taken || s.Blocks[j].option
+			j++
+		}
+		flags, arg := parseFlags(s.Blocks[i].Subsection)
+		if len(flags) > 0 && !taken && !proseArg(arg) {
+			var desc []string
+			for k := i; k < j; k++ {
+				s.Blocks[k].option = true
+				desc = append(desc, s.Blocks[k].String())
+			}
+			p.Options = append(p.Options, Option{Flags: flags, Arg: arg, Description: strings.Join(desc, "\n\n"), Section: s.Title})
+		}
+		i = j
+	}
+}
+
+// entryTag returns the tag and body of block i if it may be an option
+// entry, and the prose before the tag when the tag ends a paragraph.
+func entryTag(s *Section, i int) (tag, body, prose string, ok bool) {
+	blk := &s.Blocks[i]
+	if blk.Tag != "" || blk.Cont || blk.Literal {
+		return blk.Tag, blk.Text, "", blk.Tag != ""
+	}
+	bodyBelow := i+1 < len(s.Blocks) && s.Blocks[i+1].Depth > blk.Depth
+	if k := strings.LastIndex(blk.Text, "\n\n"); k >= 0 && bodyBelow {
+		// prose, ".sp", then a tag whose body is indented below
+		// (util-linux's AsciiDoc: "\fB-J, --json\fP" ".RS 4")
+		last := blk.Text[k+2:]
+		flags, arg := parseFlags(last)
+		if len(flags) > 0 && !strings.Contains(last, "\n") && len(last) <= 80 && !proseArg(arg) {
+			return last, "", blk.Text[:k], true
+		}
+	}
+	// an untagged paragraph whose first line is a flag line (".B \-a"
+	// ".br" "text"), or which is one flag line with an indented body
+	// below (DocBook: ".PP" "--details" ".RS 4")
+	first, rest, multi := strings.Cut(blk.Text, "\n")
+	if (!multi && !bodyBelow) || len(first) > 80 {
+		return "", "", "", false
+	}
+	if flags, _ := parseFlags(first); len(flags) > 0 {
+		first, rest = moreTagLines(first, rest)
+	}
+	return first, rest, "", true
+}
+
+// proseArg reports an argument text too long for a tag: more than three
+// words outside brackets (valgrind's "<number> [default: 2, stderr]" is
+// one), so the line is prose that starts with a flag.
+func proseArg(arg string) bool {
+	words, depth := 0, 0
+	inWord := false
+	for _, c := range arg {
+		switch {
+		case c == '[' || c == '(':
+			depth++
+		case (c == ']' || c == ')') && depth > 0:
+			depth--
+		case depth == 0 && (c == ' ' || c == '\t'):
+			inWord = false
+		case depth == 0 && !inWord:
+			inWord = true
+			words++
+		}
+	}
+	return words > 3
+}
+
+// moreTagLines joins to an untagged entry's first line the flag lines
+// that follow it: DocBook writes one spelling a line (".PP" "-z" ".br"
+// "--gzip" ".RS 4"), so "--gzip" is the same option, not its description.
+func moreTagLines(tag, body string) (string, string) {
+	for body != "" {
+		line, rest, _ := strings.Cut(body, "\n")
+		flags, arg := parseFlags(line)
+		if len(flags) == 0 || len(line) > 80 || proseArg(arg) {
+			break
+		}
+		tag, body = tag+", "+line, rest
+	}
+	return tag, body
 }
 
 // parseFlags reads an option tag such as "-e PATTERNS, --regexp=PATTERNS"
@@ -134,13 +227,39 @@ func parseFlags(tag string) ([]string, string) {
 		if len(f) == 0 {
 			continue
 		}
+		if len(f) > 1 && allFlags(f) {
+			// "-c --stdout" (bzip2): spellings side by side, no comma
+			for _, fl := range f {
+				if !slices.Contains(flags, fl) {
+					flags = append(flags, fl)
+				}
+			}
+			continue
+		}
 		flag := f[0]
 		rest := strings.Join(f[1:], " ")
-		if k := strings.IndexAny(flag, "=["); k > 1 {
+		var extra []string
+		if validFlag(flag) {
+			// "-S .suf --suffix .suf" (gzip): a long spelling after the
+			// short one's argument, no comma between
+			for k := 1; k < len(f); k++ {
+				if strings.HasPrefix(f[k], "--") && validFlag(f[k]) {
+					if extra == nil {
+						rest = strings.Join(f[1:k], " ")
+					}
+					extra = append(extra, f[k])
+				}
+			}
+		}
+		if k := strings.IndexAny(flag, "=[<"); k > 1 {
 			// "--regexp=PATTERNS" names PATTERNS; "--color[=WHEN]" keeps its
-			// brackets, which say the argument is optional.
+			// brackets, which say the argument is optional, as "-D<NAME>"
+			// keeps its angles.
 			rest = strings.TrimSpace(strings.TrimPrefix(flag[k:], "=") + " " + rest)
 			flag = flag[:k]
+		}
+		if part == "-" && len(flags) == 0 {
+			continue // colcrt's "-, --no-underlining": "-" is no spelling
 		}
 		if !validFlag(flag) {
 			if len(flags) == 0 {
@@ -152,12 +271,26 @@ func parseFlags(tag string) ([]string, string) {
 			}
 			continue
 		}
-		flags = append(flags, flag)
+		for _, fl := range append([]string{flag}, extra...) {
+			if !slices.Contains(flags, fl) {
+				// DocBook lists "-Z level" and "-Z method" as two lines of one entry
+				flags = append(flags, fl)
+			}
+		}
 		if arg == "" {
 			arg = rest
 		}
 	}
 	return flags, arg
+}
+
+func allFlags(words []string) bool {
+	for _, w := range words {
+		if !validFlag(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitTag splits a tag on ", ", " | " and " or " outside brackets.
@@ -201,7 +334,8 @@ func validFlag(f string) bool {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		case c == '?' || c == '#' || c == '@' || c == '%' || c == '!':
-		case i > 0 && (c == '-' || c == '_' || c == '.' || c == ':'):
+		case c == '_' && len(body) == 1: // c++filt's -_
+		case i > 0 && (c == '-' || c == '_' || c == '.' || c == ':' || c == '+'): // java's -XX:+Flag
 		default:
 			return false
 		}

@@ -135,15 +135,7 @@ func (m *mdocState) call(name string, toks []string, j int) ([]piece, int) {
 	}
 	switch name {
 	case "Fl":
-		args, k := m.argsUntilMacro(toks, j)
-		if len(args) == 0 {
-			return []piece{{s: "-"}}, k
-		}
-		out := make([]piece, len(args))
-		for i, a := range args {
-			out[i] = piece{s: "-" + m.r.expand(a)}
-		}
-		return out, k
+		return m.flags(toks, j)
 	case "Ar":
 		args, k := m.argsUntilMacro(toks, j)
 		if len(args) == 0 {
@@ -234,6 +226,34 @@ func (m *mdocState) call(name string, toks []string, j int) ([]piece, int) {
 	// every other callable macro prints its arguments as they are
 	args, k := m.argsUntilMacro(toks, j)
 	return m.plains(args), k
+}
+
+// flags renders .Fl from toks[j] on. A bare .Fl before another macro is
+// glued to it, as mandoc does (".Fl Fl gzip" is "--gzip"), and the flag
+// goes on after a delimiter (".Fl c , -count" is "-c, --count"): both are
+// how mdoc pages write an option's second spelling.
+func (m *mdocState) flags(toks []string, j int) ([]piece, int) {
+	args, k := m.argsUntilMacro(toks, j)
+	if len(args) == 0 {
+		return []piece{{s: "-", glueAfter: k < len(toks) && m.callable(toks[k])}}, k
+	}
+	var out []piece
+	for {
+		for _, a := range args {
+			out = append(out, piece{s: "-" + m.r.expand(a)})
+		}
+		d := k
+		for d < len(toks) && isCloseDelim(toks[d]) {
+			d++
+		}
+		if d == k || d == len(toks) || m.callable(toks[d]) || isOpenDelim(toks[d]) {
+			return out, k
+		}
+		for _, t := range toks[k:d] {
+			out = append(out, m.plain(t))
+		}
+		args, k = m.argsUntilMacro(toks, d)
+	}
 }
 
 func (m *mdocState) plains(args []string) []piece {
