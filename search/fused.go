@@ -55,11 +55,7 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 	if s.Weights != nil {
 		w = *s.Weights
 	}
-	vecs, err := s.Embedder.Embed(ctx, []string{request})
-	if err != nil {
-		return nil, err
-	}
-	hits, err := s.nearest(ctx, vecs[0], pool)
+	hits, err := s.nearestTo(ctx, request, pool)
 	if err != nil {
 		return nil, err
 	}

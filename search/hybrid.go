@@ -70,11 +70,7 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 	}
 	var sem, kw []CommandHit
 	if mode == ModeSemantic || mode == ModeHybrid {
-		vecs, err := s.Embedder.Embed(ctx, []string{request})
-		if err != nil {
-			return nil, err
-		}
-		hits, err := s.nearest(ctx, vecs[0], pool)
+		hits, err := s.nearestTo(ctx, request, pool)
 		if err != nil {
 			return nil, err
 		}
@@ -109,6 +105,15 @@ func (s Searcher) keywordsReady(mode Mode) error {
 // distances alone (chroma.Collection.QueryNearest).
 type nearestQuerier interface {
 	QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
+}
+
+// nearestTo embeds the request and returns its n nearest chunks.
+func (s Searcher) nearestTo(ctx context.Context, request string, n int) ([]chroma.Hit, error) {
+	vecs, err := s.Embedder.Embed(ctx, []string{request})
+	if err != nil {
+		return nil, err
+	}
+	return s.nearest(ctx, vecs[0], n)
 }
 
 // nearest returns the n chunks nearest to vec. When the keyword index
