@@ -31,11 +31,6 @@ type FusedWeights struct {
 	// semantic channel's aggregation of chunks into commands.
 	SemSummaryBonus float64 `json:"sem_summary_bonus"`
 	SemSupport      float64 `json:"sem_support"`
-	// Core weighs the package-priority prior (coreRanking): the semantic
-	// ranking kept to commands of required, important or standard
-	// packages. 0 by default (BENCHMARKS.md, "Cost of the issue #18
-	// changes").
-	Core float64 `json:"core"`
 }
 
 // DefaultFused is fused mode's weights, chosen on the TRAIN part of the
@@ -69,11 +64,7 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 		return nil, err
 	}
 	semRule := rule{summaryBonus: w.SemSummaryBonus, support: w.SemSupport, priority: semanticRule.priority}
-	sem := groupBy(hits, semRule, pool)
-	rs := []ranking{{sem, w.Semantic}}
-	if w.Core > 0 {
-		rs = append(rs, ranking{coreRanking(sem, hits), w.Core})
-	}
+	rs := []ranking{{groupBy(hits, semRule, pool), w.Semantic}}
 	if w.Keyword > 0 {
 		rs = append(rs, ranking{s.keywordRanking(request, pool), w.Keyword})
 	}
@@ -175,11 +166,11 @@ func ParseFusedWeights(s string) (FusedWeights, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support, core)", s, err)
+		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support)", s, err)
 	}
 	for name, v := range map[string]float64{"semantic": w.Semantic, "keyword": w.Keyword, "summary": w.Summary, "option": w.Option,
 		"example": w.Example, "section": w.Section, "page": w.Page, "named": w.Named, "rrf_k": w.RRFK,
-		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport, "core": w.Core} {
+		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport} {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return w, fmt.Errorf("fused weights: %s is %v: weights are 0 or more", name, v)
 		}

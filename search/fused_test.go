@@ -133,25 +133,3 @@ func TestParseFusedWeights(t *testing.T) {
 		}
 	}
 }
-
-// The package-priority prior lifts a base-system command over a near one
-// from an optional package, and only when weighed: by default the
-// semantic order stands.
-func TestFusedCorePrior(t *testing.T) {
-	recs := []chroma.Record{
-		rec("rename#NAME", "rename", "summary", "rename - renames files", map[string]any{"source": "man", "package_priority": "optional"}),
-		rec("mv#NAME", "mv", "summary", "mv - move files", map[string]any{"source": "man", "package_priority": "required"}),
-		rec("foo#NAME", "foo", "summary", "foo - unrelated", map[string]any{"source": "man", "package_priority": "standard"}),
-	}
-	sims := []float64{0.90, 0.85, 0.10}
-	const req = "give the photo a new name"
-	if c := commands(fusedSearch(t, recs, sims, req, nil)); !strings.HasPrefix(c, "rename mv") {
-		t.Errorf("fused by default: %q, want rename then mv (the prior is off)", c)
-	}
-	if c := commands(fusedSearch(t, recs, sims, req, without(func(w *FusedWeights) { w.Core = 0.5 }))); !strings.HasPrefix(c, "mv ") {
-		t.Errorf("with the prior: %q, want mv first", c)
-	}
-	if _, err := ParseFusedWeights(`{"core": -1}`); err == nil {
-		t.Error(`ParseFusedWeights({"core": -1}): no error, want one`)
-	}
-}

@@ -105,7 +105,7 @@ func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error
 // would make it four times the size of its postings and slower to load.
 func shown(md index.Metadata) index.Metadata {
 	return index.Metadata{Command: md.Command, Kind: md.Kind, Section: md.Section, Option: md.Option, Source: md.Source,
-		Version: md.Version, Package: md.Package, PackageVersion: md.PackageVersion, PackagePriority: md.PackagePriority, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
+		Version: md.Version, Package: md.Package, PackageVersion: md.PackageVersion, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
 		InstalledPath: md.InstalledPath, Priority: md.Priority}
 }
 
