@@ -108,13 +108,14 @@ type Metadata struct {
 	// version, so never shown as one. Indexes written before it was kept
 	// held it as `version`; FromChroma reads that here.
 	PageSource string
-	// Package, PackageVersion and PackagePriority are those of the
-	// installed package owning the command's executable (dpkg or rpm,
-	// pkgdb); empty when none does or the system has no package
-	// database, and in indexes written before they were kept.
-	Package         string
-	PackageVersion  string
-	PackagePriority string
+	// Package and PackageVersion are those of the installed package
+	// owning the command's executable (dpkg or rpm, pkgdb); empty when
+	// none does or the system has no package database, and in indexes
+	// written before they were kept. (Its priority is not kept: as a
+	// ranking prior it lowered hit@1 on the train split, and each key
+	// costs every record a metadata row: BENCHMARKS.md.)
+	Package        string
+	PackageVersion string
 
 	// Docs only.
 	DocPath     string
@@ -145,7 +146,6 @@ const (
 	keyPageSource    = "page_source"
 	keyPackage       = "package"
 	keyPackageVer    = "package_version"
-	keyPackagePrio   = "package_priority"
 	keyDocPath       = "doc_path"
 	keyPriority      = "priority"
 	keyKeywords      = "keywords"
@@ -197,7 +197,6 @@ func (m Metadata) ToChroma() map[string]any {
 		}
 		set(keyPackage, m.Package)
 		set(keyPackageVer, m.PackageVersion)
-		set(keyPackagePrio, m.PackagePriority)
 	}
 	set(keyOption, m.Option)
 	if m.Source.IsDoc() {
@@ -234,7 +233,7 @@ func FromChroma(md map[string]any) Metadata {
 		if m.PageSource == "" {
 			m.PageSource = str(keyVersion)
 		}
-		m.Package, m.PackageVersion, m.PackagePriority = str(keyPackage), str(keyPackageVer), str(keyPackagePrio)
+		m.Package, m.PackageVersion = str(keyPackage), str(keyPackageVer)
 	}
 	if t, err := time.Parse(time.RFC3339, str(keyIndexedAt)); err == nil {
 		m.IndexedAt = t

@@ -162,7 +162,7 @@ func records(opts Options, r Result, page *manparse.Page) ([]index.Record, int) 
 			Distro: opts.Distro.ID, OS: opts.Distro.OS, Source: index.Source(r.Source),
 			IndexedAt: now, ContentHash: index.ContentHash(c.Text),
 			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description,
-			Package: r.Package, PackageVersion: r.PackageVersion, PackagePriority: r.PackagePriority,
+			Package: r.Package, PackageVersion: r.PackageVersion,
 		}
 		if page.Source != "" {
 			// the title line's source field: sometimes a package and its

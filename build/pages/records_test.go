@@ -45,7 +45,7 @@ never ask.
 		"command": "frob", "section": "OPTIONS", "kind": "option", "option": "--force", "man_section": "1",
 		"installed_path": "/usr/bin/frob", "distro": "debian-12", "os": "linux", "source": "man",
 		"indexed_at": "2026-11-25T02:04:05Z", "content_hash": opt["content_hash"], "page_source": "GNU frobutils 1.0",
-		"package": "frobutils", "package_version": "1.0-2", "package_priority": "optional",
+		"package": "frobutils", "package_version": "1.0-2",
 		"is_gnu": true, "man_page": "/usr/share/man/man1/frob.1.gz", "fingerprint": "0123456789abcdef",
 		"aliases": "frobcopy,unfrob", "description": "frobnicate files",
 	}
