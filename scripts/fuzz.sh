@@ -58,12 +58,30 @@ progress() {
 	' "$1"
 }
 
+# deadline_race tells the Go fuzz coordinator's deadline race (see its
+# caller) from a real failure: the log's only failure line is "context
+# deadline exceeded", no failing input was written, and the target's seeds
+# and saved corpus pass when replayed.
+deadline_race() {
+	grep -q '^    context deadline exceeded$' "$1" || return 1
+	grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' "$1" && return 1
+	(cd "$FUZZ_DIR" && "$GO" test "$FUZZ_PKG" -run "^$2\$" -count=1 >/dev/null 2>&1)
+}
+
 failed=()
 for target in $FUZZ_TARGETS; do
 	echo "== $target: fuzzing for $FUZZTIME ($FUZZ_PARALLEL workers)"
 	(cd "$FUZZ_DIR" && "$GO" test "$FUZZ_PKG" -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" \
 		-fuzzminimizetime "$FUZZ_MINIMIZE" -parallel "$FUZZ_PARALLEL") 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ] && deadline_race "$log" "$target"; then
+		# Go before 1.27 (go.dev/issue/75804): when -fuzztime ends while a
+		# worker is busy, the coordinator may report its own deadline as the
+		# target's failure. A real finding always writes a failing input;
+		# none was, and the corpus replays clean, so the run counts.
+		echo "note $target: go test exited $rc with only \"context deadline exceeded\" at the -fuzztime boundary and no failing input (go.dev/issue/75804); the corpus replays clean"
+		rc=0
+	fi
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL $target: go test exited $rc (see above). An input the fuzzer found is saved under $FUZZ_PKG/testdata/fuzz/$target/:"
 		echo "  reproduce it with: go test $FUZZ_PKG -run '$target/<file name>'; fix the code and commit the file as a seed"
