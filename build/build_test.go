@@ -33,6 +33,11 @@ func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
 	if a != keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f1", "indexed_at": "later"})) {
 		t.Error("keyOf depends on more than text and fingerprint")
 	}
+	// a summary record written before references were kept is rewritten
+	// with them
+	if a == keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f1", "references": "cp,mv"})) {
+		t.Error("keyOf ignores the page's references")
+	}
 }
 
 func TestStaleness(t *testing.T) {

@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
@@ -27,6 +28,11 @@ func keyOf(md index.Metadata) string {
 	key := md.ContentHash + "/" + md.Fingerprint
 	if md.Package != "" {
 		key += "/" + md.Package + "=" + md.PackageVersion
+	}
+	if len(md.References) > 0 {
+		// a summary record written before references were kept is
+		// rewritten with them (its vector from the cache)
+		key += "/refs=" + strings.Join(md.References, ",")
 	}
 	return key
 }

@@ -116,6 +116,10 @@ type Metadata struct {
 	// costs every record a metadata row: BENCHMARKS.md.)
 	Package        string
 	PackageVersion string
+	// References are the pages a man page refers to by name ("ls(1)"),
+	// kept on its summary record alone (manparse.Page.References): what
+	// search counts to know how many pages refer to a command.
+	References []string
 
 	// Docs only.
 	DocPath     string
@@ -146,6 +150,7 @@ const (
 	keyPageSource    = "page_source"
 	keyPackage       = "package"
 	keyPackageVer    = "package_version"
+	keyReferences    = "references"
 	keyDocPath       = "doc_path"
 	keyPriority      = "priority"
 	keyKeywords      = "keywords"
@@ -197,6 +202,7 @@ func (m Metadata) ToChroma() map[string]any {
 		}
 		set(keyPackage, m.Package)
 		set(keyPackageVer, m.PackageVersion)
+		set(keyReferences, strings.Join(m.References, ","))
 	}
 	set(keyOption, m.Option)
 	if m.Source.IsDoc() {
@@ -234,6 +240,7 @@ func FromChroma(md map[string]any) Metadata {
 			m.PageSource = str(keyVersion)
 		}
 		m.Package, m.PackageVersion = str(keyPackage), str(keyPackageVer)
+		m.References = list(keyReferences)
 	}
 	if t, err := time.Parse(time.RFC3339, str(keyIndexedAt)); err == nil {
 		m.IndexedAt = t

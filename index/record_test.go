@@ -17,7 +17,7 @@ var (
 		Fingerprint: "0123456789abcdef", PageSource: "GNU frobutils 1.0", IsGNU: true,
 		Description: "frobnicate files", Aliases: []string{"frobcopy", "unfrob"},
 		ManSection: "1", InstalledPath: "/usr/bin/frob", ManPage: "/usr/share/man/man1/frob.1.gz",
-		Package: "frobutils", PackageVersion: "1.0-2+deb12u1",
+		Package: "frobutils", PackageVersion: "1.0-2+deb12u1", References: []string{"cp", "mv"},
 	}
 	docMeta = Metadata{
 		Command: "deploy", Kind: KindExample, Section: "EXAMPLES", Source: SourceCustom,
@@ -70,7 +70,7 @@ func TestToChromaKeys(t *testing.T) {
 		"content_hash": manMeta.ContentHash, "fingerprint": "0123456789abcdef",
 		"page_source": "GNU frobutils 1.0", "is_gnu": true, "description": "frobnicate files", "aliases": "frobcopy,unfrob",
 		"man_section": "1", "installed_path": "/usr/bin/frob", "man_page": "/usr/share/man/man1/frob.1.gz",
-		"package": "frobutils", "package_version": "1.0-2+deb12u1",
+		"package": "frobutils", "package_version": "1.0-2+deb12u1", "references": "cp,mv",
 	}
 	if got := manMeta.ToChroma(); !reflect.DeepEqual(got, want) {
 		t.Errorf("man page record:\n got %#v\nwant %#v", got, want)

@@ -4,7 +4,11 @@
 // into chunks sized for the embedder. It is pure: bytes in, Page out.
 package manparse
 
-import "strings"
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
 
 // Page is one parsed manual page.
 type Page struct {
@@ -143,6 +147,39 @@ func (p *Page) Text() string {
 		b.WriteString(indent(p.Sections[i].Text(), "  "))
 	}
 	return b.String()
+}
+
+// refPattern is a reference to a manual page as rendered text shows it:
+// "ls(1)", "systemd.unit(5)", "gzip(1)," in SEE ALSO or in the prose.
+var refPattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.+-])([A-Za-z0-9_][A-Za-z0-9_.+-]*)\(([1-9])[a-z]*\)`)
+
+// maxReferences caps what one page can say it refers to: a page listing
+// every page of a suite should not outweigh the rest.
+const maxReferences = 100
+
+// References lists the pages this page refers to by name ("ls(1)"),
+// anywhere in its text, each once, lowercased and sorted, leaving out the
+// page's own names. How many pages refer to a command is a prior of how
+// central it is: mv is referred to where rename.ul is not.
+func (p *Page) References() []string {
+	own := map[string]bool{strings.ToLower(p.Name): true}
+	for _, n := range p.Names {
+		own[strings.ToLower(n)] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i := range p.Sections {
+		for _, m := range refPattern.FindAllStringSubmatch(p.Sections[i].Text(), -1) {
+			n := strings.ToLower(m[1])
+			if own[n] || seen[n] || len(out) == maxReferences {
+				continue
+			}
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // SectionTitles lists the titles of the page's sections in order.

@@ -176,3 +176,25 @@ func TestParseLimits(t *testing.T) {
 		t.Errorf("17 MiB input: error = %v, want ErrTooLarge", err)
 	}
 }
+
+// References are the pages a page names as "name(N)": in SEE ALSO (.BR,
+// .Xr) and in its prose, each once, lowercased and sorted, never the
+// page's own names.
+func TestPageReferences(t *testing.T) {
+	src := ".TH FROB 1\n.SH NAME\nfrob, unfrob \\- frobnicate files\n.SH DESCRIPTION\n" +
+		"Like \\fBcp\\fR(1) but slower; see also \\fBfrob\\fP(1) and unfrob(1).\n" +
+		"Reads \\fIfrob.conf\\fR(5), not systemd.unit(5).\n" +
+		".SH SEE ALSO\n.BR cp (1),\n.BR MV (1),\n.BR cp (1)\n"
+	p, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"cp", "frob.conf", "mv", "systemd.unit"}
+	if got := p.References(); !reflect.DeepEqual(got, want) {
+		t.Errorf("References() = %q, want %q", got, want)
+	}
+	wobble := parseFile(t, "wobble.1")
+	if got := wobble.References(); !reflect.DeepEqual(got, []string{"shake"}) {
+		t.Errorf("mdoc .Xr: References() = %q, want [shake]", got)
+	}
+}

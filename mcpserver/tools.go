@@ -28,7 +28,7 @@ const (
 type SearchInput struct {
 	Query string `json:"query" jsonschema:"what you want to do, in plain words, e.g. find files modified today"`
 	K     *int   `json:"k,omitempty" jsonschema:"how many commands to return, 1 to 20 (default 5)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"ranking: semantic (default; embeddings), keyword (BM25 and command names), hybrid (both) or fused (semantic, BM25 over NAME chunks and whole pages, command names)"`
+	Mode  string `json:"mode,omitempty" jsonschema:"ranking: learned (default; every channel below and priors, weights learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both) or fused (semantic, BM25 over NAME chunks and whole pages, command names)"`
 }
 
 // DocsInput is command_docs' arguments.
@@ -76,7 +76,7 @@ func searchSchema() *jsonschema.Schema {
 	s := mustSchema[SearchInput]()
 	s.Properties["query"].MinLength = ptr(1)
 	s.Properties["k"].Minimum, s.Properties["k"].Maximum = ptr(1.0), ptr(float64(MaxK))
-	s.Properties["mode"].Enum = []any{string(search.ModeSemantic), string(search.ModeKeyword), string(search.ModeHybrid), string(search.ModeFused)}
+	s.Properties["mode"].Enum = []any{string(search.ModeSemantic), string(search.ModeKeyword), string(search.ModeHybrid), string(search.ModeFused), string(search.ModeLearned)}
 	return s
 }
 
@@ -127,7 +127,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 // checkSearch turns the arguments into a Query or says what is wrong
 // with them; the schema says the same, but a client need not check it.
 func checkSearch(in SearchInput) (Query, error) {
-	q := Query{Request: strings.TrimSpace(in.Query), K: DefaultK, Mode: search.ModeSemantic}
+	q := Query{Request: strings.TrimSpace(in.Query), K: DefaultK, Mode: search.DefaultMode}
 	if q.Request == "" {
 		return q, fmt.Errorf("empty query: say what you want to do, e.g. \"find files modified today\"")
 	}

@@ -135,7 +135,7 @@ func TestSearchCommandsAnswersInAFewLines(t *testing.T) {
 		t.Errorf("backend got %+v", b.queries)
 	}
 	call(t, cs, "search_commands", map[string]any{"query": "x"})
-	if q := b.queries[1]; q.K != DefaultK || q.Mode != search.ModeSemantic {
+	if q := b.queries[1]; q.K != DefaultK || q.Mode != search.DefaultMode {
 		t.Errorf("defaults: %+v", q)
 	}
 }

@@ -5,7 +5,7 @@
 #     Chroma server) after that answer;
 #   - one-shot `cmdai index query` wall time with serve running (p50/p95
 #     of 30 runs: the CLI finds serve and asks it);
-#   - BenchmarkServe: warm queries through the socket, semantic, hybrid and fused,
+#   - BenchmarkServe: warm queries through the socket, semantic, hybrid, fused and learned,
 #     p50/p95, against the raw Chroma query with a precomputed vector (the
 #     floor) in the same run; then 16 clients for 60 s (errors, lost
 #     answers, p95).

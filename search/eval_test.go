@@ -34,7 +34,7 @@ func evalFixture(t *testing.T) Searcher {
 	return Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw}
 }
 
-func ranker(s Searcher, mode Mode) evaluate.Ranker {
+func modeRanker(s Searcher, mode Mode) evaluate.Ranker {
 	return func(ctx context.Context, request string, k int) ([]evaluate.Ranked, error) {
 		hits, err := s.Search(ctx, request, k, mode)
 		var out []evaluate.Ranked
@@ -63,11 +63,11 @@ func TestEvaluateMissesAndSources(t *testing.T) {
 		t.Fatalf("evaluate.SourcesOf = %v", sources)
 	}
 	sourceOf := func(c string) string { return sources[c] }
-	sem, err := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeSemantic))
+	sem, err := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, sourceOf, modeRanker(s, ModeSemantic))
 	if err != nil {
 		t.Fatal(err)
 	}
-	kw, err := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, sourceOf, ranker(s, ModeKeyword))
+	kw, err := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, sourceOf, modeRanker(s, ModeKeyword))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +138,8 @@ func TestEvaluateMissesAndSources(t *testing.T) {
 func TestCompareModes(t *testing.T) {
 	s := evalFixture(t)
 	ctx := context.Background()
-	sem, _ := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeSemantic))
-	kw, _ := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, nil, ranker(s, ModeKeyword))
+	sem, _ := evaluate.Evaluate(ctx, "semantic", evalQueries, 10, s.Keywords.Command, nil, modeRanker(s, ModeSemantic))
+	kw, _ := evaluate.Evaluate(ctx, "keyword", evalQueries, 10, s.Keywords.Command, nil, modeRanker(s, ModeKeyword))
 	c, err := evaluate.Compare(sem, kw)
 	if err != nil {
 		t.Fatal(err)

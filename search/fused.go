@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search/bm25"
+	"github.com/cmdai/cmdai/search/pagestats"
 )
 
 // FusedWeights are the weights of fused mode: reciprocal rank fusion of
@@ -100,57 +100,15 @@ func (s Searcher) kindRankings(request string, pool int) map[index.Kind][]Comman
 	return out
 }
 
-// lastPages is the whole-page index of the keyword index last asked
-// about, built on first use from the chunks it keeps (0.3 s for 15,370
-// chunks here; a Searcher is a value, copied freely, so it cannot hold
-// it itself). One only: a serve that reloads its index drops the old
-// one's.
-var lastPages struct {
-	sync.Mutex
-	kw, pages *bm25.Index
-}
-
-// pagesOf returns kw's whole-page index.
-func pagesOf(kw *bm25.Index) *bm25.Index {
-	lastPages.Lock()
-	defer lastPages.Unlock()
-	if lastPages.kw != kw {
-		lastPages.kw, lastPages.pages = kw, buildPageIndex(kw)
-	}
-	return lastPages.pages
-}
-
 // pageRanking ranks commands by BM25 over their whole pages: every chunk
 // of a command as one document. Its hits carry no matches: the command's
 // details come from the other channels.
 func pageRanking(kw *bm25.Index, request string, n int) []CommandHit {
 	var out []CommandHit
-	for _, h := range pagesOf(kw).Search(request, n) {
+	for _, h := range pagestats.Pages(kw).Search(request, n) {
 		out = append(out, CommandHit{Command: h.Command})
 	}
 	return out
-}
-
-// buildPageIndex indexes each command's chunks as one document.
-func buildPageIndex(kw *bm25.Index) *bm25.Index {
-	texts := map[string]*strings.Builder{}
-	var order []string
-	for i := range kw.Len() {
-		text, md := kw.Chunk(i)
-		b := texts[md.Command]
-		if b == nil {
-			b = &strings.Builder{}
-			texts[md.Command] = b
-			order = append(order, md.Command)
-		}
-		b.WriteString(text)
-		b.WriteByte('\n')
-	}
-	docs := make([]bm25.Doc, len(order))
-	for i, c := range order {
-		docs[i] = bm25.Doc{ID: c, Command: c, Text: texts[c].String()}
-	}
-	return bm25.Build(docs)
 }
 
 // ParseFusedWeights reads weights written as JSON (FusedWeights' field

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search/bm25"
+	"github.com/cmdai/cmdai/search/ranker"
 )
 
 // Mode chooses how Search ranks.
@@ -20,15 +21,19 @@ const (
 	ModeKeyword  Mode = "keyword"  // BM25 over the chunks, and commands named in the request
 	ModeHybrid   Mode = "hybrid"   // both, fused by reciprocal rank
 	ModeFused    Mode = "fused"    // semantic, field-aware keyword channels and named commands (FusedWeights)
+	ModeLearned  Mode = "learned"  // fused mode's channels as features of a linear score (LearnedWeights)
 )
+
+// DefaultMode is the mode of a request that names none (CLI, serve, MCP).
+const DefaultMode = ModeLearned
 
 // ParseMode reads a --mode value.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
-	case ModeSemantic, ModeKeyword, ModeHybrid, ModeFused:
+	case ModeSemantic, ModeKeyword, ModeHybrid, ModeFused, ModeLearned:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown mode %q: use semantic, keyword, hybrid or fused", s)
+	return "", fmt.Errorf("unknown mode %q: use semantic, keyword, hybrid, fused or learned", s)
 }
 
 // Searcher answers requests against one index.
@@ -38,6 +43,11 @@ type Searcher struct {
 	Keywords *bm25.Index    // for keyword, hybrid and fused
 	// Weights are fused mode's; nil means DefaultFused.
 	Weights *FusedWeights
+	// Learned are learned mode's; nil means DefaultLearned.
+	Learned ranker.Weights
+	// KeywordDir is where the keyword index lives: learned mode keeps
+	// the commands' description vectors there (empty: in memory only).
+	KeywordDir string
 }
 
 // Reciprocal rank fusion: a command's fused score is the sum over the
@@ -67,6 +77,9 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 			return nil, err
 		}
 		return s.fused(ctx, request, k, pool)
+	}
+	if mode == ModeLearned {
+		return s.learned(ctx, request, k, max(pool, LearnedPool))
 	}
 	var sem, kw []CommandHit
 	if mode == ModeSemantic || mode == ModeHybrid {

@@ -106,7 +106,7 @@ func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error
 func shown(md index.Metadata) index.Metadata {
 	return index.Metadata{Command: md.Command, Kind: md.Kind, Section: md.Section, Option: md.Option, Source: md.Source,
 		Version: md.Version, Package: md.Package, PackageVersion: md.PackageVersion, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
-		InstalledPath: md.InstalledPath, Priority: md.Priority}
+		InstalledPath: md.InstalledPath, Priority: md.Priority, References: md.References}
 }
 
 // saveKeywordIndex writes atomically and removes the collection's older

@@ -133,7 +133,7 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 		return q, badRequest("matches must be 1 or more (leave it out for %d), not %d", search.DefaultMatches, q.Matches)
 	}
 	if q.Mode == "" {
-		q.Mode = string(search.ModeSemantic)
+		q.Mode = string(search.DefaultMode)
 	}
 	if _, err := search.ParseMode(q.Mode); err != nil {
 		return q, badRequest("mode: %v", err)

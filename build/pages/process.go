@@ -164,6 +164,9 @@ func records(opts Options, r Result, page *manparse.Page) ([]index.Record, int) 
 			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description,
 			Package: r.Package, PackageVersion: r.PackageVersion,
 		}
+		if c.Kind == manparse.KindSummary && r.Source == SourceMan {
+			md.References = page.References()
+		}
 		if page.Source != "" {
 			// the title line's source field: sometimes a package and its
 			// version ("GNU coreutils 9.1"), often not ("TAR",

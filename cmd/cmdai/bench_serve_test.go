@@ -20,7 +20,7 @@ import (
 // BenchmarkServe measures a running `cmdai serve` (scripts/bench-serve.sh
 // starts one over CMDAI_HOME): over the requests of CMDAI_BENCH_QUERIES
 // (eval JSON lines, at least 200), the round trip of a warm query through
-// its socket, semantic, hybrid and fused, p50/p95; the floor in the same run, a
+// its socket, semantic, hybrid, fused and learned, p50/p95; the floor in the same run, a
 // raw Chroma query of the same collection with the vector computed
 // beforehand; then CMDAI_BENCH_CLIENTS clients (16) for
 // CMDAI_BENCH_SECONDS (60) asking at once: errors, lost answers, p95.
@@ -55,7 +55,7 @@ func BenchmarkServe(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	for _, mode := range []string{"semantic", "hybrid", "fused"} {
+	for _, mode := range []string{"semantic", "hybrid", "fused", "learned"} {
 		d := make([]time.Duration, 0, len(reqs))
 		for i, r := range reqs {
 			t0 := time.Now()
@@ -133,7 +133,7 @@ func concurrent(b *testing.B, ctx context.Context, c *serve.Client, reqs []strin
 			var e, l, n int
 			for i := w; time.Now().Before(end); i += clients {
 				r := reqs[i%len(reqs)]
-				mode := []string{"semantic", "hybrid"}[i%2]
+				mode := []string{"learned", "semantic", "hybrid"}[i%3]
 				t0 := time.Now()
 				res, err := c.Query(ctx, serve.QueryRequest{Request: r, K: 5, Mode: mode})
 				n++

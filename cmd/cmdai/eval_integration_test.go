@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,79 @@ func TestEvalMissesAndCompare(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "  custom ") || !strings.Contains(out, "  help ") ||
 		!strings.Contains(out, "vs hybrid (RR@10, same 5 requests)") || !strings.Contains(out, "sign test p = ") {
 		t.Errorf("plain eval (exit %d):\n%s", code, out)
+	}
+
+	checkLearnedWeightsLoop(t, queries, dir)
+}
+
+// checkLearnedWeightsLoop: `index eval --features F` writes learned
+// mode's candidates per indexed request, the expected one marked;
+// scripts/learn-ranker.py fits weights on it; `--learned-weights` reads
+// them back (and refuses a feature it does not know).
+func checkLearnedWeightsLoop(t *testing.T, queries, dir string) {
+	t.Helper()
+	featuresPath := filepath.Join(dir, "features.jsonl")
+	code, out, errText := runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "learned", "--features", featuresPath)
+	if code != 0 {
+		t.Fatalf("eval --features: exit %d %s %s", code, out, errText)
+	}
+	data, err := os.ReadFile(featuresPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d feature lines, want one per indexed request (5):\n%s", len(lines), data)
+	}
+	for _, line := range lines {
+		var l struct {
+			Query, Command string
+			Candidates     []struct {
+				Command  string
+				Expected bool
+				Features map[string]float64
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("features line %q: %v", line, err)
+		}
+		expected := 0
+		for _, c := range l.Candidates {
+			if c.Expected {
+				expected++
+				if c.Command != l.Command {
+					t.Errorf("%q: %s marked expected, want %s", l.Query, c.Command, l.Command)
+				}
+			}
+			for _, f := range []string{"rr_semantic", "sem_gap", "desc_gap", "rr_desc", "refs", "page_size"} {
+				if _, ok := c.Features[f]; !ok && f != "rr_semantic" {
+					t.Errorf("%q: candidate %s has no %s: %v", l.Query, c.Command, f, c.Features)
+				}
+			}
+		}
+		if len(l.Candidates) == 0 || expected > 1 {
+			t.Errorf("%q: %d candidates, %d expected", l.Query, len(l.Candidates), expected)
+		}
+	}
+	py := filepath.Join(os.Getenv("CMDAI_TOOLS"), "venv", "bin", "python")
+	cmd := exec.Command(py, "../../scripts/learn-ranker.py", "--l2", "0.1", "1", "--", featuresPath)
+	weights, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("learn-ranker.py: %v", err)
+	}
+	weightsPath := filepath.Join(dir, "weights.json")
+	if err := os.WriteFile(weightsPath, weights, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errText = runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "learned", "--learned-weights", weightsPath, "--json")
+	if code != 0 || !strings.Contains(out, `"mode":"learned"`) {
+		t.Errorf("eval --learned-weights (fitted): exit %d %s %s", code, out, errText)
+	}
+	if err := os.WriteFile(weightsPath, []byte(`{"popularity": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errText = runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "learned", "--learned-weights", weightsPath)
+	if code != 2 || !strings.Contains(errText, `unknown feature "popularity"`) {
+		t.Errorf("eval with an unknown feature: exit %d %s, want 2 naming it", code, errText)
 	}
 }

@@ -277,6 +277,7 @@ func loadKeywords(f *cmdutil.Factory) func(context.Context, *search.Searcher) er
 		if err != nil {
 			return err
 		}
+		s.KeywordDir = dir
 		s.Keywords, err = search.KeywordIndex(ctx, s.Coll, dir)
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evaluate"
+	"github.com/cmdai/cmdai/search/ranker"
 )
 
 // EvalOptions are the inputs of `cmdai index eval`.
@@ -38,6 +39,11 @@ type EvalOptions struct {
 	Model    cmdutil.ModelOptions
 	// FusedWeights, when set, replaces fused mode's weights (tuning).
 	FusedWeights string
+	// LearnedWeights is a JSON file replacing learned mode's weights.
+	LearnedWeights string
+	// Features is the JSON Lines file of learned mode's candidates and
+	// their features per request (for scripts/learn-ranker.py).
+	Features string
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -51,12 +57,14 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
 		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
-		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, " + baselineMode + " (baseline)", Destination: &opts.Modes},
+		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused,learned," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, learned, " + baselineMode + " (baseline)", Destination: &opts.Modes},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.StringFlag{Name: "misses", Usage: "write each missed request (expected command not first) per mode to JSON Lines `FILE`", Destination: &opts.Misses},
 		&cli.BoolFlag{Name: "compare", Usage: "compare every mode with the baseline mode on the same requests (paired sign test)", Destination: &opts.Compare},
 		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
 		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
+		&cli.StringFlag{Name: "learned-weights", Usage: "learned mode's weights from JSON `FILE` ({\"feature\": weight}): for tuning on a train split", Destination: &opts.LearnedWeights},
+		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/learn-ranker.py fits)", Destination: &opts.Features},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -76,6 +84,10 @@ NL2Bash corpus into such a file (--split test: the held-out part).
 --misses FILE writes one JSON line per request whose command was not first,
 per mode: the request, the expected command, its rank (null past -k) and
 the top 5 returned with their scores.
+
+--features FILE writes, per request, every command learned mode considers
+with its features and whether it is the expected one: what
+scripts/learn-ranker.py fits learned mode's weights on (train split only).
 
 --compare pairs every other mode with the baseline mode (--baseline, default
 the first mode given) request by request: wins, losses and ties of the
@@ -102,6 +114,11 @@ EXAMPLES:
 			if opts.FusedWeights != "" {
 				if _, err := search.ParseFusedWeights(opts.FusedWeights); err != nil {
 					return cmdutil.UsageError("--fused-weights: %v", err)
+				}
+			}
+			if opts.LearnedWeights != "" {
+				if _, err := ranker.ReadWeights(opts.LearnedWeights); err != nil {
+					return cmdutil.UsageError("--learned-weights: %v", err)
 				}
 			}
 			if !c.IsSet("model-variant") {
@@ -177,6 +194,16 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 			return cmdutil.UsageError("--fused-weights: %v", err)
 		}
 		s.Weights = &w
+	}
+	if opts.LearnedWeights != "" {
+		if s.Learned, err = ranker.ReadWeights(opts.LearnedWeights); err != nil {
+			return cmdutil.UsageError("--learned-weights: %v", err)
+		}
+	}
+	if opts.Features != "" {
+		if err := writeFeatures(ctx, s, queries, opts.Features); err != nil {
+			return err
+		}
 	}
 	sources := evaluate.SourcesOf(s.Keywords)
 	sourceOf := func(c string) string { return sources[c] }

@@ -48,7 +48,7 @@ func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
 		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
 		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-		&cli.StringFlag{Name: "mode", Value: string(search.ModeSemantic), Usage: "`MODE`: semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
+		&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "`MODE`: learned (the default: every channel below and priors, weighed as learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
 		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command, each cut to about 200 bytes (--context chooses its own)", Destination: &opts.Matches},
 		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches, each cut to about 200 bytes)", Destination: &opts.Full},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},

@@ -42,6 +42,7 @@ func OpenSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connect
 			e.Close()
 			return s, nil, err
 		}
+		s.KeywordDir = dir
 		if s.Keywords, err = search.KeywordIndex(ctx, coll, dir); err != nil {
 			e.Close()
 			return s, nil, err

@@ -87,7 +87,7 @@ func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
 	if err != nil {
 		return search.Searcher{}, err
 	}
-	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw}, nil
+	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw, KeywordDir: dir}, nil
 }
 
 func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResult, error) {

@@ -1,0 +1,34 @@
+package pagestats
+
+import (
+	"testing"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search/bm25"
+)
+
+// Whole pages are searched as one document each; sizes count chunks;
+// referrers count the other commands whose page names a command or its
+// alias, in any case, once per referring page and never itself.
+func TestPagesSizesReferrers(t *testing.T) {
+	doc := func(id, cmd, text string, refs ...string) bm25.Doc {
+		return bm25.Doc{ID: id, Command: cmd, Text: text, Meta: index.Metadata{Command: cmd, References: refs}}
+	}
+	gzipMeta := index.Metadata{Command: "gzip", Aliases: []string{"gunzip"}}
+	kw := bm25.Build([]bm25.Doc{
+		doc("tar#NAME", "tar", "tar stores files in an archive", "gzip", "gunzip", "tar"),
+		doc("tar#--gzip", "tar", "filter the archive through gzip"),
+		{ID: "gzip#NAME", Command: "gzip", Aliases: []string{"gunzip"}, Text: "gzip compresses files", Meta: gzipMeta},
+		doc("zip#NAME", "zip", "zip packages and compresses files", "GZIP", "tar"),
+	})
+	if hits := Pages(kw).Search("archive gzip", 3); len(hits) == 0 || hits[0].Command != "tar" {
+		t.Errorf("pages: %+v, want tar first (its two chunks hold both words)", hits)
+	}
+	sizes, refs := Sizes(kw)
+	if sizes["tar"] != 2 || sizes["gzip"] != 1 {
+		t.Errorf("sizes %v", sizes)
+	}
+	if refs["gzip"] != 2 || refs["tar"] != 1 || refs["zip"] != 0 {
+		t.Errorf("referrers %v, want gzip 2 (tar once for both names, zip), tar 1 (not itself)", refs)
+	}
+}

@@ -1,0 +1,148 @@
+// Package ranker is learned mode's scoring: the names of the features
+// search computes for each candidate command, the weights fitted on the
+// NL2Bash TRAIN split (scripts/learn-ranker.py over `cmdai index eval
+// --features`), reading other weights, and the linear score.
+package ranker
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Feature names: rr_<channel> is 1/(RRFK + rank) in that channel
+// (0 when the channel does not hold the command); the rest are described
+// in search.Candidates.
+const (
+	SemGap     = "sem_gap"     // the command's semantic score minus the request's best, floored
+	SummaryGap = "summary_gap" // its best NAME/summary chunk's cosine minus the best chunk's, floored
+	PageRel    = "page_rel"    // its whole-page BM25 over the request's best
+	SummaryRel = "summary_rel" // its NAME/summary BM25 over the request's best
+	NameDot    = "name_dot"    // 1 when its name has a dot: rename.ul, mkfs.ext4
+	NameVer    = "name_ver"    // 1 when its name ends in a version: llvm-nm-14, python3.11
+	Section8   = "section8"    // 1 for system administration commands (man section 8)
+	PageSize   = "page_size"   // ln(1 + its chunks in the index) / 5
+	Refs       = "refs"        // ln(1 + the pages referring to it) / 5
+	SemSummary = "rr_semsum"   // 1/(RRFK + rank) by its NAME/summary chunk's cosine alone
+	DescGap    = "desc_gap"    // its one-line description's cosine minus the best candidate's
+	DescRank   = "rr_desc"     // 1/(RRFK + rank) among the candidates by that cosine
+)
+
+// RRFK is the rank constant of the rr_ features: the same as fused
+// mode's, so that the fused ranking is one setting of the weights.
+const RRFK = 10
+
+// GapFloor is the gap given to a command the semantic channel did not
+// bring up (it is below every one that it did).
+const GapFloor = -0.3
+
+// Channels are the channels whose rank is a feature, in the order
+// their details are taken (the first that holds a command gives them).
+var Channels = []string{"semantic", "summary", "keyword", "option", "example", "section", "page", "named"}
+
+// Weights maps a feature name to its weight in the linear score.
+type Weights map[string]float64
+
+// Default are learned mode's weights: scripts/learn-ranker.py
+// (softmax loss over each request's candidates, L2 0.1 chosen by 5-fold
+// cross-validation) on `index eval --features` of the NL2Bash TRAIN split
+// (385 requests) over this machine's full index; BENCHMARKS.md, "Learned
+// ranker", has the command. (A sem_count feature, the
+// command's chunks among the nearest, got a weight of 6e-5: removed.)
+var Default = Weights{"desc_gap": 3.377, "name_dot": -1.796, "name_ver": -1.447, "page_rel": 0.5402, "page_size": -0.8866, "refs": 2.975, "rr_desc": 3.01, "rr_example": -7.777, "rr_keyword": 1.936, "rr_named": 11.67, "rr_option": 3.833, "rr_page": 10.93, "rr_section": 6.559, "rr_semantic": 24.75, "rr_semsum": 2.373, "rr_summary": 5.594, "section8": -1.307, "sem_gap": 5.791, "summary_gap": -3.452, "summary_rel": 0.5723}
+
+// Features names every feature, the rr_ ones first.
+func Features() []string {
+	var out []string
+	for _, c := range Channels {
+		out = append(out, "rr_"+c)
+	}
+	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs)
+}
+
+// Score is the linear score of a candidate's features under w.
+func (w Weights) Score(features map[string]float64) float64 {
+	score := 0.0
+	for name, v := range features {
+		score += w[name] * v
+	}
+	return score
+}
+
+// HasVersion says the name ends in a version: llvm-nm-14, python3.11.
+func HasVersion(name string) bool { return versionSuffix.MatchString(name) }
+
+// AmongCandidates turns each candidate's value (higher is better) into
+// two features: its gap to the best candidate's, and 1/(RRFK + rank).
+func AmongCandidates(values []float64) (gaps, rrs []float64) {
+	order := make([]int, len(values))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return values[order[a]] > values[order[b]] })
+	gaps, rrs = make([]float64, len(values)), make([]float64, len(values))
+	for rank, i := range order {
+		gaps[i] = values[i] - values[order[0]]
+		rrs[i] = 1 / float64(RRFK+rank+1)
+	}
+	return gaps, rrs
+}
+
+// Bool is a yes/no feature's value.
+func Bool(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ReadWeights reads weights written as a JSON object of feature
+// name to number (what scripts/learn-ranker.py prints): for measuring
+// candidate weights on a train split, never on the figures reported.
+func ReadWeights(path string) (Weights, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("learned weights: %w", err)
+	}
+	var w Weights
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fmt.Errorf("learned weights %s: %v (want a JSON object such as {\"rr_semantic\": 1, \"page_rel\": 0.2})", path, err)
+	}
+	known := map[string]bool{}
+	for _, f := range Features() {
+		known[f] = true
+	}
+	for name, v := range w {
+		if !known[name] {
+			return nil, fmt.Errorf("learned weights %s: unknown feature %q (known: %s)", path, name, strings.Join(Features(), ", "))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("learned weights %s: %s is %v", path, name, v)
+		}
+	}
+	return w, nil
+}
+
+// versionSuffix is a name ending in a version: llvm-nm-14, python3.11.
+var versionSuffix = regexp.MustCompile(`(-[0-9]+(\.[0-9]+)*|[0-9]\.[0-9]+)$`)
+
+// Gap is score - top, floored at GapFloor (also when either is unknown).
+func Gap(score, top float64) float64 {
+	g := score - top
+	if math.IsNaN(g) || g < GapFloor {
+		return GapFloor
+	}
+	return g
+}
+
+// Rel is score / top, 0 when unknown.
+func Rel(score, top float64) float64 {
+	if math.IsNaN(score) || math.IsNaN(top) || top <= 0 {
+		return 0
+	}
+	return score / top
+}
