@@ -10,8 +10,9 @@
 #   - start `BIN serve` on a socket of its own and wait for its ready line
 #     (start s: from the launch to that line, the model and the private
 #     Chroma server loaded);
-#   - WARM queries through the socket (NL2Bash requests, semantic and hybrid
-#     alternating, k 5, one client): p50 and p95 per mode, client-side;
+#   - WARM queries through the socket (NL2Bash requests, learned (the
+#     default), semantic and hybrid in turn, k 5, one client): p50 and p95
+#     per mode, client-side (a binary from before learned mode: exit 1);
 #   - wait IDLE seconds without a request, then read VmRSS (and its anon
 #     and file parts) of serve and of its private Chroma server;
 #   - stop serve with SIGTERM.
@@ -63,9 +64,9 @@ class Unix(http.client.HTTPConnection):
         self.sock.connect(self.unix)
 sock, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 reqs = [json.loads(l)["query"] for l in open(path)]
-conn, lat = Unix(sock), {"semantic": [], "hybrid": []}
+conn, lat = Unix(sock), {"learned": [], "semantic": [], "hybrid": []}
 for i in range(n):
-    mode = "hybrid" if i % 2 else "semantic"
+    mode = ("learned", "semantic", "hybrid")[i % 3]
     body = json.dumps({"request": reqs[i % len(reqs)], "k": 5, "mode": mode})
     t = time.monotonic()
     conn.request("POST", "/v1/query", body=body)
@@ -83,8 +84,8 @@ PY
 
 kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
 mib() { echo $(( ($1 + 512) / 1024 )); }
-echo "| binary | round | serve MiB (anon + file) | Chroma MiB (anon + file) | total MiB | semantic p50 / p95 ms | hybrid p50 / p95 ms | start s |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| binary | round | serve MiB (anon + file) | Chroma MiB (anon + file) | total MiB | learned p50 / p95 ms | semantic p50 / p95 ms | hybrid p50 / p95 ms | start s |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for round in $(seq "$ROUNDS"); do
 	bins=("$@")
 	if [ $((round % 2)) -eq 0 ]; then # every other round in reverse
@@ -109,7 +110,7 @@ for round in $(seq "$ROUNDS"); do
 		chroma_pid="${children%%$'\n'*}"
 		s_rss=$(kib "$serve_pid" VmRSS) s_anon=$(kib "$serve_pid" RssAnon) s_file=$(kib "$serve_pid" RssFile)
 		c_rss=$(kib "$chroma_pid" VmRSS) c_anon=$(kib "$chroma_pid" RssAnon) c_file=$(kib "$chroma_pid" RssFile)
-		echo "| $(basename "$bin") | $round | $(mib "$s_rss") ($(mib "$s_anon") + $(mib "$s_file")) | $(mib "$c_rss") ($(mib "$c_anon") + $(mib "$c_file")) | **$(mib $((s_rss + c_rss)))** | ${lat% | *} | ${lat#* | } | $started |"
+		echo "| $(basename "$bin") | $round | $(mib "$s_rss") ($(mib "$s_anon") + $(mib "$s_file")) | $(mib "$c_rss") ($(mib "$c_anon") + $(mib "$c_file")) | **$(mib $((s_rss + c_rss)))** | $lat | $started |"
 		kill -TERM "$serve_pid"
 		wait "$serve_pid" || true
 		serve_pid=""

@@ -96,3 +96,14 @@ func TestLearnedRefsPrior(t *testing.T) {
 		t.Errorf("semantic features: rename.ul %v, mv %v", feats["rename.ul"], feats["mv"])
 	}
 }
+
+// Learned mode needs the keyword index, and says so.
+func TestLearnedNeedsKeywords(t *testing.T) {
+	if m, err := ParseMode("learned"); err != nil || m != ModeLearned {
+		t.Fatalf("ParseMode(learned) = %q, %v", m, err)
+	}
+	_, err := Searcher{Coll: hybridFixture(), Embedder: fakeEmbedder{}}.Search(context.Background(), "compress", 5, ModeLearned)
+	if err == nil || !strings.Contains(err.Error(), "no keyword index for mode learned") {
+		t.Errorf("learned without a keyword index: %v, want it named", err)
+	}
+}

@@ -264,7 +264,8 @@ func (ix *Index) Chunk(doc int) (string, index.Metadata) { return ix.texts.at(do
 func (ix *Index) Save(w io.Writer) error { return gob.NewEncoder(w).Encode(ix.toWire()) }
 
 // WithoutChunks returns a copy of the index without the chunks' text and
-// metadata: what an older cmdai saved (for tests of the upgrade path).
+// metadata: what an older cmdai saved (for tests of the upgrade path),
+// and an index that is only searched (whole pages: pagestats).
 func (ix *Index) WithoutChunks() *Index {
 	w := ix.toWire()
 	w.Texts, w.Metas = nil, nil

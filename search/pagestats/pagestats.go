@@ -106,5 +106,7 @@ func buildPageIndex(kw *bm25.Index) *bm25.Index {
 	for i, c := range order {
 		docs[i] = bm25.Doc{ID: c, Command: c, Text: texts[c].String()}
 	}
-	return bm25.Build(docs)
+	// Only Search is asked of it: the pages' text (every chunk again,
+	// about 10 MB here) is not kept.
+	return bm25.Build(docs).WithoutChunks()
 }
