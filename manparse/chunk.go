@@ -339,9 +339,12 @@ func (c *chunker) split(para string, budget int) []string {
 			out = append(out, strings.TrimSpace(cur))
 		}
 		cur = unit
-		for c.count(cur) > budget {
+		for {
+			// fit looks at a window of cur, not all of it: counting the
+			// whole rest of a paragraph megabytes long (a macro that
+			// expands to itself) for each piece was quadratic
 			head := c.fit(cur, budget)
-			if head == "" {
+			if head == "" || head == cur {
 				break
 			}
 			out = append(out, head)
@@ -354,9 +357,20 @@ func (c *chunker) split(para string, budget int) []string {
 	return out
 }
 
+// fitWindow is how many bytes per token of budget fit looks at first:
+// budget tokens never span more, but for runs of blanks (EstimateTokens
+// counts a word piece per 4 letters at most, and a blank as nothing).
+const fitWindow = 16
+
 // fit returns the longest prefix of s, cut between words (or runes for
 // a single huge word), that stays within budget tokens.
 func (c *chunker) fit(s string, budget int) string {
+	if w := budget * fitWindow; len(s) > w {
+		if head := c.fit(s[:w], budget); head != s[:w] {
+			return head
+		}
+		// the whole window fits (blanks): look at all of s
+	}
 	if c.count(s) <= budget {
 		return s
 	}
