@@ -13,23 +13,44 @@ import (
 // scripts/check-own-requests.py: the corpus is not in the repository.
 const (
 	ownFile        = "requests-own.jsonl"
-	maxPerCommand  = 8
-	minRequests    = 250
-	minCommands    = 100
+	trainFile      = "requests-train.jsonl"
 	maxNamingShare = 0.10
+	// maxJaccard is how close (Jaccard of normalised word sets) a train
+	// request may come to a test request.
+	maxJaccard = 0.8
 )
+
+// requestSet is one file of requests and its size rules.
+type requestSet struct {
+	file                       string
+	maxPerCommand, minRequests int
+	minCommands                int
+}
+
+// sets are the test set (README: never tuned on) and the train set
+// (learned mode's weights are fitted on it, with NL2Bash's train part).
+var sets = []requestSet{
+	{file: ownFile, maxPerCommand: 8, minRequests: 250, minCommands: 100},
+	{file: trainFile, maxPerCommand: 4, minRequests: 400, minCommands: 200},
+}
 
 // TestOwnRequestsParse reads the set the way `index eval --queries` does,
 // and insists on the "query" key that the README documents.
 func TestOwnRequestsParse(t *testing.T) {
-	qs, err := evaluate.ReadEvalQueries(ownFile)
+	for _, set := range sets {
+		t.Run(set.file, func(t *testing.T) { checkParse(t, set) })
+	}
+}
+
+func checkParse(t *testing.T, set requestSet) {
+	qs, err := evaluate.ReadEvalQueries(set.file)
 	if err != nil {
 		t.Fatalf("index eval could not read the set: %v", err)
 	}
-	if len(qs) < minRequests {
-		t.Errorf("%d requests, the set needs at least %d", len(qs), minRequests)
+	if len(qs) < set.minRequests {
+		t.Errorf("%d requests, the set needs at least %d", len(qs), set.minRequests)
 	}
-	for i, line := range lines(t) {
+	for i, line := range lines(t, set.file) {
 		var raw map[string]any
 		if err := json.Unmarshal([]byte(line), &raw); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
@@ -44,7 +65,13 @@ func TestOwnRequestsParse(t *testing.T) {
 // command and at least 100 commands, so one command cannot decide the
 // figures.
 func TestOwnRequestsSpread(t *testing.T) {
-	qs := read(t)
+	for _, set := range sets {
+		t.Run(set.file, func(t *testing.T) { checkSpread(t, set) })
+	}
+}
+
+func checkSpread(t *testing.T, set requestSet) {
+	qs := read(t, set.file)
 	seen := map[string]int{}
 	per := map[string]int{}
 	for i, q := range qs {
@@ -59,12 +86,12 @@ func TestOwnRequestsSpread(t *testing.T) {
 		per[q.Command]++
 	}
 	for c, n := range per {
-		if n > maxPerCommand {
-			t.Errorf("command %s has %d requests, at most %d", c, n, maxPerCommand)
+		if n > set.maxPerCommand {
+			t.Errorf("command %s has %d requests, at most %d", c, n, set.maxPerCommand)
 		}
 	}
-	if len(per) < minCommands {
-		t.Errorf("%d commands, the set needs at least %d", len(per), minCommands)
+	if len(per) < set.minCommands {
+		t.Errorf("%d commands, the set needs at least %d", len(per), set.minCommands)
 	}
 }
 
@@ -72,7 +99,53 @@ func TestOwnRequestsSpread(t *testing.T) {
 // command (too easy) to 10 % at most, and all at the end of the file so
 // that they can be left out of a figure.
 func TestOwnRequestsRarelyNameTheCommand(t *testing.T) {
-	qs := read(t)
+	for _, set := range sets {
+		t.Run(set.file, func(t *testing.T) { checkNaming(t, read(t, set.file)) })
+	}
+}
+
+// TestTrainRequestsAreNotTestRequests: no train request equals or nearly
+// equals a test request (Jaccard of normalised word sets below 0.8), so
+// fitting on the train set does not fit the test set.
+func TestTrainRequestsAreNotTestRequests(t *testing.T) {
+	test := read(t, ownFile)
+	for _, tr := range read(t, trainFile) {
+		a := wordSet(tr.Text())
+		for _, te := range test {
+			if j := jaccard(a, wordSet(te.Text())); j >= maxJaccard {
+				t.Errorf("train request %q is %.2f alike a test request", tr.Text(), j)
+			}
+		}
+	}
+}
+
+// wordSet is the request's lower-cased letters-and-digits words, as
+// scripts/check-own-requests.py normalises them.
+func wordSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		out[w] = true
+	}
+	return out
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+func checkNaming(t *testing.T, qs []evaluate.EvalQuery) {
 	naming, firstNaming := 0, -1
 	for i, q := range qs {
 		if namesCommand(q.Text(), q.Command) {
@@ -118,9 +191,9 @@ func namesCommand(query, command string) bool {
 	return false
 }
 
-func read(t *testing.T) []evaluate.EvalQuery {
+func read(t *testing.T, file string) []evaluate.EvalQuery {
 	t.Helper()
-	qs, err := evaluate.ReadEvalQueries(ownFile)
+	qs, err := evaluate.ReadEvalQueries(file)
 	if err != nil {
 		t.Fatalf("reading the set: %v", err)
 	}
@@ -128,9 +201,9 @@ func read(t *testing.T) []evaluate.EvalQuery {
 }
 
 // lines returns the file's non-blank lines.
-func lines(t *testing.T) []string {
+func lines(t *testing.T, file string) []string {
 	t.Helper()
-	b, err := os.ReadFile(ownFile)
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatalf("reading the set: %v", err)
 	}

@@ -14,7 +14,7 @@ cross-validated figures go to stderr.
 Fit on the TRAIN split only (scripts/nl2bash-queries.py --split train),
 never on a set whose figures are reported.
 
-  scripts/learn-ranker.py train-features.jsonl > weights.json
+  scripts/learn-ranker.py train-features.jsonl [more-train-features.jsonl ...] > weights.json
 """
 import argparse
 import hashlib
@@ -24,11 +24,11 @@ import sys
 import numpy as np
 
 
-def load(path):
+def load(paths):
     reqs = []
-    for line in open(path, encoding="utf-8"):
-        d = json.loads(line)
-        reqs.append(d)
+    for path in paths:
+        for line in open(path, encoding="utf-8"):
+            reqs.append(json.loads(line))
     names = sorted({f for d in reqs for c in d["candidates"] for f in c["features"]})
     out = []
     for d in reqs:
@@ -138,7 +138,7 @@ def metrics(reqs, w, mean, std, total=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("features")
+    ap.add_argument("features", nargs="+", help="--features files of train sets (fitted together)")
     ap.add_argument("--l2", type=float, nargs="*", default=[1e-4, 1e-3, 1e-2, 1e-1, 1])
     ap.add_argument("--drop", default="", help="comma-separated features to leave out")
     ap.add_argument("--loss", choices=["listwise", "pairwise"], default="listwise")

@@ -13,12 +13,20 @@ import (
 // sims (in order), with weights w (nil: DefaultFused).
 func fusedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w *FusedWeights) []CommandHit {
 	t.Helper()
+	return searchIn(t, recs, sims, request, Searcher{Weights: w}, ModeFused)
+}
+
+// searchIn runs s (its collection, embedder and keyword index set here)
+// in mode over recs, whose semantic similarities are sims, in order.
+func searchIn(t *testing.T, recs []chroma.Record, sims []float64, request string, s Searcher, mode Mode) []CommandHit {
+	t.Helper()
 	f := newFake(recs, sims)
 	kw, err := BuildKeywordIndex(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw, Weights: w}.Search(context.Background(), request, 5, ModeFused)
+	s.Coll, s.Embedder, s.Keywords = f, fakeEmbedder{}, kw
+	got, err := s.Search(context.Background(), request, 5, mode)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,9 +16,10 @@ import (
 // Learned mode ranks the commands that fused mode's channels bring up by
 // a linear score over features of each command for this request: how
 // each channel ranked it, how close its chunks came, what kind of name
-// it has. The weights are fitted on the TRAIN part of the NL2Bash split
-// alone (scripts/learn-ranker.py over `index eval --features`), never on
-// a set whose figures are reported (BENCHMARKS.md, "Learned ranker").
+// it has. The weights are fitted on train sets alone (the NL2Bash split's
+// TRAIN part and eval/requests-train.jsonl; scripts/learn-ranker.py over
+// `index eval --features`), never on a set whose figures are reported
+// (BENCHMARKS.md, "Learned ranker").
 
 // LearnedPool is the fewest chunks learned mode asks each channel for,
 // whatever k: the features (ranks, gaps) are those its weights were

@@ -14,16 +14,7 @@ import (
 // in order) with weights w.
 func learnedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w ranker.Weights) []CommandHit {
 	t.Helper()
-	f := newFake(recs, sims)
-	kw, err := BuildKeywordIndex(context.Background(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw, Learned: w}.Search(context.Background(), request, 5, ModeLearned)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return searchIn(t, recs, sims, request, Searcher{Learned: w}, ModeLearned)
 }
 
 // fusedAsLearned is DefaultFused's ranking written as learned weights.

@@ -1,7 +1,8 @@
 // Package ranker is learned mode's scoring: the names of the features
 // search computes for each candidate command, the weights fitted on the
-// NL2Bash TRAIN split (scripts/learn-ranker.py over `cmdai index eval
-// --features`), reading other weights, and the linear score.
+// train sets (scripts/learn-ranker.py over `cmdai index eval --features`
+// of the NL2Bash TRAIN split and eval/requests-train.jsonl), reading other
+// weights, and the linear score.
 package ranker
 
 import (
@@ -47,13 +48,15 @@ var Channels = []string{"semantic", "summary", "keyword", "option", "example", "
 // Weights maps a feature name to its weight in the linear score.
 type Weights map[string]float64
 
-// Default are learned mode's weights: scripts/learn-ranker.py
-// (softmax loss over each request's candidates, L2 0.1 chosen by 5-fold
-// cross-validation) on `index eval --features` of the NL2Bash TRAIN split
-// (385 requests) over this machine's full index; BENCHMARKS.md, "Learned
-// ranker", has the command. (A sem_count feature, the
-// command's chunks among the nearest, got a weight of 6e-5: removed.)
-var Default = Weights{"desc_gap": 3.377, "name_dot": -1.796, "name_ver": -1.447, "page_rel": 0.5402, "page_size": -0.8866, "refs": 2.975, "rr_desc": 3.01, "rr_example": -7.777, "rr_keyword": 1.936, "rr_named": 11.67, "rr_option": 3.833, "rr_page": 10.93, "rr_section": 6.559, "rr_semantic": 24.75, "rr_semsum": 2.373, "rr_summary": 5.594, "section8": -1.307, "sem_gap": 5.791, "summary_gap": -3.452, "summary_rel": 0.5723}
+// Default are learned mode's weights: scripts/learn-ranker.py (softmax
+// loss over each request's candidates, the L2 penalty, 1e-4, chosen by
+// 5-fold cross-validation) on `index eval --features` of two train sets
+// over this machine's full index: the NL2Bash TRAIN split (385 requests
+// indexed) and eval/requests-train.jsonl (580 of our own requests, none
+// close to a test request). BENCHMARKS.md, "Learned ranker", has the
+// commands. (A sem_count feature, the command's chunks among the nearest,
+// got a weight of 6e-5 in the first fit: removed.)
+var Default = Weights{"desc_gap": 6.292, "name_dot": -2.161, "name_ver": -6.917, "page_rel": 1.359, "page_size": -1.133, "refs": 2.499, "rr_desc": -9.39, "rr_example": -1.823, "rr_keyword": 4.338, "rr_named": 1.58, "rr_option": -1.475, "rr_page": 13.63, "rr_section": 1.878, "rr_semantic": 18.19, "rr_semsum": 0.1918, "rr_summary": 0.6539, "section8": -1.039, "sem_gap": 8.35, "summary_gap": -0.8761, "summary_rel": 0.2933}
 
 // Features names every feature, the rr_ ones first.
 func Features() []string {
