@@ -58,20 +58,25 @@ type Weights map[string]float64
 // got a weight of 6e-5 in the first fit: removed.)
 var Default = Weights{"desc_gap": 6.292, "name_dot": -2.161, "name_ver": -6.917, "page_rel": 1.359, "page_size": -1.133, "refs": 2.499, "rr_desc": -9.39, "rr_example": -1.823, "rr_keyword": 4.338, "rr_named": 1.58, "rr_option": -1.475, "rr_page": 13.63, "rr_section": 1.878, "rr_semantic": 18.19, "rr_semsum": 0.1918, "rr_summary": 0.6539, "section8": -1.039, "sem_gap": 8.35, "summary_gap": -0.8761, "summary_rel": 0.2933}
 
-// Features names every feature, the rr_ ones first.
-func Features() []string {
+// Features names every feature, the rr_ ones first (a fresh slice).
+func Features() []string { return append([]string(nil), features...) }
+
+var features = func() []string {
 	var out []string
 	for _, c := range Channels {
 		out = append(out, "rr_"+c)
 	}
 	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs)
-}
+}()
 
-// Score is the linear score of a candidate's features under w.
-func (w Weights) Score(features map[string]float64) float64 {
+// Score is the linear score of a candidate's features under w, summed
+// in the order of Features(): a map's order changes from run to run, and
+// floating-point sums with it (a one-shot answer and serve's differed in
+// the 16th digit).
+func (w Weights) Score(values map[string]float64) float64 {
 	score := 0.0
-	for name, v := range features {
-		score += w[name] * v
+	for _, name := range features {
+		score += w[name] * values[name]
 	}
 	return score
 }

@@ -47,3 +47,23 @@ func TestReadWeights(t *testing.T) {
 		}
 	}
 }
+
+// The score is the same sum every time: the features are added in one
+// fixed order, not the map's.
+func TestScoreIsDeterministic(t *testing.T) {
+	w := Weights{}
+	values := map[string]float64{}
+	for i, f := range Features() {
+		w[f] = 1.0 / float64(3+i)
+		values[f] = 0.1 * float64(7+i*i)
+	}
+	first := w.Score(values)
+	for range 200 {
+		if got := w.Score(values); got != first {
+			t.Fatalf("Score = %v, then %v", first, got)
+		}
+	}
+	if first <= 0 {
+		t.Errorf("Score = %v, want the positive sum", first)
+	}
+}
