@@ -42,7 +42,7 @@ var descCache struct {
 // Of returns the description vectors of keyword index kw by embedder e:
 // from memory, else from the file in dir written by an earlier process
 // (named by a hash of the model and every description, so a new index or
-// model never reads stale vectors), else embedded now (about two seconds
+// model never reads stale vectors), else embedded now (about a second
 // for 900 commands on 2 cores) and saved there. An empty dir keeps them
 // in memory only.
 func Of(ctx context.Context, kw *bm25.Index, e embed.Embedder, dir string) (*Vectors, error) {
