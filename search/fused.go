@@ -61,18 +61,14 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 	}
 	semRule := rule{summaryBonus: w.SemSummaryBonus, support: w.SemSupport, priority: semanticRule.priority}
 	rs := []ranking{{groupBy(hits, semRule, pool), w.Semantic}}
-	if w.Keyword > 0 {
-		rs = append(rs, ranking{s.keywordRanking(request, pool), w.Keyword})
-	}
-	if w.Summary > 0 || w.Option > 0 || w.Example > 0 || w.Section > 0 {
-		byKind := s.kindRankings(request, pool)
-		// in a fixed order: the first ranking holding a command gives its details
-		for _, c := range []struct {
-			kind   index.Kind
-			weight float64
-		}{{index.KindSummary, w.Summary}, {index.KindOption, w.Option}, {index.KindExample, w.Example}, {index.KindSection, w.Section}} {
+	if w.Keyword > 0 || w.Summary > 0 || w.Option > 0 || w.Example > 0 || w.Section > 0 {
+		all, byKind := s.bm25Rankings(request, pool)
+		// in a fixed order: the first ranking holding a command gives its
+		// details; a channel weighing 0 brings no command in
+		for _, c := range []ranking{{all, w.Keyword}, {byKind[index.KindSummary], w.Summary},
+			{byKind[index.KindOption], w.Option}, {byKind[index.KindExample], w.Example}, {byKind[index.KindSection], w.Section}} {
 			if c.weight > 0 {
-				rs = append(rs, ranking{byKind[c.kind], c.weight})
+				rs = append(rs, c)
 			}
 		}
 	}
@@ -85,19 +81,26 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 	return fuseK(k, w.RRFK, rs...), nil
 }
 
-// kindRankings ranks commands by their BM25 chunks of each kind apart.
-func (s Searcher) kindRankings(request string, pool int) map[index.Kind][]CommandHit {
-	byKind := map[index.Kind][]chunk{}
-	for _, h := range s.Keywords.Search(request, fusedPool) {
+// bm25Rankings ranks commands by BM25 from one search: over every chunk
+// (its best pool chunks, keywordRanking's ranking) and over each kind's
+// chunks apart (the best fusedPool chunks, split by kind).
+func (s Searcher) bm25Rankings(request string, pool int) (all []CommandHit, byKind map[index.Kind][]CommandHit) {
+	var allChunks []chunk
+	kinds := map[index.Kind][]chunk{}
+	for i, h := range s.Keywords.Search(request, max(pool, fusedPool)) {
 		text, md := s.Keywords.Chunk(h.Doc)
 		m := Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
-		byKind[md.Kind] = append(byKind[md.Kind], chunk{command: h.Command, md: md, match: m})
+		c := chunk{command: h.Command, md: md, match: m}
+		if i < pool {
+			allChunks = append(allChunks, c)
+		}
+		kinds[md.Kind] = append(kinds[md.Kind], c)
 	}
-	out := make(map[index.Kind][]CommandHit, len(byKind))
-	for kind, chunks := range byKind {
-		out[kind] = aggregate(chunks, keywordRule, pool)
+	byKind = make(map[index.Kind][]CommandHit, len(kinds))
+	for kind, chunks := range kinds {
+		byKind[kind] = aggregate(chunks, keywordRule, pool)
 	}
-	return out
+	return aggregate(allChunks, keywordRule, len(allChunks)), byKind
 }
 
 // pageRanking ranks commands by BM25 over their whole pages: every chunk

@@ -13,13 +13,9 @@ import (
 	"github.com/cmdai/cmdai/search/ranker"
 )
 
-// Learned mode ranks the commands that fused mode's channels bring up by
-// a linear score over features of each command for this request: how
-// each channel ranked it, how close its chunks came, what kind of name
-// it has. The weights are fitted on train sets alone (the NL2Bash split's
-// TRAIN part and eval/requests-train.jsonl; scripts/learn-ranker.py over
-// `index eval --features`), never on a set whose figures are reported
-// (BENCHMARKS.md, "Learned ranker").
+// Learned mode scores the commands fused mode's channels bring up by a
+// linear function of their features (package ranker says which, and how
+// the weights were fitted).
 
 // LearnedPool is the fewest chunks learned mode asks each channel for,
 // whatever k: the features (ranks, gaps) are those its weights were
@@ -74,14 +70,14 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	}
 	sims := descs.Similarities(vecs[0])
 	sem := groupBy(hits, rule{summaryBonus: DefaultFused.SemSummaryBonus, support: DefaultFused.SemSupport, priority: semanticRule.priority}, pool)
-	byKind := s.kindRankings(request, pool)
+	all, byKind := s.bm25Rankings(request, pool)
 	pages := pagestats.Pages(s.Keywords).Search(request, pool)
 	pageHits := make([]CommandHit, len(pages))
 	for i, h := range pages {
 		pageHits[i] = CommandHit{Command: h.Command, Score: h.Score}
 	}
 	channels := map[string][]CommandHit{
-		"semantic": sem, "summary": byKind[index.KindSummary], "keyword": s.keywordRanking(request, pool),
+		"semantic": sem, "summary": byKind[index.KindSummary], "keyword": all,
 		"option": byKind[index.KindOption], "example": byKind[index.KindExample], "section": byKind[index.KindSection],
 		"page": pageHits, "named": namedHits(s.Keywords.Named(request)),
 	}

@@ -21,20 +21,7 @@ import (
 // non-baseline modes paired with the baseline on every request, and a
 // misses file whose lines are exactly the requests not ranked first.
 func TestEvalMissesAndCompare(t *testing.T) {
-	realEnv(t)
-	bin, man, _ := fakeMachine(t)
-	docs := t.TempDir()
-	doc := "---\ncommand: gizmo\nkeywords: [\"widgets\"]\n---\n\n# gizmo\n\ngizmo turns widgets into gadgets.\n\n## Examples\n\n" +
-		"**User**: \"turn my widgets into gadgets\"\n**Command**: `gizmo convert widgets`\n"
-	if err := os.WriteFile(filepath.Join(docs, "gizmo.md"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs}, HelpFallback: true,
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
-		t.Fatalf("init: %v %s", err, errOut)
-	}
+	initGizmoMachine(t, true)
 	dir := t.TempDir()
 	queries := filepath.Join(dir, "q.jsonl")
 	lines := []string{
@@ -187,5 +174,27 @@ func checkLearnedWeightsLoop(t *testing.T, queries, dir string) {
 	code, _, errText = runCLI(t, "index", "eval", "--distro", "debian-12", "--queries", queries, "--mode", "learned", "--learned-weights", weightsPath)
 	if code != 2 || !strings.Contains(errText, `unknown feature "popularity"`) {
 		t.Errorf("eval with an unknown feature: exit %d %s, want 2 naming it", code, errText)
+	}
+}
+
+// initGizmoMachine builds the real index (Chroma, model) of a made-up
+// machine: frob's man page (unfrob its alias), helpy's --help (indexed
+// only with helpFallback) and a custom doc for gizmo written as `index
+// docs new` suggests.
+func initGizmoMachine(t *testing.T, helpFallback bool) {
+	t.Helper()
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	docs := t.TempDir()
+	doc := "---\ncommand: gizmo\nkeywords: [\"widgets\"]\n---\n\n# gizmo\n\ngizmo turns widgets into gadgets.\n\n## Examples\n\n" +
+		"**User**: \"turn my widgets into gadgets\"\n**Command**: `gizmo convert widgets`\n"
+	if err := os.WriteFile(filepath.Join(docs, "gizmo.md"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io, _, errOut := testIO()
+	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		HelpFallback: helpFallback, ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+		t.Fatalf("init: %v %s", err, errOut)
 	}
 }

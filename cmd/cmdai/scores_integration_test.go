@@ -1,15 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 )
 
@@ -19,20 +13,7 @@ import (
 // the BM25 score), and the custom doc's description is its first line of
 // prose, not its "# NAME" heading.
 func TestQueryScoresAndDocDescription(t *testing.T) {
-	realEnv(t)
-	bin, man, _ := fakeMachine(t)
-	docs := t.TempDir()
-	doc := "---\ncommand: gizmo\nkeywords: [\"widgets\"]\n---\n\n# gizmo\n\ngizmo turns widgets into gadgets.\n\n## Examples\n\n" +
-		"**User**: \"turn my widgets into gadgets\"\n**Command**: `gizmo convert widgets`\n"
-	if err := os.WriteFile(filepath.Join(docs, "gizmo.md"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
-		t.Fatalf("init: %v %s", err, errOut)
-	}
+	initGizmoMachine(t, false)
 	query := func(request, mode string) querycmd.QueryResult {
 		t.Helper()
 		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--mode", mode, "--json", "-k", "3")
