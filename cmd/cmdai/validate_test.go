@@ -128,6 +128,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "eval", "--queries", queries, "--mode", "semantic", "--compare"}, "--compare needs two modes"},
 		{[]string{"index", "eval", "--queries", queries, "--mode", "semantic,hybrid", "--baseline", "keyword"}, `--baseline "keyword" is not among`},
 		{[]string{"index", "eval", "--queries", queries, "--misses", "/no-such-dir-here/m.jsonl"}, "/no-such-dir-here"},
+		{[]string{"index", "eval", "--queries", queries, "--mode", "learned", "--features", "/no-such-dir-here/f.jsonl"}, "--features /no-such-dir-here/f.jsonl: its directory does not exist"},
+		{[]string{"index", "eval", "--queries", queries, "--mode", "learned", "--learned-weights", "/no-such-dir-here/w.json"}, "--learned-weights: learned weights"},
 		{[]string{"index", "scan", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "scan", "--distro", ""}, "--distro needs a value"},
 		{[]string{"index", "scan", "--command", ""}, "--command"},

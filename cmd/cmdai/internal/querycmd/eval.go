@@ -141,8 +141,8 @@ func evalModes(s string) []string {
 }
 
 // checkEvalModes rejects unknown modes, a baseline that is not evaluated,
-// a comparison of one mode, and a misses file in a missing directory
-// (found out before the run, not after minutes of it).
+// a comparison of one mode, and a misses or features file in a missing
+// directory (found out before the run, not after minutes of it).
 func checkEvalModes(opts *EvalOptions) error {
 	modes := evalModes(opts.Modes)
 	if len(modes) == 0 {
@@ -165,9 +165,12 @@ func checkEvalModes(opts *EvalOptions) error {
 	if opts.Compare && len(modes) < 2 {
 		return cmdutil.UsageError("--compare needs two modes or more in --mode, not %q", opts.Modes)
 	}
-	if opts.Misses != "" {
-		if st, err := os.Stat(filepath.Dir(opts.Misses)); err != nil || !st.IsDir() {
-			return cmdutil.UsageError("--misses %s: its directory does not exist: create it or pick another path", opts.Misses)
+	for flag, path := range map[string]string{"--misses": opts.Misses, "--features": opts.Features} {
+		if path == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return cmdutil.UsageError("%s %s: its directory does not exist: create it or pick another path", flag, path)
 		}
 	}
 	return nil
