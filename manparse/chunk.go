@@ -340,9 +340,6 @@ func (c *chunker) split(para string, budget int) []string {
 		}
 		cur = unit
 		for {
-			// fit looks at a window of cur, not all of it: counting the
-			// whole rest of a paragraph megabytes long (a macro that
-			// expands to itself) for each piece was quadratic
 			head := c.fit(cur, budget)
 			if head == "" || head == cur {
 				break
@@ -357,20 +354,26 @@ func (c *chunker) split(para string, budget int) []string {
 	return out
 }
 
-// fitWindow is how many bytes per token of budget fit looks at first:
-// budget tokens never span more, but for runs of blanks (EstimateTokens
-// counts a word piece per 4 letters at most, and a blank as nothing).
-const fitWindow = 16
+// fitWindow is how many bytes per token of budget fit looks at first;
+// the window doubles while it fits whole (long words, runs of blanks).
+const fitWindow = 4
 
 // fit returns the longest prefix of s, cut between words (or runes for
-// a single huge word), that stays within budget tokens.
+// a single huge word), that stays within budget tokens. It looks at a
+// growing window of s, not all of it: counting the whole rest of a
+// paragraph megabytes long (a macro that expands to itself) for each
+// piece was quadratic.
 func (c *chunker) fit(s string, budget int) string {
-	if w := budget * fitWindow; len(s) > w {
-		if head := c.fit(s[:w], budget); head != s[:w] {
+	for w := budget * fitWindow; w > 0 && w < len(s); w *= 2 {
+		if head := c.fitAll(s[:w], budget); head != s[:w] {
 			return head
 		}
-		// the whole window fits (blanks): look at all of s
 	}
+	return c.fitAll(s, budget)
+}
+
+// fitAll is fit over the whole of s.
+func (c *chunker) fitAll(s string, budget int) string {
 	if c.count(s) <= budget {
 		return s
 	}
