@@ -198,3 +198,17 @@ func TestPageReferences(t *testing.T) {
 		t.Errorf("mdoc .Xr: References() = %q, want [shake]", got)
 	}
 }
+
+// A macro that calls itself twice turns a few bytes into megabytes of
+// text; the parser stops once its text lines pass maxTextBytes, so that
+// chunking such a page stays quick (FuzzParse found two that did not).
+func TestSelfExpandingMacroIsBounded(t *testing.T) {
+	long := strings.Repeat("X", 200)
+	p, err := Parse([]byte(".de X\n.X\nde " + long + "\n.X\n..\n.X\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Text()); n > maxTextBytes*21/20 || n < maxTextBytes/2 { // Text() adds indents and titles
+		t.Errorf("page text is %d bytes, want about maxTextBytes (%d)", n, maxTextBytes)
+	}
+}

@@ -15,6 +15,10 @@ const (
 	maxInputBytes = 16 << 20
 	maxSteps      = 2_000_000 // lines processed, counting macro expansion
 	maxCallDepth  = 24
+	// maxTextBytes stops a page whose text lines have expanded past it
+	// (a macro that calls itself twice makes megabytes of a few bytes);
+	// the largest real pages render to well under 1 MB of text.
+	maxTextBytes = 4 << 20
 )
 
 // ErrNotRoff is returned for input that has no roff structure at all.
@@ -34,13 +38,15 @@ type roff struct {
 	args   [][]string // macro arguments, innermost call last
 	ie     []bool     // results of .ie waiting for their .el
 	steps  int
-	depth  int
-	b      *builder
-	mdoc   *mdocState
-	format string // "man" or "mdoc", fixed by the first title macro
-	tbl    *tblState
-	eqn    bool
-	link   string // target of an open .UR or .MT
+	// textBytes counts the text lines' bytes so far (maxTextBytes).
+	textBytes int
+	depth     int
+	b         *builder
+	mdoc      *mdocState
+	format    string // "man" or "mdoc", fixed by the first title macro
+	tbl       *tblState
+	eqn       bool
+	link      string // target of an open .UR or .MT
 }
 
 func newRoff() *roff {
@@ -147,7 +153,7 @@ func endsWithEscapedNewline(l string) bool {
 func (r *roff) run(lines []string) {
 	for i := 0; i < len(lines); i++ {
 		r.steps++
-		if r.steps > maxSteps {
+		if r.steps > maxSteps || r.textBytes > maxTextBytes {
 			return
 		}
 		i = r.line(lines, i)
@@ -186,7 +192,9 @@ func isRequest(l, name string) bool {
 
 // text handles a text line.
 func (r *roff) text(l string) {
-	r.b.text(r.expand(l), true)
+	t := r.expand(l)
+	r.textBytes += len(t)
+	r.b.text(t, true)
 }
 
 // request handles a control line (without its leading . or ').
