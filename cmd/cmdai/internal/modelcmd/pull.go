@@ -111,7 +111,7 @@ func runPull(ctx context.Context, opts *PullOptions) error {
 	m, err := modeldist.Pull(ctx, src, dir, dst, progress)
 	switch {
 	case errors.Is(err, modeldist.ErrNotPinned), errors.Is(err, modeldist.ErrDamaged), errors.Is(err, embed.ErrCorruptModel):
-		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("model pull refused: %w", err))
+		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("model pull refused, the installed model is unchanged: %w", err))
 	case err != nil:
 		return cmdutil.NetworkCode(err)
 	}
