@@ -85,12 +85,15 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 DIST_DIR ?= dist
 DIST_VERSION ?= $(patsubst v%,%,$(VERSION))
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 1)
-dist: tools model ## build dist/cmdai_<version>_<os>_<arch>.tar.gz, the model tarball and SHA256SUMS
+# DIST_MODEL= leaves the model tarball out (the release workflow makes it
+# on linux amd64 only: it is the same file for every platform).
+DIST_MODEL ?= 1
+dist: tools $(if $(DIST_MODEL),model) ## build dist/cmdai_<version>_<os>_<arch>.tar.gz, the model tarball and SHA256SUMS
 	rm -rf $(DIST_DIR)/.build $(DIST_DIR)/cmdai_*.tar.gz $(DIST_DIR)/cmdai-model_*.tar.gz $(DIST_DIR)/SHA256SUMS
 	mkdir -p $(DIST_DIR)/.build
 	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -buildvcs=false -ldflags '$(LDFLAGS) -buildid=' -o $(DIST_DIR)/.build/cmdai ./cmd/cmdai
 	$(ORT_ENV) $(GO) run ./scripts/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
-	$(GO) run ./scripts/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model $(MODEL_SRC) \
+	$(GO) run ./scripts/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" \
 		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
 	rm -rf $(DIST_DIR)/.build
 	cat $(DIST_DIR)/SHA256SUMS

@@ -49,14 +49,14 @@ func main() {
 	flag.StringVar(&o.goarch, "arch", runtime.GOARCH, "the platform's GOARCH")
 	flag.StringVar(&o.bin, "bin", "", "the built cmdai binary")
 	flag.StringVar(&o.libDir, "lib", "", "the directory holding libonnxruntime.* (its soname links are kept)")
-	flag.StringVar(&o.model, "model", "", "the model directory (.tools/model/all-MiniLM-L6-v2)")
+	flag.StringVar(&o.model, "model", "", "the model directory (.tools/model/all-MiniLM-L6-v2); empty: no model tarball")
 	flag.StringVar(&docs, "docs", "", "comma-separated files for share/doc/cmdai/")
 	flag.StringVar(&o.out, "out", "dist", "the output directory")
 	flag.Int64Var(&o.mtime, "mtime", 0, "the time of every entry, in Unix seconds (the commit's)")
 	flag.Parse()
 	o.docs = strings.Split(docs, ",")
-	if o.version == "" || o.bin == "" || o.libDir == "" || o.model == "" || docs == "" || o.mtime <= 0 {
-		fmt.Fprintln(os.Stderr, "dist: -version, -bin, -lib, -model, -docs and -mtime are all needed")
+	if o.version == "" || o.bin == "" || o.libDir == "" || docs == "" || o.mtime <= 0 {
+		fmt.Fprintln(os.Stderr, "dist: -version, -bin, -lib, -docs and -mtime are all needed")
 		os.Exit(2)
 	}
 	if err := run(context.Background(), o); err != nil {
@@ -78,11 +78,15 @@ func run(ctx context.Context, o options) error {
 	if err := fsx.WriteFile(archive, 0o644, func(w io.Writer) error { return writeTarGz(w, files, time.Unix(o.mtime, 0)) }); err != nil {
 		return fmt.Errorf("write %s: %w", archive, err)
 	}
-	model, err := modeldist.WriteTarball(ctx, o.model, o.out)
-	if err != nil {
-		return fmt.Errorf("model tarball: %w", err)
+	sums := []string{archive}
+	if o.model != "" {
+		model, err := modeldist.WriteTarball(ctx, o.model, o.out)
+		if err != nil {
+			return fmt.Errorf("model tarball: %w", err)
+		}
+		sums = append(sums, model)
 	}
-	return writeSums(filepath.Join(o.out, "SHA256SUMS"), archive, model)
+	return writeSums(filepath.Join(o.out, "SHA256SUMS"), sums...)
 }
 
 // file is one entry of the archive: a regular file from src, a symlink to
