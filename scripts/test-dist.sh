@@ -54,6 +54,12 @@ tar -xzf "${archives[0]}" -C "$work/unpacked"
 exe="$work/unpacked/$top/bin/cmdai"
 out="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" --version)" || fail "bin/cmdai --version failed in the unpacked archive"
 echo "test-dist: unpacked bin/cmdai --version: $out"
+# The model tarball beside it installs with the unpacked program.
+pulled="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model pull --base-url "$work/dist" 2>&1)" ||
+	fail "model pull from the dist directory failed:$(printf '\n%s' "$pulled")"
+echo "test-dist: $pulled"
+status="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true)"
+grep -q "variants:  \[fp32 int8\]" <<<"$status" || fail "the pulled model does not verify with both variants:$(printf '\n%s' "$status")"
 # Needs the layout part of #19 (ONNX Runtime found in <bin>/../lib/cmdai).
 status="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true)"
 grep -q "library in $work/unpacked/$top/lib/cmdai" <<<"$status" ||
