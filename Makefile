@@ -16,7 +16,7 @@ GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
 TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build build-pure tools model chroma mcp-client install-model index scan test unit test-deps pipeline bench fuzz vet fmt clean
+.PHONY: help build build-pure tools model chroma mcp-client install-model index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -56,6 +56,7 @@ test: test-deps tools model chroma mcp-client vet ## install what tests need, th
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 	./scripts/test-pipeline.sh
 	./scripts/fuzz-selftest.sh
+	./scripts/test-dist.sh
 	FUZZTIME=$(TEST_FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
 # The tests that need Debian packages, Rust, the model or Chroma call
@@ -78,6 +79,24 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
 	./scripts/bench-embed.sh
 	./scripts/bench-index.sh
+
+# The release of this platform (scripts/dist): byte-reproducible, so every
+# time in it is the commit's, and the build drops paths and build ids.
+DIST_DIR ?= dist
+DIST_VERSION ?= $(patsubst v%,%,$(VERSION))
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 1)
+# DIST_MODEL= leaves the model tarball out (the release workflow makes it
+# on linux amd64 only: it is the same file for every platform).
+DIST_MODEL ?= 1
+dist: tools $(if $(DIST_MODEL),model) ## build dist/cmdai_<version>_<os>_<arch>.tar.gz, the model tarball and SHA256SUMS
+	rm -rf $(DIST_DIR)/.build $(DIST_DIR)/cmdai_*.tar.gz $(DIST_DIR)/cmdai-model_*.tar.gz $(DIST_DIR)/SHA256SUMS
+	mkdir -p $(DIST_DIR)/.build
+	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -buildvcs=false -ldflags '$(LDFLAGS) -buildid=' -o $(DIST_DIR)/.build/cmdai ./cmd/cmdai
+	$(ORT_ENV) $(GO) run ./scripts/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
+	$(GO) run ./scripts/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" \
+		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
+	rm -rf $(DIST_DIR)/.build
+	cat $(DIST_DIR)/SHA256SUMS
 
 fuzz: ## run the parser's fuzz targets for FUZZTIME each; fails on a crash or a stall
 	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh

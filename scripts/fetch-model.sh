@@ -66,14 +66,16 @@ for a in "$@"; do
 done
 
 log() { echo "fetch-model: $*" >&2; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# sha256sum where there is one, else shasum (macOS: the release workflow).
+sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
+sha() { sha256 "$1" | cut -d' ' -f1; }
 
 # What the outputs depend on besides the weights: the exporter, the pins.
 recipe() {
 	{
 		cat "$REPO/scripts/export_onnx.py"
 		echo "${PY_PKGS[*]} $SOURCE $SAFETENSORS_SHA256"
-	} | sha256sum | cut -d' ' -f1
+	} | sha256 | cut -d' ' -f1
 }
 
 # True when manifest.json is there, lists every file with a matching sha256,
@@ -149,7 +151,7 @@ verify_model() { # dir
 summary() { # state
 	local f parts=()
 	for f in model.onnx model_int8.onnx; do
-		parts+=("$f $(($(stat -c %s "$OUT/$f") / 1000000)) MB sha256 $(sha "$OUT/$f" | cut -c1-12)")
+		parts+=("$f $(($(wc -c <"$OUT/$f") / 1000000)) MB sha256 $(sha "$OUT/$f" | cut -c1-12)")
 	done
 	echo "all-MiniLM-L6-v2 ($1): ${parts[0]}; ${parts[1]}; in $OUT"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Puts the ONNX Runtime shared library (CPU) into $CMDAI_TOOLS/lib. On
-# linux/x86_64:
+# linux/x86_64 (and linux/aarch64, for the release workflow's arm64 job):
 #   libonnxruntime.so.1.23.2   the library (SONAME libonnxruntime.so.1)
 #   libonnxruntime.so.1        -> libonnxruntime.so.1.23.2
 #   libonnxruntime.so          -> libonnxruntime.so.1.23.2  (what hugot is pointed at)
@@ -29,6 +29,12 @@ case "$(uname -s)/$(uname -m)" in
 Linux/x86_64)
 	MEMBER=package/bin/napi-v6/linux/x64/libonnxruntime.so.1
 	SO_SHA256=733854c3d7ce45256cc1c22cd4a30373247e1f7b7de8f40beab24211ef8e2a76
+	so="libonnxruntime.so.$ORT_VERSION"
+	links=(libonnxruntime.so.1 libonnxruntime.so)
+	;;
+Linux/aarch64 | Linux/arm64)
+	MEMBER=package/bin/napi-v6/linux/arm64/libonnxruntime.so.1
+	SO_SHA256=648ffa64fbe027ae27139109410900cf776a030dec2dbbac51053318cc44c286
 	so="libonnxruntime.so.$ORT_VERSION"
 	links=(libonnxruntime.so.1 libonnxruntime.so)
 	;;

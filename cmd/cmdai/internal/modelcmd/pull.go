@@ -2,22 +2,33 @@ package modelcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/modeldist"
+	"github.com/cmdai/cmdai/release"
 )
 
 // PullOptions are the inputs of `cmdai model pull`.
 type PullOptions struct {
 	*cmdutil.Factory
+	// Base is the release location the model tarball comes from.
+	Base string
+	// Hub pulls from the Hugging Face hub (URL) instead: fp32 only, with
+	// no checksums but the ones computed on arrival.
+	Hub      bool
 	URL      string
 	ModelDir string
+	Dir      string
 	Client   *http.Client
 	// IdleTimeout ends a file's transfer that receives nothing for this long.
 	IdleTimeout time.Duration
@@ -27,29 +38,48 @@ func newPullCommand(f *cmdutil.Factory, runF func(context.Context, *PullOptions)
 	opts := &PullOptions{Factory: f}
 	return &cli.Command{
 		Name:      "pull",
-		Usage:     "download the model from the Hugging Face hub (online machines only)",
-		UsageText: "cmdai model pull [--url URL]",
-		Description: `Downloads the ONNX export, tokenizer and configs, writes their manifest and
-installs them as "model import" does. Machines without a network use
-"cmdai model import" instead.
+		Usage:     "download the model (both variants, checksums pinned in cmdai) from a release (online machines only)",
+		UsageText: "cmdai model pull [--base-url URL|DIR]\n   cmdai model pull --hub [--url URL]",
+		Description: `Fetches ` + modeldist.TarballName() + ` from the release location
+(default: the project's GitHub releases; --base-url for a mirror: http(s)://,
+file:// or a directory), checks every file against the sha256s pinned in this
+cmdai (a tarball of another model, or damaged, is refused with exit 5), and
+installs it as "model import" does: a failed pull leaves the installed model
+as it was. --hub downloads the fp32 export from the Hugging Face hub instead
+(it cannot serve an int8 index). Machines without a network use
+"cmdai model import".
 
 EXAMPLES:
-   $ cmdai model pull`,
+   $ cmdai model pull
+   $ cmdai model pull --base-url /media/usb/cmdai-v1.2.0
+   $ cmdai model pull --hub`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "url", Usage: "download from `URL` (a mirror of the hub repository)", Value: embed.HubURL, EnvVars: []string{"CMDAI_MODEL_URL"}, Destination: &opts.URL},
+			&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
+			&cli.BoolFlag{Name: "hub", Usage: "download from the Hugging Face hub instead (fp32 only)", Destination: &opts.Hub},
+			&cli.StringFlag{Name: "url", Usage: "with --hub: download from `URL` (a mirror of the hub repository); implies --hub", Value: embed.HubURL, EnvVars: []string{"CMDAI_MODEL_URL"}, Destination: &opts.URL},
+			&cli.StringFlag{Name: "dir", Usage: "download into `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
 			cmdutil.IdleTimeoutFlag(&opts.IdleTimeout),
 			cmdutil.ModelDirFlag(&opts.ModelDir),
 		},
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
-			if err := clix.NoArgs(c, "--url URL names a mirror"); err != nil {
+			if err := clix.NoArgs(c, "--base-url URL names a mirror"); err != nil {
 				return err
 			}
 			if opts.IdleTimeout <= 0 {
 				return cmdutil.UsageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
 			}
+			if c.IsSet("url") {
+				opts.Hub = true
+			}
+			if opts.Hub && c.IsSet("base-url") {
+				return cmdutil.UsageError("--base-url (a release) and --hub/--url (the hub) are two sources: give one")
+			}
 			if runF != nil {
 				return runF(c.Context, opts)
+			}
+			if opts.Hub {
+				return runPullHub(c.Context, opts)
 			}
 			return runPull(c.Context, opts)
 		},
@@ -57,6 +87,40 @@ EXAMPLES:
 }
 
 func runPull(ctx context.Context, opts *PullOptions) error {
+	dst, err := opts.ResolveModelDir(opts.ModelDir)
+	if err != nil {
+		return err
+	}
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = config.DownloadDir(opts.Getenv); err != nil {
+			return err
+		}
+	}
+	var progress release.Progress
+	if opts.IO.ErrTTY {
+		var bar *progressbar.ProgressBar
+		progress = func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.DefaultBytes(total, "downloading "+modeldist.TarballName())
+			}
+			_ = bar.Set64(done)
+		}
+	}
+	src := release.Source{Base: opts.Base, Client: opts.Client, IdleTimeout: opts.IdleTimeout}
+	m, err := modeldist.Pull(ctx, src, dir, dst, progress)
+	switch {
+	case errors.Is(err, modeldist.ErrNotPinned), errors.Is(err, modeldist.ErrDamaged), errors.Is(err, embed.ErrCorruptModel):
+		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("model pull refused, the installed model is unchanged: %w", err))
+	case err != nil:
+		return cmdutil.NetworkCode(err)
+	}
+	fmt.Fprintf(opts.IO.Out, "installed %s (%d files verified against the sha256s pinned in cmdai, model %s) from %s in %s\n",
+		m.Name, len(m.Files)+1, modeldist.Rev(), opts.Base, dst)
+	return nil
+}
+
+func runPullHub(ctx context.Context, opts *PullOptions) error {
 	dst, err := opts.ResolveModelDir(opts.ModelDir)
 	if err != nil {
 		return err

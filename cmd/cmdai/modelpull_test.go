@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embedtest"
+	"github.com/cmdai/cmdai/modeldist"
+	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/testmode"
+)
+
+// modelRelease is a release directory holding the model tarball that
+// `make dist` publishes, made from the model `make model` built.
+func modelRelease(t *testing.T) string {
+	t.Helper()
+	testmode.Heavy(t, "the model `make model` builds")
+	src := os.Getenv("CMDAI_TEST_MODEL_DIR")
+	if src == "" {
+		src = filepath.Join("..", "..", ".tools", "model", embed.ModelName)
+	}
+	rel := t.TempDir()
+	if _, err := modeldist.WriteTarball(context.Background(), src, rel); err != nil {
+		t.Fatalf("model tarball: %v (run `make model`)", err)
+	}
+	return rel
+}
+
+// TestModelPullFromRelease: pull installs the published model from a
+// directory, a file:// URL and an HTTP server, and refuses bad tarballs.
+func TestModelPullFromRelease(t *testing.T) {
+	rel := modelRelease(t)
+	t.Run("sources", func(t *testing.T) { pullFromSources(t, rel) })
+	t.Run("refused", func(t *testing.T) { pullRefusesBadTarballs(t, rel) })
+}
+
+// pullFromSources: the pulled model verifies, both variants.
+func pullFromSources(t *testing.T, rel string) {
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	srv := httptest.NewServer(http.FileServer(http.Dir(rel)))
+	defer srv.Close()
+	for _, base := range []string{rel, "file://" + rel, srv.URL} {
+		dst := filepath.Join(t.TempDir(), embed.ModelName)
+		code, out, stderr := runCLI(t, "model", "pull", "--base-url", base, "--model-dir", dst)
+		if code != 0 || !strings.Contains(out, "pinned") || !strings.Contains(out, dst) {
+			t.Fatalf("pull from %s: exit %d\n%s\n%s", base, code, out, stderr)
+		}
+		for _, v := range []string{embed.VariantFP32, embed.VariantInt8} {
+			if _, err := embed.Verify(dst, v); err != nil {
+				t.Errorf("pulled from %s, variant %s: %v", base, v, err)
+			}
+		}
+		if err := modeldist.CheckDir(dst); err != nil {
+			t.Errorf("pulled from %s: %v", base, err)
+		}
+	}
+	// the default download dir is left without the tarball
+	if left, _ := filepath.Glob(filepath.Join(os.Getenv("CMDAI_HOME"), "*", "downloads", "*.tar.gz")); len(left) != 0 {
+		t.Errorf("tarballs left behind: %v", left)
+	}
+}
+
+// pullRefusesBadTarballs: a flipped byte, a truncated tarball and one of
+// another model each exit 5 with a clear message, and the model installed
+// before is left as it was.
+func pullRefusesBadTarballs(t *testing.T, rel string) {
+	good, err := os.ReadFile(filepath.Join(rel, modeldist.TarballName()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	installed := filepath.Join(t.TempDir(), embed.ModelName)
+	if code, _, stderr := runCLI(t, "model", "import", embedtest.FakeModel(t, "before"), "--model-dir", installed); code != 0 {
+		t.Fatal(stderr)
+	}
+	before, _ := os.ReadFile(filepath.Join(installed, embed.ManifestFile))
+
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)/2] ^= 0x01
+	other := filepath.Join(t.TempDir(), "other.tar.gz")
+	if _, err := packaging.WriteFile(other, func(w io.Writer) error {
+		return writeModelTar(w, embedtest.FakeModel(t, "another model"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	otherBytes, _ := os.ReadFile(other)
+	for name, body := range map[string][]byte{
+		"flipped byte":  flipped,
+		"truncated":     good[:len(good)*2/3],
+		"another model": otherBytes,
+	} {
+		bad := t.TempDir()
+		if err := os.WriteFile(filepath.Join(bad, modeldist.TarballName()), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, "model", "pull", "--base-url", bad, "--model-dir", installed)
+		if code != cmdutil.ExitVerification || !strings.Contains(stderr, "model pull refused") {
+			t.Errorf("%s: exit %d, want %d\n%s", name, code, cmdutil.ExitVerification, stderr)
+		}
+		after, _ := os.ReadFile(filepath.Join(installed, embed.ManifestFile))
+		if string(after) != string(before) {
+			t.Errorf("%s: the installed model changed", name)
+		}
+		if _, err := embed.Verify(installed, ""); err != nil {
+			t.Errorf("%s: the installed model no longer verifies: %v", name, err)
+		}
+	}
+	// a location without the tarball is not a verification failure
+	code, _, stderr := runCLI(t, "model", "pull", "--base-url", t.TempDir(), "--model-dir", installed)
+	if code != cmdutil.ExitFailure || !strings.Contains(stderr, modeldist.TarballName()) {
+		t.Errorf("empty location: exit %d\n%s", code, stderr)
+	}
+}
+
+// writeModelTar writes dir's files under all-MiniLM-L6-v2/, as a release's
+// model tarball lays them out.
+func writeModelTar(w io.Writer, dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var files []packaging.Entry
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		files = append(files, packaging.Entry{Name: embed.ModelName + "/" + e.Name(), Size: st.Size(), Open: func() (io.ReadCloser, error) { return os.Open(p) }})
+	}
+	return packaging.WriteTarGz(context.Background(), w, time.Unix(0, 0), files)
+}
