@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma/datalock"
-	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/chroma/launcher"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/termtext"
 )
