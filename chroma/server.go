@@ -122,10 +122,15 @@ type Server struct {
 const logName = "cmdai-chroma.log"
 
 // StartServer locks o.DataDir, starts `chroma run` on a free loopback
-// port and waits for its heartbeat. Call Stop when done.
+// port and waits for its heartbeat. Call Stop when done. A `chroma` of
+// a release cmdai cannot use is refused first (BinVersion), rather than
+// waited for until StartTimeout.
 func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 90 * time.Second
+	}
+	if _, err := BinVersion(ctx, o.Bin); errors.Is(err, ErrUnsupportedVersion) {
+		return nil, err
 	}
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create chroma data directory: %w", err)
