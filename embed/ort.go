@@ -5,6 +5,7 @@ package embed
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -118,7 +119,11 @@ func ProbeORT(dir string) (version, loaded string, err error) {
 // badORT explains a library that is there but does not load: not a
 // shared library, built for another machine, or too old.
 func badORT(dir string, err error) error {
-	return fmt.Errorf("%w: %s in %s does not load (%v): it is damaged, built for another machine, or older than 1.23; %s", ErrNoORT, ORTLibName, dir, err, ortFix)
+	why := libProblem(filepath.Join(dir, ORTLibName))
+	if why == "" {
+		why = "it is damaged, built for another machine, or older than 1.23"
+	}
+	return fmt.Errorf("%w: %s in %s does not load (%v): %s; %s", ErrNoORT, ORTLibName, dir, err, why, ortFix)
 }
 
 // Tokenizers says which tokenizer library this binary runs and its
