@@ -74,7 +74,7 @@ func startORT(o Options) (*hugot.Session, error) {
 		dir = FindORTLibDir(os.Getenv)
 	}
 	if dir == "" {
-		return nil, fmt.Errorf("%w: %s not found: %s", ErrNoORT, ORTLibName, ortFix)
+		return nil, ortNotFound(os.Getenv)
 	}
 	threads := o.Threads
 	if threads <= 0 {
@@ -106,7 +106,7 @@ func ProbeORT(dir string) (version, loaded string, err error) {
 		return ort.GetVersion(), dir, nil
 	}
 	if dir == "" {
-		return "", "", fmt.Errorf("%w: %s not found: %s", ErrNoORT, ORTLibName, ortFix)
+		return "", "", ortNotFound(os.Getenv)
 	}
 	s, err := hugot.NewORTSession(options.WithOnnxLibraryPath(dir))
 	if err != nil {

@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,6 +25,15 @@ func ortLibName(goos string) string {
 
 // ortFix says how to get a working ONNX Runtime library.
 const ortFix = "install cmdai with `make install` from a checkout (or unpack a release archive, which has it in lib/cmdai/), set " + EnvORTLibDir + " to the directory of a working one, version 1.23 or newer, or pass --embed-backend go (slow, fp32 only); `cmdai doctor` checks every part"
+
+// ortNotFound says that no ONNX Runtime library was found, and where
+// the setting that was obeyed pointed.
+func ortNotFound(getenv func(string) string) error {
+	if d := getenv(EnvORTLibDir); d != "" {
+		return fmt.Errorf("%w: %s=%s holds no %s: point it at the directory that does, or unset it; %s", ErrNoORT, EnvORTLibDir, d, ORTLibName, ortFix)
+	}
+	return fmt.Errorf("%w: %s not found: %s", ErrNoORT, ORTLibName, ortFix)
+}
 
 // EnvORTLibDir names the directory of ONNX Runtime's library.
 const EnvORTLibDir = "CMDAI_ORT_LIB_DIR"
