@@ -13,6 +13,8 @@ import (
 	"github.com/knights-analytics/hugot/options"
 	"github.com/knights-analytics/hugot/pipelines"
 	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/cmdai/cmdai/embed/libcheck"
 )
 
 // ORTAvailable reports whether this binary can use ONNX Runtime (it was
@@ -119,7 +121,7 @@ func ProbeORT(dir string) (version, loaded string, err error) {
 // badORT explains a library that is there but does not load: not a
 // shared library, built for another machine, or too old.
 func badORT(dir string, err error) error {
-	why := libProblem(filepath.Join(dir, ORTLibName))
+	why := libcheck.Problem(filepath.Join(dir, ORTLibName))
 	if why == "" {
 		why = "it is damaged, built for another machine, or older than 1.23"
 	}

@@ -1,4 +1,7 @@
-package embed
+// Package libcheck says what is wrong with a shared library that does
+// not load, from its ELF header: the dynamic loader's own words for a
+// library of another machine are "No such file or directory".
+package libcheck
 
 import (
 	"debug/elf"
@@ -9,11 +12,10 @@ import (
 // elfMachines are the machines cmdai's builds run on.
 var elfMachines = map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}
 
-// libProblem says what is wrong with the shared library at path, where
-// its ELF header tells (the dynamic loader's own words for a library of
-// another machine are "No such file or directory"): "" when nothing is
-// seen, or on systems whose libraries are not ELF.
-func libProblem(path string) string {
+// Problem says what is wrong with the shared library at path, where its
+// ELF header tells: "" when nothing is seen, or on systems whose
+// libraries are not ELF.
+func Problem(path string) string {
 	if runtime.GOOS != "linux" {
 		return ""
 	}

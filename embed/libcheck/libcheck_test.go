@@ -1,4 +1,4 @@
-package embed
+package libcheck
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 // A file of garbage, and a real ELF of another machine (this test
 // binary with its header's machine changed), are told apart.
-func TestLibProblem(t *testing.T) {
+func TestProblem(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("ELF libraries are Linux's")
 	}
@@ -19,7 +19,7 @@ func TestLibProblem(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte("\x00garbage bytes, not a library"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := libProblem(garbage); !strings.Contains(p, "not an ELF") {
+	if p := Problem(garbage); !strings.Contains(p, "not an ELF") {
 		t.Errorf("garbage: %q", p)
 	}
 	exe, err := os.Executable()
@@ -36,7 +36,7 @@ func TestLibProblem(t *testing.T) {
 	if err := os.WriteFile(wrong, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p := libProblem(wrong); !strings.Contains(p, "another machine") {
+	if p := Problem(wrong); !strings.Contains(p, "another machine") {
 		t.Errorf("wrong machine: %q", p)
 	}
 }
