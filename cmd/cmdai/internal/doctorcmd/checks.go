@@ -151,7 +151,11 @@ func checkChroma(ctx context.Context, opts *Options) Component {
 	}
 	bin, err := chroma.FindBin(opts.Chroma.Bin, opts.Getenv)
 	if err != nil {
-		c.Status, c.Detail, c.Fix = StatusMissing, err.Error(), fixChroma
+		c.Status, c.Fix = StatusMissing, fixChroma
+		c.Detail = "no `chroma` executable in " + config.ThisInstall().ChromaBin() + ", the checkout's .tools, $CMDAI_TOOLS or PATH"
+		if explicit := opts.Chroma.Bin; explicit != "" {
+			c.Detail = explicit + " (--chroma-bin or CMDAI_CHROMA_BIN) is not an executable file"
+		}
 		return c
 	}
 	c.Path = bin

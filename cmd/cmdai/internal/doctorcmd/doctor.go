@@ -157,7 +157,10 @@ func printReport(opts *Options, rep Report) {
 		if c.Version != "" {
 			b.WriteString(" (" + c.Version + ")")
 		}
-		if c.Detail != "" {
+		switch {
+		case c.Detail != "" && c.Path+c.Version == "":
+			b.WriteString(" " + c.Detail)
+		case c.Detail != "":
 			b.WriteString(": " + c.Detail)
 		}
 		if c.Fix != "" && c.Status != StatusOK {
