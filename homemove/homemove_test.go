@@ -237,3 +237,33 @@ func TestOldServerRuns(t *testing.T) {
 	}
 	moved(t, from, to)
 }
+
+// Two cmdai at once: one moves, the other waits for the lock, finds
+// nothing left to move, and says nothing.
+func TestTwoAtOnce(t *testing.T) {
+	getenv, from, to := oldHome(t)
+	results := make(chan Result, 2)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			res, err := Run(context.Background(), getenv)
+			results <- res
+			errs <- err
+		}()
+	}
+	movedBy := 0
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+		if res := <-results; len(res.Moved) > 0 {
+			movedBy++
+		} else if res.Message() != "" {
+			t.Errorf("the second one says %q", res.Message())
+		}
+	}
+	if movedBy != 1 {
+		t.Errorf("moved by %d runs; want 1", movedBy)
+	}
+	moved(t, from, to)
+}

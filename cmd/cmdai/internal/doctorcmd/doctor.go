@@ -118,6 +118,12 @@ func run(ctx context.Context, opts *Options) error {
 	} else {
 		printReport(opts, rep)
 	}
+	return exitFor(rep)
+}
+
+// exitFor is the error, with its exit code, of the first part that
+// failed (the components are in exitHelp's order); nil when none did.
+func exitFor(rep Report) error {
 	for _, c := range rep.Components {
 		if failed(c) {
 			return cmdutil.WithCode(c.code, fmt.Errorf("doctor: %s is %s: %s", c.Name, c.Status, c.Fix))
