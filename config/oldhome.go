@@ -54,3 +54,26 @@ func DataParts(root string) []string {
 	sort.Strings(parts)
 	return parts
 }
+
+// PinnedDataDirs are the data directories the user named (CMDAI_CHROMA_DATA,
+// CMDAI_MODEL_DIR, in the environment or the configuration file): a move
+// must leave them where the setting says. Flags are not seen here: a
+// command-line --chroma-data names a directory for one run.
+func PinnedDataDirs(getenv Env) []string {
+	f, _ := Load(getenv)
+	var dirs []string
+	for _, env := range []string{"CMDAI_CHROMA_DATA", "CMDAI_MODEL_DIR"} {
+		v := getenv(env)
+		if v == "" {
+			if fv, ok := f.Value(KeyFor(env)); ok {
+				v, _ = fv.(string)
+			}
+		}
+		if v != "" {
+			if abs, err := filepath.Abs(v); err == nil {
+				dirs = append(dirs, abs)
+			}
+		}
+	}
+	return dirs
+}

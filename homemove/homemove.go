@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -66,7 +67,8 @@ func Run(ctx context.Context, getenv config.Env) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{From: h.From, To: h.To}
-	if !exists(h.Marker) && len(config.DataParts(h.From)) == 0 {
+	pinned := config.PinnedDataDirs(getenv)
+	if !exists(h.Marker) && len(unpinned(h.From, config.DataParts(h.From), pinned)) == 0 {
 		return res, nil
 	}
 	if err := os.MkdirAll(h.To, 0o755); err != nil {
@@ -77,13 +79,26 @@ func Run(ctx context.Context, getenv config.Env) (Result, error) {
 		return res, fmt.Errorf("%w: %w", ErrMove, err)
 	}
 	defer datalock.Release(lock, h.To)
-	return move(ctx, h, res)
+	return move(ctx, h, res, pinned)
+}
+
+// unpinned leaves out the parts a setting names (CMDAI_CHROMA_DATA set
+// to the old ~/.cache/cmdai/chroma): those stay where the user put them.
+func unpinned(root string, parts, pinned []string) []string {
+	var out []string
+	for _, p := range parts {
+		full := filepath.Join(root, p)
+		if !slices.ContainsFunc(pinned, func(d string) bool { return d == full || strings.HasPrefix(d, full+string(filepath.Separator)) }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // move runs under the data root's lock: the state is read again, as
 // another cmdai may have moved it while this one waited.
-func move(ctx context.Context, h config.OldHome, res Result) (Result, error) {
-	parts := config.DataParts(h.From)
+func move(ctx context.Context, h config.OldHome, res Result, pinned []string) (Result, error) {
+	parts := unpinned(h.From, config.DataParts(h.From), pinned)
 	if !exists(h.Marker) {
 		if len(parts) == 0 {
 			return res, nil

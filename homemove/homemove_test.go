@@ -267,3 +267,28 @@ func TestTwoAtOnce(t *testing.T) {
 	}
 	moved(t, from, to)
 }
+
+// A setting that names the old place (CMDAI_CHROMA_DATA) keeps that
+// part there; the rest moves.
+func TestPinnedPartStays(t *testing.T) {
+	getenv, from, to := oldHome(t)
+	pinned := func(k string) string {
+		if k == "CMDAI_CHROMA_DATA" {
+			return filepath.Join(from, "chroma")
+		}
+		return getenv(k)
+	}
+	res, err := Run(context.Background(), pinned)
+	if err != nil || slices.Contains(res.Moved, "chroma") || !slices.Contains(res.Moved, "keywords") {
+		t.Errorf("moved %v, %v; want all but chroma", res.Moved, err)
+	}
+	if _, err := os.Stat(filepath.Join(from, "chroma", "chroma.sqlite3")); err != nil {
+		t.Errorf("the pinned chroma moved: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(to, "keywords")); err != nil {
+		t.Errorf("keywords: %v", err)
+	}
+	if again, err := Run(context.Background(), pinned); err != nil || again.Message() != "" {
+		t.Errorf("second run: %+v, %v", again, err)
+	}
+}
