@@ -90,7 +90,7 @@ func TestBrokenServerBinary(t *testing.T) {
 	if errors.Is(err, ErrLocked) {
 		t.Fatalf("lock not released after a failed start: %v", err)
 	}
-	if _, err := FindBin(filepath.Join(dir, "missing"), os.Getenv); !errors.Is(err, ErrNoServerBinary) || !strings.Contains(err.Error(), "make chroma") {
+	if _, err := FindBin(filepath.Join(dir, "missing"), os.Getenv); !errors.Is(err, ErrNoServerBinary) || !strings.Contains(err.Error(), "pipx install chromadb=="+ChromaVersion) || !strings.Contains(err.Error(), "cmdai doctor") {
 		t.Errorf("FindBin(missing) = %v", err)
 	}
 }

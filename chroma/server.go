@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/chroma/launcher"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/procgroup"
 	"github.com/cmdai/cmdai/termtext"
 )
@@ -34,26 +35,33 @@ var ErrLocked = datalock.ErrLocked
 // ErrServerStart means the server did not come up.
 var ErrServerStart = errors.New("chroma server did not start")
 
-// FindBin picks the `chroma` executable: explicit (--chroma-bin), then
-// $CMDAI_CHROMA_BIN, then the tools directory ($CMDAI_TOOLS, else .tools
-// beside the directory of cmdai's own binary, as `make` lays it out), then
-// $PATH.
+// FindBin picks the `chroma` executable for the running binary (see
+// FindBinFor).
 func FindBin(explicit string, getenv func(string) string) (string, error) {
+	return FindBinFor(explicit, getenv, config.ThisInstall())
+}
+
+// FindBinFor picks the `chroma` executable: explicit (--chroma-bin),
+// then $CMDAI_CHROMA_BIN, then $CMDAI_TOOLS/chroma/venv/bin/chroma, the
+// one installed with cmdai (PREFIX/lib/cmdai/chroma/bin/chroma beside
+// PREFIX/bin/cmdai), the checkout's .tools (bin/cmdai ->
+// .tools/chroma/venv/bin/chroma, as `make` lays it out), then $PATH
+// (`pipx install chromadb==<pin>`).
+func FindBinFor(explicit string, getenv func(string) string, inst config.Install) (string, error) {
 	if explicit != "" {
 		return checkBin(explicit, "--chroma-bin")
 	}
 	if b := getenv("CMDAI_CHROMA_BIN"); b != "" {
 		return checkBin(b, "CMDAI_CHROMA_BIN")
 	}
-	var toolDirs []string
+	var bins []string
 	if t := getenv("CMDAI_TOOLS"); t != "" {
-		toolDirs = append(toolDirs, t)
+		bins = append(bins, filepath.Join(t, "chroma", "venv", "bin", "chroma"))
 	}
-	if exe, err := os.Executable(); err == nil {
-		toolDirs = append(toolDirs, filepath.Join(filepath.Dir(filepath.Dir(exe)), ".tools"))
+	if inst.Bin != "" {
+		bins = append(bins, inst.ChromaBin(), filepath.Join(inst.Tools, "chroma", "venv", "bin", "chroma"))
 	}
-	for _, d := range toolDirs {
-		b := filepath.Join(d, "chroma", "venv", "bin", "chroma")
+	for _, b := range bins {
 		if isExecutable(b) {
 			return b, nil
 		}
@@ -61,12 +69,15 @@ func FindBin(explicit string, getenv func(string) string) (string, error) {
 	if b, err := exec.LookPath("chroma"); err == nil {
 		return b, nil
 	}
-	return "", fmt.Errorf("%w: install it with `make chroma` (or `pip install chromadb==%s`), pass --chroma-bin PATH, or use a running server with --chroma-url URL", ErrNoServerBinary, ChromaVersion)
+	return "", fmt.Errorf("%w: %s", ErrNoServerBinary, binFix)
 }
+
+// binFix says how to get the pinned Chroma server.
+var binFix = fmt.Sprintf("install it with `pipx install chromadb==%s` (or `make install` from a cmdai checkout), pass --chroma-bin PATH, or use a running server with --chroma-url URL; `cmdai doctor` checks every part", ChromaVersion)
 
 func checkBin(path, from string) (string, error) {
 	if !isExecutable(path) {
-		return "", fmt.Errorf("%w: %s from %s is not an executable file (install chromadb==%s with `make chroma`)", ErrNoServerBinary, path, from, ChromaVersion)
+		return "", fmt.Errorf("%w: %s from %s is not an executable file; %s", ErrNoServerBinary, path, from, binFix)
 	}
 	return path, nil
 }
@@ -111,10 +122,15 @@ type Server struct {
 const logName = "cmdai-chroma.log"
 
 // StartServer locks o.DataDir, starts `chroma run` on a free loopback
-// port and waits for its heartbeat. Call Stop when done.
+// port and waits for its heartbeat. Call Stop when done. A `chroma` of
+// a release cmdai cannot use is refused first (BinVersion), rather than
+// waited for until StartTimeout.
 func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 90 * time.Second
+	}
+	if _, err := BinVersion(ctx, o.Bin); errors.Is(err, ErrUnsupportedVersion) {
+		return nil, err
 	}
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create chroma data directory: %w", err)

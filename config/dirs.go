@@ -2,7 +2,10 @@
 // resolves: command-line flag, then CMDAI_* environment variable, then
 // the configuration file (config.yaml or config.toml in the config root,
 // or the file CMDAI_CONFIG names), then the default. Directories are
-// XDG-aware, with CMDAI_HOME (or the file's home) overriding the root.
+// XDG-aware: what the user built or installed (the index, the model)
+// under the data root, what can be fetched or computed again (vectors,
+// downloads) under the cache root; CMDAI_HOME (or the file's home) is
+// both roots at once.
 package config
 
 import (
@@ -17,7 +20,7 @@ type Env func(string) string
 // The names of cmdai's directories under its roots: named once here so
 // that no other package spells a path of its own.
 const (
-	appDir       = "cmdai"      // under XDG_CACHE_HOME and XDG_CONFIG_HOME
+	appDir       = "cmdai"      // under XDG_DATA_HOME, XDG_CACHE_HOME and XDG_CONFIG_HOME
 	homeConfig   = "config"     // the config root under CMDAI_HOME
 	embeddings   = "embeddings" // models, and the cache of their vectors
 	vectorCache  = "cache"      // under embeddings
@@ -28,22 +31,59 @@ const (
 	userHints    = "hints"
 )
 
-// CacheRoot is where cmdai's cache lives: $CMDAI_HOME, else the
-// configuration file's home, else $XDG_CACHE_HOME/cmdai, else
-// ~/.cache/cmdai. A configuration file that does not load is an error
-// here too: its home might have said otherwise.
+// CacheRoot is where cmdai's caches live (vectors already computed,
+// downloads): $CMDAI_HOME, else the configuration file's home, else
+// $XDG_CACHE_HOME/cmdai, else ~/.cache/cmdai. A configuration file that
+// does not load is an error here too: its home might have said otherwise.
 func CacheRoot(getenv Env) (string, error) {
+	if h, ok, err := movedHome(getenv); ok || err != nil {
+		return h, err
+	}
+	return xdgCacheRoot(getenv)
+}
+
+// DataRoot is where cmdai keeps what a cache cleaner must not delete:
+// the index (the private Chroma server's data, the keyword indexes) and
+// the installed model. $CMDAI_HOME, else the configuration file's home,
+// else $XDG_DATA_HOME/cmdai, else ~/.local/share/cmdai. They used to
+// live in the cache root: OldHome says what to bring over from there.
+func DataRoot(getenv Env) (string, error) {
+	if h, ok, err := movedHome(getenv); ok || err != nil {
+		return h, err
+	}
+	return xdgDataRoot(getenv)
+}
+
+// movedHome is $CMDAI_HOME, else the configuration file's home: the one
+// directory that then holds the data and the caches (ok false: neither
+// is set).
+func movedHome(getenv Env) (string, bool, error) {
 	if h := getenv(EnvHome); h != "" {
-		return filepath.Abs(h)
+		h, err := filepath.Abs(h)
+		return h, true, err
 	}
 	f, err := Load(getenv)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if h, ok := f.Value(KeyHome); ok {
-		return h.(string), nil
+		return h.(string), true, nil
 	}
-	return xdgCacheRoot(getenv)
+	return "", false, nil
+}
+
+// xdgDataRoot is the data root by the XDG rules alone:
+// $XDG_DATA_HOME/cmdai (absolute only, as the spec says), else
+// ~/.local/share/cmdai.
+func xdgDataRoot(getenv Env) (string, error) {
+	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, appDir), nil
+	}
+	home, err := homeDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share", appDir), nil
 }
 
 // xdgCacheRoot is the cache root by the XDG rules alone:
@@ -77,9 +117,10 @@ func ConfigRoot(getenv Env) (string, error) {
 	return filepath.Join(home, ".config", appDir), nil
 }
 
-// ModelDir is where the named embedding model is installed.
+// ModelDir is where the named embedding model is installed (`cmdai model
+// import` and `pull` write it there).
 func ModelDir(getenv Env, model string) (string, error) {
-	return underCache(getenv, embeddings, model)
+	return underData(getenv, embeddings, model)
 }
 
 // EmbeddingCacheDir holds vectors already computed, per model.
@@ -90,7 +131,7 @@ func EmbeddingCacheDir(getenv Env) (string, error) {
 // ChromaDir holds the data of the private Chroma server cmdai starts when
 // no --chroma-url is given.
 func ChromaDir(getenv Env) (string, error) {
-	return underCache(getenv, chromaData)
+	return underData(getenv, chromaData)
 }
 
 // DownloadDir holds index tarballs fetched by `cmdai index download`,
@@ -102,7 +143,7 @@ func DownloadDir(getenv Env) (string, error) {
 // KeywordDir holds the keyword (BM25) indexes built from collections,
 // rebuilt when a collection changes.
 func KeywordDir(getenv Env) (string, error) {
-	return underCache(getenv, keywords)
+	return underData(getenv, keywords)
 }
 
 // CommandsDir holds the user's own Markdown command docs.
@@ -122,6 +163,14 @@ func DocDirs(getenv Env) ([]string, error) {
 
 func underCache(getenv Env, elem ...string) (string, error) {
 	root, err := CacheRoot(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{root}, elem...)...), nil
+}
+
+func underData(getenv Env, elem ...string) (string, error) {
+	root, err := DataRoot(getenv)
 	if err != nil {
 		return "", err
 	}

@@ -10,16 +10,20 @@ func env(m map[string]string) Env { return func(k string) string { return m[k] }
 
 func TestRoots(t *testing.T) {
 	cases := []struct {
-		env           map[string]string
-		cache, config string
+		env                 map[string]string
+		data, cache, config string
 	}{
-		{map[string]string{"HOME": "/home/u"}, "/home/u/.cache/cmdai", "/home/u/.config/cmdai"},
-		{map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "/xc", "XDG_CONFIG_HOME": "/xg"}, "/xc/cmdai", "/xg/cmdai"},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/share/cmdai", "/home/u/.cache/cmdai", "/home/u/.config/cmdai"},
+		{map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "/xd", "XDG_CACHE_HOME": "/xc", "XDG_CONFIG_HOME": "/xg"}, "/xd/cmdai", "/xc/cmdai", "/xg/cmdai"},
 		// relative XDG values are invalid per the spec and ignored
-		{map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "rel"}, "/home/u/.cache/cmdai", "/home/u/.config/cmdai"},
-		{map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "/xc", "CMDAI_HOME": "/opt/cmdai"}, "/opt/cmdai", "/opt/cmdai/config"},
+		{map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "rel", "XDG_CACHE_HOME": "rel"}, "/home/u/.local/share/cmdai", "/home/u/.cache/cmdai", "/home/u/.config/cmdai"},
+		{map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "/xd", "XDG_CACHE_HOME": "/xc", "CMDAI_HOME": "/opt/cmdai"}, "/opt/cmdai", "/opt/cmdai", "/opt/cmdai/config"},
 	}
 	for _, c := range cases {
+		data, err := DataRoot(env(c.env))
+		if err != nil || data != c.data {
+			t.Errorf("DataRoot(%v) = %q, %v; want %q", c.env, data, err, c.data)
+		}
 		cache, err := CacheRoot(env(c.env))
 		if err != nil || cache != c.cache {
 			t.Errorf("CacheRoot(%v) = %q, %v; want %q", c.env, cache, err, c.cache)
@@ -30,7 +34,7 @@ func TestRoots(t *testing.T) {
 		}
 	}
 	d, _ := ModelDir(env(map[string]string{"HOME": "/h"}), "all-MiniLM-L6-v2")
-	if d != filepath.FromSlash("/h/.cache/cmdai/embeddings/all-MiniLM-L6-v2") {
+	if d != filepath.FromSlash("/h/.local/share/cmdai/embeddings/all-MiniLM-L6-v2") {
 		t.Errorf("ModelDir = %q", d)
 	}
 }
@@ -45,6 +49,9 @@ func TestHomeFromFile(t *testing.T) {
 	}
 	if d, _ := ChromaDir(getenv); d != "/srv/cmdai/chroma" {
 		t.Errorf("file home: ChromaDir = %q", d)
+	}
+	if d, _ := DataRoot(getenv); d != "/srv/cmdai" {
+		t.Errorf("file home: DataRoot = %q", d)
 	}
 	if c, _ := CommandsDir(getenv); c != filepath.Join(dir, "commands") {
 		t.Errorf("file home: CommandsDir = %q; want it beside the file", c)
@@ -73,9 +80,9 @@ func TestDirs(t *testing.T) {
 		want string
 	}{
 		{EmbeddingCacheDir, "/h/.cache/cmdai/embeddings/cache"},
-		{ChromaDir, "/h/.cache/cmdai/chroma"},
+		{ChromaDir, "/h/.local/share/cmdai/chroma"},
 		{DownloadDir, "/h/.cache/cmdai/downloads"},
-		{KeywordDir, "/h/.cache/cmdai/keywords"},
+		{KeywordDir, "/h/.local/share/cmdai/keywords"},
 		{CommandsDir, "/h/.config/cmdai/commands"},
 	} {
 		if got, err := c.f(getenv); err != nil || got != filepath.FromSlash(c.want) {

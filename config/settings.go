@@ -51,7 +51,7 @@ func KeyFor(env string) string {
 const envPrefix = "CMDAI_"
 
 // EnvHome moves every directory cmdai uses (KeyHome in the file moves the
-// cache only: the file itself is found in the config root).
+// data and the caches only: the file itself is found in the config root).
 const (
 	EnvHome = "CMDAI_HOME"
 	KeyHome = "home"

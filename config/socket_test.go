@@ -19,11 +19,11 @@ func TestServeSocket(t *testing.T) {
 		t.Errorf("two homes: %q and %q; want two names under the runtime dir", a, b)
 	}
 	if got, _ := ServeSocket(env(map[string]string{"HOME": "/h", EnvHome: "/data/a"})); got != "/data/a/cmdai.sock" {
-		t.Errorf("no runtime dir: %q; want it in the cache root", got)
+		t.Errorf("no runtime dir: %q; want it in the data root", got)
 	}
 	long := "/" + strings.Repeat("x", 120)
 	got, _ := ServeSocket(env(map[string]string{"HOME": "/h", EnvHome: long, "TMPDIR": "/t"}))
 	if filepath.Dir(got) != "/t" || len(got) > maxSocketPath {
-		t.Errorf("a cache root too long for a socket: %q", got)
+		t.Errorf("a data root too long for a socket: %q", got)
 	}
 }

@@ -133,7 +133,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 	case o.Backend != "" && o.Backend != BackendORT && o.Backend != BackendGo:
 		return nil, fmt.Errorf("unknown embedding backend %q: use %s or %s", o.Backend, BackendORT, BackendGo)
 	case o.Backend == BackendGo && asked == VariantInt8:
-		return nil, errors.New("the pure-Go backend cannot run the int8 model: use --model-variant fp32, or the ONNX Runtime backend (`make tools`, --embed-backend ort)")
+		return nil, errors.New("the pure-Go backend cannot run the int8 model: use --model-variant fp32, or the ONNX Runtime backend (--embed-backend ort; `cmdai doctor` says whether it can run)")
 	}
 	if o.Backend != BackendGo {
 		if o.Variant == "" {
@@ -150,10 +150,10 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 		case o.Backend == BackendORT || !errors.Is(err, ErrNoORT):
 			return nil, err
 		case asked == VariantInt8:
-			return nil, fmt.Errorf("%w, and the pure-Go backend cannot run the int8 model: install ONNX Runtime (`make tools`), or use --model-variant fp32", err)
+			return nil, fmt.Errorf("%w, and the pure-Go backend cannot run the int8 model: install ONNX Runtime (`make install` from a checkout; `cmdai doctor` says what is missing), or use --model-variant fp32", err)
 		}
 		if o.Notice != nil {
-			o.Notice(fmt.Sprintf("note: %v; using the pure-Go backend with the fp32 model, which is much slower (install ONNX Runtime with `make tools`, or pass --embed-backend go to silence this)", err))
+			o.Notice(fmt.Sprintf("note: %v; using the pure-Go backend with the fp32 model, which is much slower (`cmdai doctor` says how to get ONNX Runtime; pass --embed-backend go to silence this)", err))
 		}
 	}
 	o.Variant = VariantFP32

@@ -57,7 +57,7 @@ var ErrNoModel = errors.New("embedding model not installed")
 var ErrCorruptModel = errors.New("embedding model files do not match their manifest")
 
 // fixHint says how to get a good model onto this machine.
-const fixHint = "install it with `make model` in a cmdai checkout, `cmdai model import DIR|TAR` on an air-gapped machine, or `cmdai model pull` online"
+const fixHint = "install it with `cmdai model pull` online, `cmdai model import DIR|TAR` on an air-gapped machine, or `make install` in a cmdai checkout; `cmdai doctor` checks every part"
 
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (Manifest, error) {
@@ -175,4 +175,22 @@ func WriteManifest(dir string, m Manifest) error {
 		return err
 	}
 	return fsx.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+}
+
+// PickModelDir chooses the model to read: the user's installed one
+// (installed, in the data root) when it has a manifest, else the one
+// that shipped with cmdai (shipped, PREFIX/share/cmdai/models/<name>)
+// when it has one, else installed, so that "not installed" names where
+// `cmdai model import` would put it. The files are verified when loaded
+// (Verify), wherever they are.
+func PickModelDir(installed, shipped string) string {
+	if hasManifest(installed) || shipped == "" || !hasManifest(shipped) {
+		return installed
+	}
+	return shipped
+}
+
+func hasManifest(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, ManifestFile))
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -5,12 +5,16 @@ package embed
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
 	"github.com/knights-analytics/hugot"
 	"github.com/knights-analytics/hugot/options"
 	"github.com/knights-analytics/hugot/pipelines"
+	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/cmdai/cmdai/embed/libcheck"
 )
 
 // ORTAvailable reports whether this binary can use ONNX Runtime (it was
@@ -72,7 +76,7 @@ func startORT(o Options) (*hugot.Session, error) {
 		dir = FindORTLibDir(os.Getenv)
 	}
 	if dir == "" {
-		return nil, fmt.Errorf("%w: %s not found (run `make tools`, or set CMDAI_ORT_LIB_DIR to its directory)", ErrNoORT, ORTLibName)
+		return nil, ortNotFound(os.Getenv)
 	}
 	threads := o.Threads
 	if threads <= 0 {
@@ -85,7 +89,48 @@ func startORT(o Options) (*hugot.Session, error) {
 		options.WithInterOpNumThreads(1),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("%w: start ONNX Runtime from %s: %v (run `make tools`, or set CMDAI_ORT_LIB_DIR to the directory of a working %s, version 1.23 or newer)", ErrNoORT, dir, err, ORTLibName)
+		return nil, badORT(dir, err)
 	}
 	return s, nil
+}
+
+// ProbeORT loads ONNX Runtime from dir (FindORTLibDir when "") and
+// returns its version, as `cmdai doctor` reports it. It shares the
+// process's one ONNX Runtime environment with the embedders: with one
+// open, it reads the version of the library already loaded.
+func ProbeORT(dir string) (version, loaded string, err error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if dir == "" {
+		dir = FindORTLibDir(os.Getenv)
+	}
+	if shared.session != nil {
+		return ort.GetVersion(), dir, nil
+	}
+	if dir == "" {
+		return "", "", ortNotFound(os.Getenv)
+	}
+	s, err := hugot.NewORTSession(options.WithOnnxLibraryPath(dir))
+	if err != nil {
+		return "", dir, badORT(dir, err)
+	}
+	defer s.Destroy()
+	return ort.GetVersion(), dir, nil
+}
+
+// badORT explains a library that is there but does not load: not a
+// shared library, built for another machine, or too old.
+func badORT(dir string, err error) error {
+	why := libcheck.Problem(filepath.Join(dir, ORTLibName))
+	if why == "" {
+		why = "it is damaged, built for another machine, or older than 1.23"
+	}
+	return fmt.Errorf("%w: %s in %s does not load (%v): %s; %s", ErrNoORT, ORTLibName, dir, err, why, ortFix)
+}
+
+// Tokenizers says which tokenizer library this binary runs and its
+// version: with ONNX Runtime, Hugging Face's Rust tokenizers, linked in
+// statically (nothing to find at run time).
+func Tokenizers() (name, version string) {
+	return "Hugging Face tokenizers (Rust, github.com/daulet/tokenizers), linked statically into this binary", moduleVersion("github.com/daulet/tokenizers")
 }

@@ -165,3 +165,31 @@ func lockWithin(f *os.File, d time.Duration) bool {
 		}
 	}
 }
+
+// Holder says, without waiting, who holds dir's lock: held false when
+// no one does (or there is no lock file yet); else the holder's pid (its
+// cmdai, else its server) and a description. It takes the lock for an
+// instant to tell, as only a lock attempt can.
+func Holder(dir string) (held bool, pid int, who string, err error) {
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, 0, "", nil
+	}
+	if err != nil {
+		return false, 0, "", err
+	}
+	defer f.Close()
+	err = tryLock(f)
+	if err == nil {
+		return false, 0, "", nil // closing f drops it
+	}
+	if !errors.Is(err, errWouldBlock) {
+		return false, 0, "", fmt.Errorf("lock %s: %w", filepath.Join(dir, LockName), err)
+	}
+	owner, server, _ := readPID(dir)
+	pid = server
+	if owner > 0 && procgroup.Alive(owner) {
+		pid = owner
+	}
+	return true, pid, holder(owner, server), nil
+}

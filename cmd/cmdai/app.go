@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
@@ -58,10 +59,12 @@ EXAMPLES:
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f),
 			servecmd.NewCmdServe(f),
+			doctorcmd.NewCmdDoctor(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
 		ExitErrHandler:       func(*cli.Context, error) {},
+		Before:               func(c *cli.Context) error { return moveOldHome(c, f) },
 		OnUsageError:         clix.OnUsageError,
 		EnableBashCompletion: true,
 		Action:               clix.AppAction,
@@ -69,6 +72,17 @@ EXAMPLES:
 	applyConfigFile(f, app)
 	clix.RefuseEmptyValues(app.Commands)
 	return app
+}
+
+// moveOldHome moves an older cmdai's index and model out of the cache
+// root, once, before any command that may use them (not for help or
+// shell completion, which touch no data).
+func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
+	switch c.Args().First() {
+	case "", "help", "h", "completion":
+		return nil
+	}
+	return f.MoveOldHome(c.Context)
 }
 
 func newIndexCommand(f *cmdutil.Factory) *cli.Command {

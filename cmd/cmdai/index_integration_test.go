@@ -289,7 +289,7 @@ func TestNoServerNoIndex(t *testing.T) {
 		t.Errorf("status without index: exit %d %s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "index", "query", "list files", "--chroma-bin", "/nonexistent/chroma")
-	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "make chroma") {
+	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "cmdai doctor") {
 		t.Errorf("no chroma binary: exit %d %s", code, errOut)
 	}
 }

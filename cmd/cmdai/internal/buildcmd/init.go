@@ -76,7 +76,7 @@ with --force, is written aside and replaces the index only when complete:
 until then queries get the previous index (or none).
 
 Without --chroma-url, cmdai starts a private Chroma server on 127.0.0.1
-with its data in ~/.cache/cmdai/chroma and stops it when done.
+with its data in ~/.local/share/cmdai/chroma and stops it when done.
 
 EXAMPLES:
    $ cmdai index init

@@ -39,7 +39,7 @@ func ChromaFlags(o *ChromaOptions) []cli.Flag {
 		&cli.StringFlag{Name: "chroma-token", Usage: "auth `TOKEN` for --chroma-url", EnvVars: []string{"CMDAI_CHROMA_TOKEN"}, Destination: &o.Token},
 		&cli.StringFlag{Name: "chroma-token-header", Usage: "send the token as `HEADER`: Authorization (Bearer) or X-Chroma-Token", Value: "Authorization", EnvVars: []string{"CMDAI_CHROMA_TOKEN_HEADER"}, Destination: &o.TokenHeader},
 		&cli.StringFlag{Name: "chroma-bin", Usage: "the `chroma` executable for the private server", EnvVars: []string{"CMDAI_CHROMA_BIN"}, Destination: &o.Bin},
-		&cli.StringFlag{Name: "chroma-data", Usage: "data `DIR` of the private server (default: ~/.cache/cmdai/chroma)", EnvVars: []string{"CMDAI_CHROMA_DATA"}, Destination: &o.DataDir},
+		&cli.StringFlag{Name: "chroma-data", Usage: "data `DIR` of the private server (default: ~/.local/share/cmdai/chroma)", EnvVars: []string{"CMDAI_CHROMA_DATA"}, Destination: &o.DataDir},
 	}
 }
 

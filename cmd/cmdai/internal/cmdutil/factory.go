@@ -70,8 +70,23 @@ func CheckDistroFlag(id string) error {
 	return nil
 }
 
-// ResolveModelDir applies --model-dir or the XDG default.
+// ResolveModelDir is the model to read: --model-dir, else the one
+// installed in the data root, else the one installed with cmdai
+// (embed.PickModelDir).
 func (f *Factory) ResolveModelDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	installed, err := config.ModelDir(f.Getenv, embed.ModelName)
+	if err != nil {
+		return "", err
+	}
+	return embed.PickModelDir(installed, config.ThisInstall().ModelDir(embed.ModelName)), nil
+}
+
+// ModelInstallDir is where `cmdai model import` and `pull` install the
+// model: --model-dir, else the data root's.
+func (f *Factory) ModelInstallDir(dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}

@@ -24,7 +24,7 @@ func ModelFlags(o *ModelOptions) []cli.Flag {
 // ModelDirFlag is --model-dir alone, for the commands that only read or
 // write the model's files.
 func ModelDirFlag(dir *string) cli.Flag {
-	return &cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` (default: ~/.cache/cmdai/embeddings/all-MiniLM-L6-v2)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: dir}
+	return &cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` (default: ~/.local/share/cmdai/embeddings/all-MiniLM-L6-v2, else the one installed with cmdai)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: dir}
 }
 
 // CheckModelFlags refuses a model variant or backend that does not exist,

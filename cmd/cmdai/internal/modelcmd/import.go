@@ -48,7 +48,7 @@ EXAMPLES:
 }
 
 func runImport(ctx context.Context, opts *ImportOptions) error {
-	dst, err := opts.ResolveModelDir(opts.ModelDir)
+	dst, err := opts.ModelInstallDir(opts.ModelDir)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,10 @@ func NewCmdModel(f *cmdutil.Factory) *cli.Command {
 		Name:  "model",
 		Usage: "install and inspect the embedding model (all-MiniLM-L6-v2)",
 		Description: `cmdai embeds with all-MiniLM-L6-v2 on this machine's CPU. The model lives in
-~/.cache/cmdai/embeddings/all-MiniLM-L6-v2/ (XDG_CACHE_HOME and CMDAI_HOME
+~/.local/share/cmdai/embeddings/all-MiniLM-L6-v2/ (XDG_DATA_HOME and CMDAI_HOME
 move it) with a manifest of sha256s that is checked every time it loads.
+When none is installed there, the one installed with cmdai is used
+(<prefix>/share/cmdai/models/all-MiniLM-L6-v2/, beside <prefix>/bin/cmdai).
 
 EXAMPLES:
    $ cmdai model status

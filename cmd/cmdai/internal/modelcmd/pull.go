@@ -87,7 +87,7 @@ EXAMPLES:
 }
 
 func runPull(ctx context.Context, opts *PullOptions) error {
-	dst, err := opts.ResolveModelDir(opts.ModelDir)
+	dst, err := opts.ModelInstallDir(opts.ModelDir)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,238 @@
+package doctorcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/datalock"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/embed"
+)
+
+// Bounds of the probes that could hang: loading a library that is not
+// one, a server that does not answer.
+const (
+	ortTimeout   = 30 * time.Second
+	indexTimeout = 2 * time.Minute // a cold private server takes up to 90 s
+	manTimeout   = 5 * time.Second
+)
+
+// The fixes doctor prints.
+var (
+	fixORT = "`make install` from a cmdai checkout (ONNX Runtime goes to PREFIX/lib/cmdai), unpack a release archive (it has lib/cmdai/), or set " +
+		embed.EnvORTLibDir + "=DIR, the directory of a working " + embed.ORTLibName + " 1.23 or newer"
+	fixModelMissing = "`cmdai model pull` (online), `cmdai model import DIR|TAR` (a model exported elsewhere), or `make install` from a cmdai checkout"
+	fixModelBad     = "replace it: `cmdai model pull`, or `cmdai model import DIR|TAR` with a good copy"
+	fixChroma       = "`pipx install chromadb==" + chroma.ChromaVersion + "` (puts `chroma` on PATH), `make install` from a cmdai checkout, or pass --chroma-bin PATH, or --chroma-url URL for a server that runs"
+	fixInit         = "`cmdai index init` (or `cmdai index download <distro-id>`)"
+)
+
+func checkORT(opts *Options) Component {
+	c := Component{Name: "onnxruntime", code: cmdutil.ExitVerification}
+	if !embed.ORTAvailable() {
+		c.Status, c.code = StatusWarning, 0
+		c.Detail = "not built into this cmdai (a pure-Go build): embeddings use the pure-Go backend, fp32 only and much slower, which cannot query an int8 index"
+		c.Fix = "install a release archive, or `make install` from a cmdai checkout (it builds with ONNX Runtime)"
+		return c
+	}
+	if dir := embed.FindORTLibDir(opts.Getenv); dir == "" {
+		c.Status = StatusMissing
+		c.Detail = embed.ORTLibName + " not found in " + strings.Join(embed.ORTLibDirs(opts.Getenv, config.ThisInstall()), ", ")
+		c.Fix = fixORT
+		if d := opts.Getenv(embed.EnvORTLibDir); d != "" {
+			c.Detail = fmt.Sprintf("%s=%s holds no %s", embed.EnvORTLibDir, d, embed.ORTLibName)
+			c.Fix = "point " + embed.EnvORTLibDir + " at the directory that holds it, or unset it to use the one installed with cmdai; " + fixORT
+		}
+	} else {
+		c.Path = filepath.Join(dir, embed.ORTLibName)
+		v, err := probeORT(dir)
+		if err != nil {
+			c.Status, c.Detail, c.Fix = StatusBad, err.Error(), fixORT
+		} else {
+			c.Status, c.Version, c.Detail = StatusOK, v, "loads"
+		}
+	}
+	if opts.Model.Backend == embed.BackendGo && c.Status != StatusOK {
+		c.Status, c.code = StatusWarning, 0 // not needed with --embed-backend go
+	}
+	return c
+}
+
+// probeORT loads the library, bounded by ortTimeout: a load that hangs
+// is reported, not waited for (the process ends soon after anyway).
+func probeORT(dir string) (string, error) {
+	type result struct {
+		v   string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, _, err := embed.ProbeORT(dir)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && r.v == "" {
+			r.v = "version unknown"
+		}
+		return r.v, r.err
+	case <-time.After(ortTimeout):
+		return "", fmt.Errorf("loading %s did not finish within %s", filepath.Join(dir, embed.ORTLibName), ortTimeout)
+	}
+}
+
+func checkTokenizers() Component {
+	name, version := embed.Tokenizers()
+	return Component{Name: "tokenizers", Status: StatusOK, Version: version, Detail: name}
+}
+
+// checkModel verifies every file of the model a command would load
+// against its manifest, and that the variant it would run is there.
+func checkModel(opts *Options, ort Component) Component {
+	c := Component{Name: "model", code: cmdutil.ExitVerification}
+	dir, err := opts.ResolveModelDir(opts.Model.Dir)
+	if err != nil {
+		c.Status, c.Detail = StatusBad, err.Error()
+		return c
+	}
+	c.Path = dir
+	variant := opts.Model.Variant
+	if variant == "" {
+		variant = embed.VariantFP32
+		if embed.ORTAvailable() && opts.Model.Backend != embed.BackendGo && ort.Status == StatusOK {
+			variant = embed.DefaultVariant
+		}
+	}
+	c.Version = embed.ModelName + " " + variant
+	start := time.Now()
+	m, err := embed.Verify(dir, variant)
+	switch {
+	case errors.Is(err, embed.ErrNoModel):
+		c.Status, c.Detail, c.Fix = StatusMissing, "not installed", fixModelMissing
+	case err != nil:
+		c.Status, c.Detail, c.Fix = StatusBad, err.Error(), fixModelBad
+	default:
+		var variants []string
+		for _, v := range []string{embed.VariantInt8, embed.VariantFP32} {
+			if m.HasVariant(v) {
+				variants = append(variants, v)
+			}
+		}
+		c.Status = StatusOK
+		c.Detail = fmt.Sprintf("%d files match their sha256 in %s (%d ms); variants: %s", len(m.Files), embed.ManifestFile, time.Since(start).Milliseconds(), strings.Join(variants, ", "))
+		if dir == config.ThisInstall().ModelDir(embed.ModelName) {
+			c.Detail += "; the one installed with cmdai"
+		}
+	}
+	return c
+}
+
+// checkChroma finds the server and asks its version (--version, no
+// server started), or, with --chroma-url, its heartbeat.
+func checkChroma(ctx context.Context, opts *Options) Component {
+	c := Component{Name: "chroma", code: cmdutil.ExitUnreachable}
+	if url := opts.Chroma.URL; url != "" {
+		c.Path = url
+		if err := chroma.Answers(ctx, url); err != nil {
+			c.Status, c.Detail = StatusMissing, fmt.Sprintf("no heartbeat from %s: %v", url, err)
+			c.Fix = "start the server at that URL or correct it, or drop --chroma-url (and CMDAI_CHROMA_URL) to let cmdai start its own"
+		} else {
+			c.Status, c.Detail = StatusOK, "answers its heartbeat"
+		}
+		return c
+	}
+	bin, err := chroma.FindBin(opts.Chroma.Bin, opts.Getenv)
+	if err != nil {
+		c.Status, c.Fix = StatusMissing, fixChroma
+		c.Detail = "no `chroma` executable in " + config.ThisInstall().ChromaBin() + ", the checkout's .tools, $CMDAI_TOOLS or PATH"
+		if explicit := opts.Chroma.Bin; explicit != "" {
+			c.Detail = explicit + " (--chroma-bin or CMDAI_CHROMA_BIN) is not an executable file"
+		}
+		return c
+	}
+	c.Path = bin
+	v, err := chroma.BinVersion(ctx, bin)
+	c.Version = v
+	switch {
+	case errors.Is(err, chroma.ErrUnsupportedVersion):
+		c.Status, c.Detail, c.Fix = StatusBad, err.Error(), fixChroma
+	case err != nil:
+		c.Status, c.Detail = StatusWarning, "version unknown: "+err.Error()
+		c.Fix = "cmdai is tested with chromadb " + chroma.ChromaVersion + ": " + fixChroma
+	case v != chroma.CLIVersion:
+		c.Status = StatusWarning
+		c.Detail = fmt.Sprintf("cmdai is tested with chromadb %s, whose `chroma --version` says %s; this one may work", chroma.ChromaVersion, chroma.CLIVersion)
+		c.Fix = fixChroma
+	default:
+		c.Status, c.Detail = StatusOK, "chromadb "+chroma.ChromaVersion+", the release cmdai is tested with"
+	}
+	return c
+}
+
+// checkLock says whether the private server's data directory is free.
+func checkLock(opts *Options) Component {
+	c := Component{Name: "data-lock"}
+	if opts.Chroma.URL != "" {
+		c.Status, c.Detail = StatusOK, "not used with --chroma-url"
+		return c
+	}
+	dir, err := chromaDir(opts)
+	if err != nil {
+		c.Status, c.Detail = StatusWarning, err.Error()
+		return c
+	}
+	c.Path = filepath.Join(dir, datalock.LockName)
+	held, pid, who, err := datalock.Holder(dir)
+	switch {
+	case err != nil:
+		c.Status, c.Detail = StatusWarning, err.Error()
+	case held:
+		c.Status = StatusWarning
+		c.Detail = fmt.Sprintf("held by %s: commands that write the index wait for it or exit 6", who)
+		c.Fix = fmt.Sprintf("let it finish, or stop it (pid %d)", pid)
+	default:
+		c.Status, c.Detail = StatusOK, "free"
+	}
+	return c
+}
+
+func chromaDir(opts *Options) (string, error) {
+	if opts.Chroma.DataDir != "" {
+		return opts.Chroma.DataDir, nil
+	}
+	return config.ChromaDir(opts.Getenv)
+}
+
+// checkManDB looks for man and manpath, which the scan reads pages with.
+func checkManDB(ctx context.Context) Component {
+	c := Component{Name: "man-db"}
+	man, err1 := exec.LookPath("man")
+	manpath, err2 := exec.LookPath("manpath")
+	if err1 != nil || err2 != nil {
+		c.Status = StatusWarning
+		c.Detail = "`man` or `manpath` not on PATH: only commands' --help output can be indexed"
+		c.Fix = "`sudo apt install man-db` (Debian, Ubuntu), or your system's man-db package"
+		return c
+	}
+	c.Path, c.Status, c.Detail = man, StatusOK, "manpath: "+manpath
+	ctx, cancel := context.WithTimeout(ctx, manTimeout)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, man, "--version").Output(); err == nil {
+		c.Version = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	return c
+}
+
+// exists reports whether path is there.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
