@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
@@ -58,6 +59,8 @@ EXAMPLES:
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f),
 			servecmd.NewCmdServe(f),
+			doccmd.NewCmdCompletion(f),
+			doccmd.NewCmdMan(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
