@@ -29,6 +29,10 @@ STAGE="$TOOLS/chroma/portable"
 CONSTRAINTS="$REPO/scripts/chroma-constraints.txt"
 PYTHON="${PYTHON:-python3}"
 MODEL=all-MiniLM-L6-v2
+ORTLIB=libonnxruntime.so
+if [ "$(uname -s)" = Darwin ]; then
+	ORTLIB=libonnxruntime.dylib
+fi
 
 die() {
 	echo "install: $*" >&2
@@ -40,7 +44,7 @@ die() {
 # uninstall removes when they are left empty.
 FILES=(
 	bin/cmdai
-	lib/cmdai/libonnxruntime.so
+	"lib/cmdai/$ORTLIB"
 	share/man/man1/cmdai.1
 	share/bash-completion/completions/cmdai
 	share/zsh/site-functions/_cmdai
@@ -82,7 +86,7 @@ chroma_version() {
 # its scripts and pyvenv.cfg name its own path). Binary wheels only, so
 # no compiler is needed and what is installed is what PyPI built.
 stage_chroma() {
-	command -v "$PYTHON" >/dev/null || die "$PYTHON not found: the Chroma server needs Python 3 with pip (Debian: apt-get install python3-pip)"
+	command -v "$PYTHON" >/dev/null || die "$PYTHON not found: the Chroma server needs Python 3 with venv (Debian: apt-get install python3-venv)"
 	local want version tmp start
 	version="$(chroma_version)"
 	want="$(sha256sum "$CONSTRAINTS" | cut -d' ' -f1) python$(python_version)"
@@ -94,10 +98,14 @@ stage_chroma() {
 	tmp="$STAGE.tmp"
 	rm -rf "$tmp"
 	mkdir -p "$tmp/bin"
-	"$PYTHON" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts \
+	# A throwaway venv lends its pip (python3-venv, as `make model` needs;
+	# no python3-pip); what it installs with --target is the venv's
+	# Python's, not the venv's.
+	"$PYTHON" -m venv "$tmp/pip-venv"
+	"$tmp/pip-venv/bin/pip" install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts \
 		--only-binary=:all: --target "$tmp/site-packages" -c "$CONSTRAINTS" "chromadb==$version"
-	# Console scripts pip wrote there name this Python by path: unused.
-	rm -rf "$tmp/site-packages/bin"
+	# Console scripts pip wrote there name the venv's Python by path: unused.
+	rm -rf "$tmp/site-packages/bin" "$tmp/pip-venv"
 	write_launcher "$tmp/bin/chroma" "$(python_version)"
 	# Check it runs before recording success.
 	"$tmp/bin/chroma" run --help >/dev/null
@@ -150,7 +158,7 @@ do_install() {
 	root
 	BIN="${BIN:-$REPO/bin/cmdai}"
 	local ort model_src stamp
-	ort="$(readlink -f "$TOOLS/lib/libonnxruntime.so" 2>/dev/null)" || true
+	ort="$(readlink -f "$TOOLS/lib/$ORTLIB" 2>/dev/null)" || true
 	model_src="$TOOLS/model/$MODEL"
 	[ -x "$BIN" ] || die "$BIN not built: run \`make install\` (it builds it first)"
 	[ -f "$ort" ] || die "no ONNX Runtime in $TOOLS/lib: run \`make tools\`"
@@ -161,7 +169,7 @@ do_install() {
 	install_file 0755 "$BIN" bin/cmdai
 	# One file: cmdai loads it by path, and its SONAME (libonnxruntime.so.1)
 	# is needed by nothing else installed.
-	install_file 0755 "$ort" lib/cmdai/libonnxruntime.so
+	install_file 0755 "$ort" "lib/cmdai/$ORTLIB"
 	replace_dir "$STAGE/site-packages" lib/cmdai/chroma/site-packages
 	install -d -m 0755 "$ROOT/lib/cmdai/chroma/bin"
 	write_launcher "$ROOT/lib/cmdai/chroma/bin/chroma" "${stamp##* python}"

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/embed"
 )
 
 // NewCmdMan is the hidden `cmdai __man`: the cmdai(1) page, in roff, made
@@ -172,7 +173,7 @@ func mdEscape(s string) string {
 var otherEnv = map[string]string{
 	"CMDAI_HOME":        "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
 	"CMDAI_CONFIG":      "the configuration file to read instead of ~/.config/cmdai/config.yaml or config.toml",
-	"CMDAI_ORT_LIB_DIR": "the directory of the ONNX Runtime library (libonnxruntime.so), before PREFIX/lib/cmdai",
+	"CMDAI_ORT_LIB_DIR": "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
 	"CMDAI_TOOLS":       "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
 	"XDG_DATA_HOME":     "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
 	"XDG_CACHE_HOME":    "where caches live: $XDG_CACHE_HOME/cmdai (default ~/.cache/cmdai)",
@@ -238,7 +239,7 @@ func files(prefix string) string {
 	}
 	entries := [][2]string{
 		{prefix + "/bin/cmdai", "the program"},
-		{prefix + "/lib/cmdai/libonnxruntime.so", "ONNX Runtime, which cmdai loads to embed text"},
+		{prefix + "/lib/cmdai/" + embed.ORTLibName, "ONNX Runtime, which cmdai loads to embed text"},
 		{prefix + "/lib/cmdai/chroma/bin/chroma", fmt.Sprintf("the Chroma server (chromadb %s) cmdai starts on 127.0.0.1 when no --chroma-url is given; without it, a `chroma` on PATH (`pipx install chromadb==%s`)", chroma.ChromaVersion, chroma.ChromaVersion)},
 		{prefix + "/share/cmdai/models/all-MiniLM-L6-v2/", "the embedding model as shipped; `cmdai model import` installs it for a user"},
 		{"~/.local/share/cmdai/", "the user's data: the index (the private Chroma server's data) and the installed model ($XDG_DATA_HOME/cmdai; CMDAI_HOME moves it)"},
