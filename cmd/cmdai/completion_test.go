@@ -124,19 +124,33 @@ printf '%s\n' "${COMPREPLY[@]}"`
 	})
 }
 
-// TestZshAndFishCompletion checks the zsh script's syntax (zsh -n) and
-// completes with fish as at <TAB> (complete -C).
+// TestZshAndFishCompletion checks the zsh script (zsh -n, and its
+// function with compadd stubbed) and completes with fish as at <TAB>
+// (complete -C).
 func TestZshAndFishCompletion(t *testing.T) {
 	testmode.Heavy(t, "zsh and fish")
 	fakeCmdaiOnPath(t)
-	if out, err := exec.Command("zsh", "-n", completionScript(t, "zsh")).CombinedOutput(); err != nil {
+	zsh := completionScript(t, "zsh")
+	if out, err := exec.Command("zsh", "-n", zsh).CombinedOutput(); err != nil {
 		t.Errorf("zsh -n: %v\n%s (zsh: `make test-deps`)", err, out)
+	}
+	// Outside compinit, words and CURRENT are plain variables and compadd
+	// a stub that prints what it is given: the function's own logic runs.
+	out, err := exec.Command("zsh", "-f", "-c", `compdef() { :; }; compadd() { print -l -- "${(@P)2}"; }
+source $1; words=(cmdai index ""); CURRENT=3; _cmdai`, "zsh", zsh).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zsh: %v\n%s", err, out)
+	}
+	for _, want := range indexSubcommands(t) {
+		if !slices.Contains(strings.Fields(string(out)), want) {
+			t.Errorf("zsh: cmdai index <TAB> offers %q: no %s", out, want)
+		}
 	}
 	fish := completionScript(t, "fish")
 	if out, err := exec.Command("fish", "-n", fish).CombinedOutput(); err != nil {
 		t.Fatalf("fish -n: %v\n%s (fish: `make test-deps`)", err, out)
 	}
-	out, err := exec.Command("fish", "--no-config", "-c", `source $argv[1]; complete -C "cmdai index "`, fish).CombinedOutput()
+	out, err = exec.Command("fish", "--no-config", "-c", `source $argv[1]; complete -C "cmdai index "`, fish).CombinedOutput()
 	if err != nil {
 		t.Fatalf("fish: %v\n%s", err, out)
 	}
