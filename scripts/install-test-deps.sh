@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests read on this machine: real man pages (the
 # parser is checked against every page installed) and man-db with groff,
-# whose "man -P cat" rendering the parser's text is compared with.
+# whose "man -P cat" rendering the parser's text is compared with; the
+# shells and tools the install test uses.
 # Debian/Ubuntu only; does nothing when everything is already there.
 set -euo pipefail
 
@@ -15,6 +16,12 @@ command -v groff >/dev/null 2>&1 || need+=(groff-base)
 [ -e /usr/share/man/man1/find.1.gz ] || need+=(findutils)
 [ -e /usr/share/man/man1/grep.1.gz ] || need+=(grep)
 [ -e /usr/share/man/man1/ls.1.gz ] || need+=(coreutils)
+# The completion scripts are loaded and checked by the shells themselves,
+# and the install scripts by shellcheck.
+command -v zsh >/dev/null 2>&1 || need+=(zsh)
+command -v fish >/dev/null 2>&1 || need+=(fish)
+[ -e /usr/share/bash-completion/bash_completion ] || need+=(bash-completion)
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 
 if [ ${#need[@]} -eq 0 ]; then
 	echo "test dependencies: all present"

@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
@@ -60,6 +61,8 @@ EXAMPLES:
 			mcpcmd.NewCmdMCP(f),
 			servecmd.NewCmdServe(f),
 			doctorcmd.NewCmdDoctor(f),
+			doccmd.NewCmdCompletion(f),
+			doccmd.NewCmdMan(f),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
@@ -75,12 +78,18 @@ EXAMPLES:
 }
 
 // moveOldHome moves an older cmdai's index and model out of the cache
-// root, once, before any command that may use them (not for help or
-// shell completion, which touch no data).
+// root, once, before any command that may use them (not for help, shell
+// completion or the man page, which touch no data: a TAB press or `make
+// install` should not move a user's index).
 func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
 	switch c.Args().First() {
-	case "", "help", "h", "completion":
+	case "", "help", "h", "completion", "__man":
 		return nil
+	}
+	for _, a := range c.Args().Slice() {
+		if a == "--generate-bash-completion" {
+			return nil
+		}
 	}
 	return f.MoveOldHome(c.Context)
 }

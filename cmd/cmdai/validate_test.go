@@ -264,6 +264,8 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		"cmdai model export":   {"out.tar.gz"},
 		"cmdai mcp":            nil,
 		"cmdai doctor":         nil,
+		"cmdai completion":     {"bash"},
+		"cmdai __man":          nil,
 		"cmdai index query":    nil, // every argument is the request
 		"cmdai index docs":     nil, // groups: an unknown subcommand
 		"cmdai index":          nil,

@@ -1,0 +1,34 @@
+# bash completion for cmdai                                -*- shell-script -*-
+# Written by `cmdai completion bash`. The candidates come from cmdai itself
+# (its --generate-bash-completion flag lists what may follow the words
+# typed so far), so this script never goes stale when cmdai changes.
+
+_cmdai_complete() {
+	local cur words cword
+	if declare -F _init_completion >/dev/null 2>&1; then
+		# bash-completion keeps "--flag=value" and "a:b" as one word.
+		_init_completion -n =: || return
+	else
+		# Without the bash-completion package (macOS's bash 3.2, say).
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${COMP_WORDS[COMP_CWORD]}
+	fi
+	# Ask the cmdai being completed (./bin/cmdai, ~/x/cmdai), not whichever
+	# is first on PATH; the words before the cursor, plus a flag being typed.
+	local prog=${words[0]/#\~/$HOME}
+	local -a typed=("${words[@]:1:cword-1}")
+	if [[ $cur == -* ]]; then
+		typed+=("$cur")
+	fi
+	local candidates line
+	candidates=$("$prog" "${typed[@]}" --generate-bash-completion 2>/dev/null) || return 0
+	COMPREPLY=()
+	while IFS= read -r line; do
+		COMPREPLY+=("$line")
+	done < <(compgen -W "$candidates" -- "$cur")
+	return 0
+}
+
+# -o default: file names when cmdai offers nothing (a path argument).
+complete -o bashdefault -o default -F _cmdai_complete cmdai

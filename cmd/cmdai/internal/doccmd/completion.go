@@ -1,0 +1,82 @@
+// Package doccmd is what cmdai says about itself: `cmdai completion` (shell
+// completion scripts) and the hidden `cmdai __man` (the cmdai(1) page).
+// Both are generated from the command tree the binary runs, so an
+// installed script or page always matches the installed binary.
+package doccmd
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+)
+
+// The bash and zsh scripts ask cmdai for its candidates at each <TAB>
+// (urfave/cli's --generate-bash-completion); fish gets a static script
+// from the command tree.
+var (
+	//go:embed completion.bash
+	bashScript string
+	//go:embed completion.zsh
+	zshScript string
+)
+
+// Shells are the shells `cmdai completion` writes scripts for.
+var Shells = []string{"bash", "zsh", "fish"}
+
+// NewCmdCompletion is `cmdai completion SHELL`.
+func NewCmdCompletion(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print the shell completion script for bash, zsh or fish",
+		UsageText: "cmdai completion bash|zsh|fish",
+		Description: `Prints a script that completes cmdai's commands and flags. ` + "`make install`" + ` puts
+all three where the shells look (PREFIX/share/bash-completion/completions/cmdai,
+PREFIX/share/zsh/site-functions/_cmdai,
+PREFIX/share/fish/vendor_completions.d/cmdai.fish); to load one by hand:
+
+EXAMPLES:
+   $ source <(cmdai completion bash)                      # in ~/.bashrc
+   $ source <(cmdai completion zsh)                       # in ~/.zshrc, after compinit
+   $ cmdai completion fish > ~/.config/fish/completions/cmdai.fish`,
+		OnUsageError: clix.OnUsageError,
+		BashComplete: func(c *cli.Context) {
+			for _, s := range Shells {
+				fmt.Fprintln(c.App.Writer, s)
+			}
+		},
+		Action: func(c *cli.Context) error {
+			shell, err := clix.OneArg(c, "name the shell: `cmdai completion bash`, `zsh` or `fish`")
+			if err != nil {
+				return err
+			}
+			script, err := CompletionScript(c.App, shell)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(f.IO.Out, script)
+			return err
+		},
+	}
+}
+
+// CompletionScript is the completion script of app for shell.
+func CompletionScript(app *cli.App, shell string) (string, error) {
+	switch shell {
+	case "bash":
+		return bashScript, nil
+	case "zsh":
+		return zshScript, nil
+	case "fish":
+		s, err := app.ToFishCompletion()
+		if err != nil {
+			return "", fmt.Errorf("write the fish completion script: %w", err)
+		}
+		return s, nil
+	}
+	return "", cmdutil.UsageError("no completion for shell %q: use %s", shell, strings.Join(Shells, ", "))
+}
