@@ -25,9 +25,20 @@ if [ -z "$py" ]; then
 fi
 
 # -I: ignore PYTHON* variables and the user's site-packages; -S: and the
-# system's, so that only the pinned packages are imported.
+# system's, so that only the pinned packages are imported. The server is
+# the Rust one in chromadb_rust_bindings: started straight from there, as
+# cmdai does for pip's entry point (chroma/launcher), it answers --version
+# in tens of milliseconds instead of importing the whole chromadb package
+# (about a second and 70 MiB) to hand it the same arguments.
 exec "$py" -I -S -c 'import site, sys
 site.addsitedir(sys.argv.pop(1))
 sys.argv[0] = "chroma"
-from chromadb.cli.cli import app
-sys.exit(app())' "$site" "$@"
+try:
+    import chromadb_rust_bindings
+except ImportError:
+    from chromadb.cli.cli import app
+    sys.exit(app())
+try:
+    chromadb_rust_bindings.cli(sys.argv)
+except KeyboardInterrupt:
+    pass' "$site" "$@"
