@@ -119,8 +119,14 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	io = &safe
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
 	app := newApp(f)
+	// `help bogus`: the library's hook cannot return an error
+	var notFound clix.NotFound
+	app.CommandNotFound = notFound.Hook
 	ctx, watch := cmdutil.WithChromaWatch(ctx)
 	err := watch.Explain(app.RunContext(ctx, clix.HoistFlags(app, args)))
+	if err == nil {
+		err = notFound.Err()
+	}
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -131,8 +137,8 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	// An error may quote a page or a server's log.
 	msg := termtext.Clean(err.Error())
 	// The library's own usage errors: an unknown flag, a missing required
-	// one, `help` for a command that does not exist.
-	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {
+	// one (where no OnUsageError saw them).
+	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") {
 		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
 		return cmdutil.ExitUsage
 	}
