@@ -130,6 +130,12 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
+	// A signal ended the run (the command stopped gracefully): 128 + its
+	// number, whatever error the stop surfaced as.
+	if code, ok := cmdutil.SignalExit(ctx); ok {
+		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
+		return code
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
 		return cmdutil.ExitFailure

@@ -85,7 +85,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	setProgress(opts, &bo)
+	clearProgress := setProgress(opts, &bo)
 	var cache *embed.Cache
 	open := func(o *build.Options) error {
 		list, err := emb.Open(ctx)
@@ -98,6 +98,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	sum, err := build.Refresh(ctx, conn.Store, bo, open)
+	clearProgress()
 	if cache != nil {
 		cache.Close()
 	}

@@ -28,7 +28,10 @@ const ExitCodesHelp = `EXIT CODES:
    3  no index yet (run "cmdai index init")
    4  Chroma unreachable (or stopped mid-run), or a download server unreachable or silent
    5  verification failed (checksum, manifest or model mismatch)
-   6  the index is in use by another cmdai (private server's data directory locked, or another serve on this data home)`
+   6  the index is in use by another cmdai (private server's data directory locked, or another serve on this data home)
+ 130  interrupted (Ctrl-C, SIGINT); 143: terminated (SIGTERM). The command stops cleanly first: its
+      Chroma server stopped, its locks released; a re-run finishes what it started.
+      serve and mcp stop on either signal as their normal end, and exit 0`
 
 // exitError carries an exit code with the error that caused it.
 type exitError struct {
