@@ -103,6 +103,20 @@ func (b *Bar) Done() {
 	_ = b.bar.Clear()
 }
 
+// Bytes is n bytes for a description: 812 B, 3.4 MB (SI units).
+func Bytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
 // shortDuration is a duration as the library prints its times.
 func shortDuration(d time.Duration) string {
 	return (d.Truncate(time.Second) + time.Second).String()

@@ -8,14 +8,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // ScanOptions are the inputs of `cmdai index scan`.
@@ -117,17 +118,10 @@ func RunScan(ctx context.Context, opts *ScanOptions) error {
 	// A bar only for a human at a terminal: JSON streams and CI logs
 	// stay clean.
 	if !opts.JSON && !opts.BatchMode && opts.IO.ErrTTY {
-		var bar *progressbar.ProgressBar
+		bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
+		defer bar.Done()
 		popts.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
-					progressbar.OptionSetDescription("parsing man pages"), progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-			}
-			_ = bar.Set(done)
-			if done == total {
-				_ = bar.Finish()
-			}
+			bar.Set(done, total, fmt.Sprintf("parsing man pages: %d/%d", done, total), fmt.Sprintf("%d/%d", done, total))
 		}
 	}
 	st, err := pages.Run(ctx, popts, p.Command)

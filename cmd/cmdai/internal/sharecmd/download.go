@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/clix"
@@ -16,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // DownloadOptions are the inputs of `cmdai index download`.
@@ -121,12 +121,16 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	name := release.TarballName(info.ID)
 	var progress release.Progress
 	if !opts.Import.BatchMode && !opts.JSON && io.ErrTTY {
-		var bar *progressbar.ProgressBar
+		bar := termbar.New(io.ErrOut, io.ErrWidth)
+		defer bar.Done()
 		progress = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.DefaultBytes(total, "downloading "+name)
+			if total <= 0 { // the server did not say how much
+				total = done + 1
 			}
-			_ = bar.Set64(done)
+			// in KiB: the bar counts in ints
+			bar.Set(int(done>>10), int(total>>10),
+				fmt.Sprintf("downloading %s: %s of %s", name, termbar.Bytes(done), termbar.Bytes(total)),
+				fmt.Sprintf("%s of %s", termbar.Bytes(done), termbar.Bytes(total)))
 		}
 	}
 	got, err := ship.Fetch(ctx, src, info.ID, dir, progress)

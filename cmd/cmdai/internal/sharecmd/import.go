@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
@@ -20,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // ImportOptions are the inputs of `cmdai index import`.
@@ -208,13 +208,12 @@ func importProgress(opts *ImportOptions) func(done, total int) {
 	if opts.BatchMode || opts.JSON || !opts.IO.ErrTTY {
 		return nil
 	}
-	var bar *progressbar.ProgressBar
+	bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
 	return func(done, total int) {
-		if bar == nil {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut), progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(), progressbar.OptionSetDescription("importing"), progressbar.OptionThrottle(100*time.Millisecond))
+		bar.Set(done, total, fmt.Sprintf("importing: %d/%d records", done, total), fmt.Sprintf("%d/%d", done, total))
+		if done >= total {
+			bar.Done()
 		}
-		_ = bar.Set(done)
 	}
 }
 
