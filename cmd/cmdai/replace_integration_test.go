@@ -184,7 +184,7 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 
 // TestQueryEmptyOrIncompleteIndex: a collection with no records, or one
 // whose build never finished, is not answered from: exit 3 and what to
-// run, nothing on stdout, in every output mode.
+// run, nothing on stdout in every output mode but --json's error object.
 func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 	realEnv(t)
 	srvURL := startRemote(t)
@@ -205,6 +205,19 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 		t.Helper()
 		for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 			code, out, stderr := queryFrob(t, append(extra, "--chroma-url", srvURL)...)
+			if extra != nil && extra[0] == "--json" {
+				// the error as one object: stderr's message, the exit code
+				var e struct {
+					Version  int    `json:"schema_version"`
+					Error    string `json:"error"`
+					ExitCode int    `json:"exit_code"`
+				}
+				err := json.Unmarshal([]byte(out), &e)
+				if err != nil || strings.Count(out, "\n") != 1 || e.Version != 1 || e.ExitCode != cmdutil.ExitNoIndex || "cmdai: "+e.Error+"\n" != stderr {
+					t.Errorf("query --json on %s: stdout %q (%v), stderr %q; want the error object", what, out, err, stderr)
+				}
+				out = ""
+			}
 			if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {
 				t.Errorf("query %v on %s: exit %d, stdout %q, stderr %s", extra, what, code, out, stderr)
 			}

@@ -5,7 +5,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/termbar"
 )
 
@@ -153,8 +153,10 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 	sum, err := build.Build(ctx, conn.Store, bo)
 	clearProgress()
 	if err != nil {
-		if opts.BatchMode || opts.JSON {
-			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
+		// CI logs get an event; under --json the error is the object
+		// every command prints for one (with its exit code)
+		if opts.BatchMode && !opts.JSON {
+			line, _ := jsonout.Marshal(map[string]any{"event": "failed", "error": err.Error()})
 			fmt.Fprintln(opts.IO.Out, string(line))
 		}
 		return err
@@ -182,7 +184,7 @@ func setProgress(opts *InitOptions, bo *build.Options) func() {
 		bo.Progress = func(p build.Progress) {
 			if p.Pages != last && (p.Pages%100 == 0 || p.Pages == p.TotalPages) {
 				last = p.Pages
-				line, _ := json.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
+				line, _ := jsonout.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
 				fmt.Fprintln(opts.IO.ErrOut, string(line))
 			}
 		}
@@ -210,8 +212,7 @@ func work(p build.Progress) (done, total int) {
 
 func printInit(opts *InitOptions, conn *cmdutil.Connection, sum build.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		return enc.Encode(struct {
+		return jsonout.Encode(opts.IO.Out, struct {
 			build.Summary
 			Chroma string `json:"chroma"`
 			Mode   string `json:"chroma_mode"`

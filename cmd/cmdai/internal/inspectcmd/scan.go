@@ -6,7 +6,6 @@ package inspectcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -111,7 +110,7 @@ func RunScan(ctx context.Context, opts *ScanOptions) error {
 
 	var p scanPrinter
 	if opts.JSON {
-		p = &jsonScanPrinter{enc: json.NewEncoder(opts.IO.Out)}
+		p = &jsonScanPrinter{w: opts.IO.Out}
 	} else {
 		p = &textScanPrinter{out: opts.IO.Out, detailed: len(opts.Commands) > 0, info: info}
 	}

@@ -2,7 +2,6 @@ package sharecmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
 	"github.com/cmdai/cmdai/termbar"
@@ -97,7 +97,14 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 			return cmdutil.NetworkCode(err)
 		}
 		if opts.JSON {
-			return json.NewEncoder(io.Out).Encode(entries)
+			// an object, as every JSON output: a bare list has no room
+			// for the schema version
+			if entries == nil {
+				entries = []release.Entry{}
+			}
+			return jsonout.Encode(io.Out, struct {
+				Indexes []release.Entry `json:"indexes"`
+			}{entries})
 		}
 		if len(entries) == 0 {
 			fmt.Fprintf(io.Out, "%s offers no indexes\n", opts.Base)

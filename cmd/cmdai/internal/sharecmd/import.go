@@ -3,7 +3,6 @@ package sharecmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
 	"github.com/cmdai/cmdai/termbar"
@@ -144,7 +144,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
 	if opts.JSON {
-		return json.NewEncoder(opts.IO.Out).Encode(res)
+		return jsonout.Encode(opts.IO.Out, res)
 	}
 	if opts.Validate {
 		fmt.Fprintf(opts.IO.Out, "valid: %s holds %s's index (%d records, %d commands, %s %s), built %s\n",
