@@ -165,6 +165,10 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	}
 	for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 		code, out, stderr := queryFrob(t, extra...)
+		if extra != nil && extra[0] == "--json" {
+			checkJSONError(t, "query --json after an interrupted first build", code, out, stderr)
+			out = ""
+		}
 		if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, "cmdai index init") {
 			t.Errorf("query %v after an interrupted first build: exit %d, stdout %q, stderr %s", extra, code, out, stderr)
 		}
@@ -206,16 +210,7 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 		for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 			code, out, stderr := queryFrob(t, append(extra, "--chroma-url", srvURL)...)
 			if extra != nil && extra[0] == "--json" {
-				// the error as one object: stderr's message, the exit code
-				var e struct {
-					Version  int    `json:"schema_version"`
-					Error    string `json:"error"`
-					ExitCode int    `json:"exit_code"`
-				}
-				err := json.Unmarshal([]byte(out), &e)
-				if err != nil || strings.Count(out, "\n") != 1 || e.Version != 1 || e.ExitCode != cmdutil.ExitNoIndex || "cmdai: "+e.Error+"\n" != stderr {
-					t.Errorf("query --json on %s: stdout %q (%v), stderr %q; want the error object", what, out, err, stderr)
-				}
+				checkJSONError(t, "query --json on "+what, code, out, stderr)
 				out = ""
 			}
 			if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {

@@ -50,7 +50,8 @@ natively and cuts it into the chunks "cmdai index init" would embed.
 Nothing is written. Pages that fail are listed with the reason; the scan
 goes on.
 
-With --json, prints one JSON object per line (JSON Lines): for each
+With --json, prints one JSON object per line (JSON Lines), each starting
+with "schema_version":1: for each
 command {"type":"command","command","path","status","source","man_page",
 "man_section","alias_of","aliases","description","sections","options",
 "examples","chunks":[{"id","text","tokens","metadata"}],"error"}, and with
