@@ -71,7 +71,7 @@ func childCLI(bin, man, data string, args ...string) *exec.Cmd {
 // gone and the data directory's lock is free.
 func TestInitInterruptedExits130(t *testing.T) {
 	realEnv(t)
-	bin, man := pagesMachine(t, 250)
+	bin, man := pagesMachine(t, 600)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		data := t.TempDir()
 		cmd := childCLI(bin, man, data, "index", "init", "--batch-mode", "--no-cache", "--distro", "debian-12", "--embed-workers", "1")
@@ -96,7 +96,7 @@ func TestInitInterruptedExits130(t *testing.T) {
 		if !strings.Contains(errOut.String(), "interrupted") {
 			t.Errorf("init after %v says %q, want it interrupted", sig, errOut)
 		}
-		if strings.Contains(errOut.String(), `"event":"progress","pages":250,`) {
+		if strings.Contains(errOut.String(), `"event":"progress","pages":600,`) {
 			t.Errorf("init finished before %v came: the test proves nothing\n%s", sig, errOut)
 		}
 		if alive(server) {
