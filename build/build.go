@@ -40,15 +40,20 @@ type Options struct {
 	// by a whole-machine build, those of the named commands by one
 	// restricted to Pages.Commands.
 	Docs []customdocs.Doc
-	// Progress is called after each man page is through the diff stage.
+	// Progress is called after each man page is through the diff stage
+	// and after each batch of chunks is embedded, one call at a time.
 	Progress func(Progress)
 	Now      func() time.Time
 }
 
-// Progress is a snapshot of a running build.
+// Progress is a snapshot of a running build. ToEmbed (man-page chunks
+// handed to the embedders so far) and Embedded (those embedded) make the
+// embedding work visible as it goes: with Pages and TotalPages, what an
+// estimate of the time left needs.
 type Progress struct {
 	Pages, TotalPages        int
 	Chunks, Embedded, Reused int
+	ToEmbed                  int
 	Written                  int
 }
 

@@ -64,6 +64,13 @@ type stream struct {
 	cached, written atomic.Int64
 	embedBusy       atomic.Int64
 	writeBusy       atomic.Int64
+
+	// ticked is the diff stage's part of the progress, as of its last
+	// page; progressMu makes one call of progress at a time, from the
+	// diff stage or an embedder.
+	progressMu sync.Mutex
+	ticked     Progress
+	toEmbed    int // the diff stage's
 }
 
 func newStream(coll *chroma.Collection, held map[string]stored, only map[string]bool, sum *Summary) *stream {
@@ -198,6 +205,9 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 			}
 			need.recs = append(need.recs, rec)
 		}
+		if !u.doc {
+			s.toEmbed += len(need.recs)
+		}
 		if len(ready.recs) > 0 {
 			if err := send(ctx, toWrite, ready); err != nil {
 				return err
@@ -244,9 +254,33 @@ func (s *stream) docInScope(st stored) bool {
 	return len(s.only) == 0 || (st.source == index.SourceCustom && s.only[st.command])
 }
 
-// report calls the progress function with the diff stage's counts.
+// report records the diff stage's counts as of page tick p and calls
+// the progress function.
 func (s *stream) report(p Progress) {
-	p.Chunks, p.Reused = s.sum.Chunks, s.sum.Unchanged+int(s.cached.Load())
+	s.progressMu.Lock()
+	defer s.progressMu.Unlock()
+	p.Chunks, p.ToEmbed = s.sum.Chunks, s.toEmbed
+	p.Reused = s.sum.Unchanged // the cached part is added by reportLocked
+	s.ticked = p
+	s.reportLocked()
+}
+
+// reportEmbedded calls the progress function after a batch is embedded,
+// once the first page is through (before, there is no total).
+func (s *stream) reportEmbedded() {
+	if s.progress == nil {
+		return
+	}
+	s.progressMu.Lock()
+	defer s.progressMu.Unlock()
+	if s.ticked.TotalPages > 0 {
+		s.reportLocked()
+	}
+}
+
+func (s *stream) reportLocked() {
+	p := s.ticked
+	p.Reused += int(s.cached.Load())
 	p.Embedded, p.Written = int(s.embedded.Load()), int(s.written.Load())
 	s.progress(p)
 }
@@ -329,6 +363,7 @@ func (s *stream) embedBatch(ctx context.Context, e embed.Embedder, b batch, out 
 	}
 	if !b.doc {
 		s.embedded.Add(int64(len(b.recs)))
+		s.reportEmbedded()
 	}
 	return send(ctx, out, b)
 }

@@ -86,7 +86,7 @@ func TestDiffSendsOnlyChangedRecords(t *testing.T) {
 	if sum.Chunks != 2 || sum.Unchanged != 1 || sum.DocsWritten != 1 {
 		t.Errorf("chunks %d, unchanged %d, docs written %d; want 2, 1, 1", sum.Chunks, sum.Unchanged, sum.DocsWritten)
 	}
-	if want := []Progress{{Pages: 1, TotalPages: 1, Chunks: 2, Reused: 1}}; !reflect.DeepEqual(reported, want) {
+	if want := []Progress{{Pages: 1, TotalPages: 1, Chunks: 2, Reused: 1, ToEmbed: 1}}; !reflect.DeepEqual(reported, want) {
 		t.Errorf("progress %+v, want %+v", reported, want)
 	}
 }
@@ -177,6 +177,10 @@ func TestEmbedStage(t *testing.T) {
 	if got, err := runEmbed(s); err != nil || len(got) != 0 || opened != 0 {
 		t.Fatalf("nothing to embed: %d batches, err %v, embedders opened %d times", len(got), err, opened)
 	}
+	// progress after each page batch embedded, once a page is through
+	var reported []Progress
+	s.progress = func(p Progress) { reported = append(reported, p) }
+	s.ticked = Progress{Pages: 1, TotalPages: 1, ToEmbed: 10}
 	var in []batch
 	for i := 0; i < 20; i++ {
 		r := toChroma(rec("c"+string(rune('a'+i))+".1#NAME", "c", index.SourceMan, "h"))
@@ -193,6 +197,9 @@ func TestEmbedStage(t *testing.T) {
 	}
 	if a.calls.Load() == 0 || b.calls.Load() == 0 || s.embedded.Load() != 10 {
 		t.Errorf("calls %d and %d, %d counted; want both embedders used and 10 counted", a.calls.Load(), b.calls.Load(), s.embedded.Load())
+	}
+	if len(reported) != 10 || reported[9].Embedded != 10 || reported[9].ToEmbed != 10 {
+		t.Errorf("progress after embedding: %+v; want 10 reports, the last 10 of 10 embedded", reported)
 	}
 
 	// a failing embedder fails the run and still closes the writer's channel

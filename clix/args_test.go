@@ -55,18 +55,41 @@ func TestArgumentChecks(t *testing.T) {
 func TestGroupAndFlagErrorsAreUsageErrors(t *testing.T) {
 	a := app(func(*cli.Context) error { return nil }, &cli.StringFlag{Name: "name"})
 	for args, want := range map[string]string{
-		"tool bogus":               `unknown command "bogus" (see "tool --help")`,
-		"tool group bogus":         `unknown command "bogus" (see "tool group --help")`,
-		"tool group leaf --nope":   `flag provided but not defined: -nope (see "tool group leaf --help")`,
+		"tool bogus":               `unknown command "bogus" for "tool" (see "tool --help")`,
+		"tool gruop":               `unknown command "gruop" for "tool"; did you mean "group"? (see "tool --help")`,
+		"tool group bogus":         `unknown command "bogus" for "tool group" (see "tool group --help")`,
+		"tool group laef":          `unknown command "laef" for "tool group"; did you mean "leaf"? (see "tool group --help")`,
+		"tool help gruop":          `unknown command "gruop" for "tool"; did you mean "group"? (see "tool --help")`,
+		"tool group leaf --nope":   `unknown flag --nope for "tool group leaf" (see "tool group leaf --help")`,
+		"tool group leaf --nmae=x": `unknown flag --nmae for "tool group leaf"; did you mean --name? (see "tool group leaf --help")`,
+		"tool --nmae":              `unknown flag --nmae for "tool" (see "tool --help")`,
 		"tool group leaf --name= ": `--name needs a value: an empty one is not the default (leave the flag out, or unset its environment variable, for that) (see "tool group leaf --help")`,
 	} {
+		var nf NotFound
+		a.CommandNotFound = nf.Hook
 		err := a.Run(strings.Split(args, " "))
+		if err == nil {
+			err = nf.Err()
+		}
 		if err == nil || err.Error() != want || !IsUsage(err) {
 			t.Errorf("%s: %v, want the usage error %q", args, err, want)
 		}
 	}
 	if IsUsage(errors.New("plain")) {
 		t.Error("a plain error is a usage error")
+	}
+}
+
+// TestClosest: a typo gets the nearest name, an unrelated word none.
+func TestClosest(t *testing.T) {
+	names := []string{"scan", "init", "refresh", "query", "status", "clear", "export", "import", "download", "eval", "docs"}
+	for typed, want := range map[string]string{
+		"qurey": "query", "stauts": "status", "imprt": "import", "cleer": "clear", "inti": "init", "query": "query",
+		"bogus": "", "xyz": "", "q": "", "": "",
+	} {
+		if got := Closest(typed, names); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", typed, got, want)
+		}
 	}
 }
 

@@ -43,6 +43,9 @@ func OnUsageError(c *cli.Context, err error, _ bool) error {
 	if m := errEmptyValue.FindStringSubmatch(err.Error()); m != nil {
 		err = errors.New(m[1])
 	}
+	if u := unknownFlag(c, err); u != nil {
+		return u
+	}
 	return &UsageError{Err: fmt.Errorf("%w (see %q)", err, HelpHint(c))}
 }
 
@@ -72,13 +75,14 @@ func appName(c *cli.Context) string {
 }
 
 // GroupAction is the Action of commands that only hold subcommands: help
-// without arguments, a usage error for an unknown subcommand (the
-// library's default says "No help topic" and exits 1).
+// without arguments, a usage error for an unknown subcommand, with the
+// nearest name when one is close (the library's default says "No help
+// topic" and exits 1).
 func GroupAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.ShowSubcommandHelp(c)
 	}
-	return Usagef("unknown command %q (see %q)", c.Args().First(), HelpHint(c))
+	return unknownCommand(c, c.Args().First())
 }
 
 // AppAction is GroupAction for the app itself, whose help is the app's.

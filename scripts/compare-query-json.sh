@@ -18,8 +18,13 @@ work=$(mktemp -d /tmp/cmdai-qjson.XXXXXX)
 for side in old new; do
 	mkdir -p "$work/$side/home" && cp -r "${CMDAI_HOME:?set CMDAI_HOME to a home with the model}/embeddings" "$work/$side/home/"
 done
+# (schema_version and aliases as a list came in schema 1: a binary from
+# before is compared as if it had them)
 mask() { python3 -c 'import json,sys
-d=json.load(sys.stdin); d.pop("query_ms",None); print(json.dumps(d,sort_keys=True))'; }
+d=json.load(sys.stdin); d.pop("query_ms",None); d.pop("schema_version",None)
+for c in d.get("commands") or []:
+    if isinstance(c.get("aliases"),str): c["aliases"]=c["aliases"].split(",")
+print(json.dumps(d,sort_keys=True))'; }
 differ=0
 head -n "$n" "$requests" | python3 -c 'import json,sys
 for l in sys.stdin: print(json.loads(l)["query"])' >"$work/requests.txt"

@@ -1,8 +1,8 @@
 package search
 
 import (
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
@@ -37,7 +37,9 @@ type CommandHit struct {
 	Package       string `json:"package,omitempty"`
 	ManSection    string `json:"man_section,omitempty"`
 	InstalledPath string `json:"installed_path,omitempty"`
-	Aliases       string `json:"aliases,omitempty"`
+	// Aliases are the other names of the command (sharing its page): a
+	// list, as in `index scan --json`.
+	Aliases []string `json:"aliases,omitempty"`
 	// Source is man, help, custom (a user's command doc) or hint.
 	Source string `json:"source,omitempty"`
 	// Priority is a custom doc's: high, medium or low.
@@ -170,7 +172,7 @@ func groupBy(hits []chroma.Hit, r rule, k int) []CommandHit {
 // commandOf starts a command's hit from the metadata of its first record.
 func commandOf(md index.Metadata) *CommandHit {
 	return &CommandHit{Command: md.Command, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
-		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: strings.Join(md.Aliases, ","),
+		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: slices.Clone(md.Aliases),
 		Source: string(md.Source), Priority: md.Priority}
 }
 

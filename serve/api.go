@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -118,10 +119,8 @@ type Lease struct {
 
 // ErrorBody is every error answer: the message the CLI prints and the
 // exit code it exits with.
-type ErrorBody struct {
-	Error    string `json:"error"`
-	ExitCode int    `json:"exit_code"`
-}
+// It is the object the CLI prints for an error under --json.
+type ErrorBody = jsonout.Error
 
 // Backend is what serve holds warm. Implementations are safe for
 // concurrent use.

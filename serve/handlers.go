@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 )
@@ -310,10 +311,10 @@ func writeError(w http.ResponseWriter, e *Error) {
 	writeJSON(w, e.Status, ErrorBody{Error: e.Message, ExitCode: e.ExitCode})
 }
 
-// writeJSON writes v as `index query --json` does (one line); a client
-// gone mid-answer only loses its answer.
+// writeJSON writes v as `index query --json` does (one line, its schema
+// version first); a client gone mid-answer only loses its answer.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = jsonout.Encode(w, v)
 }

@@ -246,11 +246,12 @@ func TestBadInput(t *testing.T) {
 		{"GET a query", "/v1/nothing", ``, 404, "no such endpoint"},
 	} {
 		status, body := post(t, socket, c.path, c.body)
-		if status != c.status || !strings.Contains(body, c.want) || !strings.Contains(body, `"exit_code":2`) {
+		// the CLI's --json error object, schema version first
+		if status != c.status || !strings.Contains(body, c.want) || !strings.Contains(body, `"exit_code":2`) || !strings.HasPrefix(body, `{"schema_version":1,"error":`) {
 			t.Errorf("%s: %d %s; want %d with %q", c.name, status, body, c.status, c.want)
 		}
 	}
-	if status, body := post(t, socket, "/v1/query", `{"request":"find files"}`); status != 200 {
+	if status, body := post(t, socket, "/v1/query", `{"request":"find files"}`); status != 200 || !strings.HasPrefix(body, `{"schema_version":1,`) {
 		t.Errorf("after the bad input: %d %s", status, body)
 	}
 }

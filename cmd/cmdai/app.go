@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/termtext"
 )
 
@@ -129,7 +131,8 @@ EXAMPLES:
 }
 
 // run executes the command line and returns the process exit code,
-// printing the error, if any, to ErrOut.
+// printing the error, if any, to ErrOut, and under --json also as a JSON
+// object on Out.
 func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	// Results, tables, --context and help all carry text from man pages
 	// and --help output: none of it may drive the terminal (set its title,
@@ -138,27 +141,63 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	// on it with control characters; what it prints from pages is cleaned
 	// where it is printed.
 	safe := *io
-	safe.Out = termtext.NewWriter(io.Out)
+	out := &countingWriter{w: termtext.NewWriter(io.Out)}
+	safe.Out = out
 	io = &safe
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
 	app := newApp(f)
+	// `help bogus`: the library's hook cannot return an error
+	var notFound clix.NotFound
+	app.CommandNotFound = notFound.Hook
+	jsonOn := clix.WatchBool(app, "json")
 	ctx, watch := cmdutil.WithChromaWatch(ctx)
 	err := watch.Explain(app.RunContext(ctx, clix.HoistFlags(app, args)))
 	if err == nil {
+		err = notFound.Err()
+	}
+	if err == nil {
 		return cmdutil.ExitOK
 	}
+	msg, code := failure(ctx, err)
+	fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
+	// Under --json a script reads stdout: the error is an object there
+	// too, unless the command printed its result already (status and
+	// model status report a failing state in it).
+	if jsonOn.On(args) && out.n == 0 {
+		_ = jsonout.Encode(io.Out, jsonout.Error{Error: msg, ExitCode: code})
+	}
+	return code
+}
+
+// failure is the message and exit code of a run that failed with err.
+func failure(ctx context.Context, err error) (string, int) {
+	const interrupted = "interrupted; nothing was changed that a re-run cannot finish"
+	// A signal ended the run (the command stopped gracefully): 128 + its
+	// number, whatever error the stop surfaced as.
+	if code, ok := cmdutil.SignalExit(ctx); ok {
+		return interrupted, code
+	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(io.ErrOut, "cmdai: interrupted; nothing was changed that a re-run cannot finish")
-		return cmdutil.ExitFailure
+		return interrupted, cmdutil.ExitFailure
 	}
 	// An error may quote a page or a server's log.
 	msg := termtext.Clean(err.Error())
 	// The library's own usage errors: an unknown flag, a missing required
-	// one, `help` for a command that does not exist.
-	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") || strings.HasPrefix(msg, "No help topic for") {
-		fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
-		return cmdutil.ExitUsage
+	// one (where no OnUsageError saw them).
+	if strings.HasPrefix(msg, "flag provided but not defined") || strings.Contains(msg, "Required flag") {
+		return msg, cmdutil.ExitUsage
 	}
-	fmt.Fprintf(io.ErrOut, "cmdai: %s\n", msg)
-	return cmdutil.ExitCode(err)
+	return msg, cmdutil.ExitCode(err)
+}
+
+// countingWriter counts what a command printed on stdout.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

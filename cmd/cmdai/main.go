@@ -5,14 +5,12 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cmdutil.SignalContext(context.Background())
 	code := run(ctx, os.Args, cmdutil.SystemIO())
 	stop()
 	os.Exit(code)

@@ -165,6 +165,10 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	}
 	for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 		code, out, stderr := queryFrob(t, extra...)
+		if extra != nil && extra[0] == "--json" {
+			checkJSONError(t, "query --json after an interrupted first build", code, out, stderr)
+			out = ""
+		}
 		if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, "cmdai index init") {
 			t.Errorf("query %v after an interrupted first build: exit %d, stdout %q, stderr %s", extra, code, out, stderr)
 		}
@@ -184,7 +188,7 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 
 // TestQueryEmptyOrIncompleteIndex: a collection with no records, or one
 // whose build never finished, is not answered from: exit 3 and what to
-// run, nothing on stdout, in every output mode.
+// run, nothing on stdout in every output mode but --json's error object.
 func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 	realEnv(t)
 	srvURL := startRemote(t)
@@ -205,6 +209,10 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 		t.Helper()
 		for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
 			code, out, stderr := queryFrob(t, append(extra, "--chroma-url", srvURL)...)
+			if extra != nil && extra[0] == "--json" {
+				checkJSONError(t, "query --json on "+what, code, out, stderr)
+				out = ""
+			}
 			if code != cmdutil.ExitNoIndex || out != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "cmdai index init") {
 				t.Errorf("query %v on %s: exit %d, stdout %q, stderr %s", extra, what, code, out, stderr)
 			}

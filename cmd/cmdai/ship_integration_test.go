@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -29,15 +28,13 @@ import (
 	"github.com/cmdai/cmdai/packaging"
 )
 
-// TestMain lets a test run the CLI in a child process (to kill it):
-// CMDAI_TEST_CLI holds the arguments, one per line. SIGTERM and SIGINT
-// end its context, as in main.
+// TestMain lets a test run the CLI in a child process (to kill it, to
+// signal it, to give it a terminal): CMDAI_TEST_CLI holds the arguments,
+// one per line, and the child runs main itself.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := run(ctx, append([]string{"cmdai"}, strings.Split(args, "\n")...), cmdutil.SystemIO())
-		stop()
-		os.Exit(code)
+		os.Args = append([]string{"cmdai"}, strings.Split(args, "\n")...)
+		main()
 	}
 	os.Exit(m.Run())
 }

@@ -5,13 +5,11 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/build"
@@ -19,6 +17,8 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // InitOptions are the inputs of `cmdai index init`.
@@ -149,11 +149,14 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 		defer bo.Cache.Close()
 	}
 	bo.Embedders = emb.list
-	setProgress(opts, &bo)
+	clearProgress := setProgress(opts, &bo)
 	sum, err := build.Build(ctx, conn.Store, bo)
+	clearProgress()
 	if err != nil {
-		if opts.BatchMode || opts.JSON {
-			line, _ := json.Marshal(map[string]any{"event": "failed", "error": err.Error()})
+		// CI logs get an event; under --json the error is the object
+		// every command prints for one (with its exit code)
+		if opts.BatchMode && !opts.JSON {
+			line, _ := jsonout.Marshal(map[string]any{"event": "failed", "error": err.Error()})
 			fmt.Fprintln(opts.IO.Out, string(line))
 		}
 		return err
@@ -161,35 +164,55 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 	return printInit(opts, conn, sum, len(emb.list))
 }
 
-// setProgress shows a build's progress: a bar on a terminal, a JSON line
-// every 100 pages in batch mode.
-func setProgress(opts *InitOptions, bo *build.Options) {
+// setProgress shows a build's progress: a line that fits the terminal
+// on a terminal, a JSON line every 100 pages in batch mode.
+func setProgress(opts *InitOptions, bo *build.Options) func() {
 	if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
-		var bar *progressbar.ProgressBar
+		bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
 		bo.Progress = func(p build.Progress) {
-			if bar == nil {
-				bar = progressbar.NewOptions(p.TotalPages, progressbar.OptionSetWriter(opts.IO.ErrOut),
-					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionSetPredictTime(true))
-			}
-			bar.Describe(fmt.Sprintf("indexing: %d chunks, %d embedded, %d reused", p.Chunks, p.Embedded, p.Reused))
-			_ = bar.Set(p.Pages)
+			done, total := work(p)
+			bar.Set(done, total,
+				fmt.Sprintf("indexing: %d/%d pages, %d/%d chunks embedded, %d reused", p.Pages, p.TotalPages, p.Embedded, p.ToEmbed, p.Reused),
+				fmt.Sprintf("%d/%d pages, %d/%d embedded", p.Pages, p.TotalPages, p.Embedded, p.ToEmbed),
+				fmt.Sprintf("%d/%d pages", p.Pages, p.TotalPages))
 		}
-	} else if opts.BatchMode {
+		return bar.Done
+	}
+	if opts.BatchMode {
 		// CI logs: a structured line every 100 pages, nothing more.
+		last := -1
 		bo.Progress = func(p build.Progress) {
-			if p.Pages%100 == 0 || p.Pages == p.TotalPages {
-				line, _ := json.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded})
+			if p.Pages != last && (p.Pages%100 == 0 || p.Pages == p.TotalPages) {
+				last = p.Pages
+				line, _ := jsonout.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
 				fmt.Fprintln(opts.IO.ErrOut, string(line))
 			}
 		}
 	}
+	return func() {}
+}
+
+// work is a build's progress in units of work for the bar and its ETA:
+// each page parsed is one, and so is each chunk embedded. Embedding is
+// most of an init's time, and the pages are parsed alongside it (the
+// parser waits on the embedders through bounded queues), so a count of
+// pages alone runs ahead and then sits at 100 % while the last chunks are
+// embedded; a count of chunks alone cannot be known before every page is
+// parsed. So the chunks still to embed are projected from the pages
+// parsed so far (those queued, scaled by all pages over pages parsed),
+// exact once every page is through. A re-run that embeds nothing is
+// counted in pages alone.
+func work(p build.Progress) (done, total int) {
+	toEmbed := p.ToEmbed
+	if p.Pages > 0 && p.Pages < p.TotalPages {
+		toEmbed = (p.ToEmbed*p.TotalPages + p.Pages - 1) / p.Pages
+	}
+	return p.Pages + p.Embedded, p.TotalPages + max(toEmbed, p.Embedded)
 }
 
 func printInit(opts *InitOptions, conn *cmdutil.Connection, sum build.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		return enc.Encode(struct {
+		return jsonout.Encode(opts.IO.Out, struct {
 			build.Summary
 			Chroma string `json:"chroma"`
 			Mode   string `json:"chroma_mode"`

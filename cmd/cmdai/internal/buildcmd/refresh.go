@@ -2,7 +2,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/jsonout"
 )
 
 // NewCmdRefresh is `cmdai index refresh`.
@@ -85,7 +85,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	setProgress(opts, &bo)
+	clearProgress := setProgress(opts, &bo)
 	var cache *embed.Cache
 	open := func(o *build.Options) error {
 		list, err := emb.Open(ctx)
@@ -98,6 +98,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	sum, err := build.Refresh(ctx, conn.Store, bo, open)
+	clearProgress()
 	if cache != nil {
 		cache.Close()
 	}
@@ -108,7 +109,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	if opts.JSON || opts.BatchMode {
-		return json.NewEncoder(opts.IO.Out).Encode(sum)
+		return jsonout.Encode(opts.IO.Out, sum)
 	}
 	out := opts.IO.Out
 	if sum.Plan.Empty() && sum.DocsWritten+sum.DocsDeleted == 0 {

@@ -17,6 +17,10 @@ type IOStreams struct {
 	// OutTTY and ErrTTY report whether Out and ErrOut are terminals.
 	OutTTY bool
 	ErrTTY bool
+	// ErrWidth reports ErrOut's terminal's width in columns now (0 when
+	// unknown): progress lines are laid out to it at each update, so a
+	// resized terminal is followed.
+	ErrWidth func() int
 }
 
 // SystemIO returns the process's standard streams.
@@ -27,5 +31,12 @@ func SystemIO() *IOStreams {
 		ErrOut: os.Stderr,
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		ErrWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stderr.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
 	}
 }

@@ -6,16 +6,16 @@ package inspectcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // ScanOptions are the inputs of `cmdai index scan`.
@@ -50,7 +50,8 @@ natively and cuts it into the chunks "cmdai index init" would embed.
 Nothing is written. Pages that fail are listed with the reason; the scan
 goes on.
 
-With --json, prints one JSON object per line (JSON Lines): for each
+With --json, prints one JSON object per line (JSON Lines), each starting
+with "schema_version":1: for each
 command {"type":"command","command","path","status","source","man_page",
 "man_section","alias_of","aliases","description","sections","options",
 "examples","chunks":[{"id","text","tokens","metadata"}],"error"}, and with
@@ -110,24 +111,17 @@ func RunScan(ctx context.Context, opts *ScanOptions) error {
 
 	var p scanPrinter
 	if opts.JSON {
-		p = &jsonScanPrinter{enc: json.NewEncoder(opts.IO.Out)}
+		p = &jsonScanPrinter{w: opts.IO.Out}
 	} else {
 		p = &textScanPrinter{out: opts.IO.Out, detailed: len(opts.Commands) > 0, info: info}
 	}
 	// A bar only for a human at a terminal: JSON streams and CI logs
 	// stay clean.
 	if !opts.JSON && !opts.BatchMode && opts.IO.ErrTTY {
-		var bar *progressbar.ProgressBar
+		bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
+		defer bar.Done()
 		popts.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
-					progressbar.OptionSetDescription("parsing man pages"), progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-			}
-			_ = bar.Set(done)
-			if done == total {
-				_ = bar.Finish()
-			}
+			bar.Set(done, total, fmt.Sprintf("parsing man pages: %d/%d", done, total), fmt.Sprintf("%d/%d", done, total))
 		}
 	}
 	st, err := pages.Run(ctx, popts, p.Command)

@@ -1,7 +1,6 @@
 package inspectcmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 )
 
 // scanPrinter renders scan results; the run function is the same for
@@ -20,10 +20,11 @@ type scanPrinter interface {
 	Stats(pages.Stats) error
 }
 
-type jsonScanPrinter struct{ enc *json.Encoder }
+// jsonScanPrinter writes JSON Lines, each line with its schema version.
+type jsonScanPrinter struct{ w io.Writer }
 
 func (p *jsonScanPrinter) Command(r pages.Result) error {
-	return p.enc.Encode(struct {
+	return jsonout.Encode(p.w, struct {
 		Type string `json:"type"`
 		pages.Result
 	}{"command", r})
@@ -32,7 +33,7 @@ func (p *jsonScanPrinter) Command(r pages.Result) error {
 func (p *jsonScanPrinter) Done() error { return nil }
 
 func (p *jsonScanPrinter) Stats(st pages.Stats) error {
-	return p.enc.Encode(struct {
+	return jsonout.Encode(p.w, struct {
 		Type string `json:"type"`
 		pages.Stats
 	}{"stats", st})

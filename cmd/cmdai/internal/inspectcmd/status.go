@@ -2,7 +2,6 @@ package inspectcmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -80,7 +80,7 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 		return err
 	}
 	if opts.JSON {
-		if err := json.NewEncoder(opts.IO.Out).Encode(st); err != nil {
+		if err := jsonout.Encode(opts.IO.Out, st); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package modelcmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -10,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/jsonout"
 )
 
 // StatusOptions are the inputs of `cmdai model status`.
@@ -54,9 +54,7 @@ func runStatus(_ context.Context, opts *StatusOptions) error {
 	}
 	st, m, verr := embed.Status(dir, opts.Model.Backend, opts.Getenv)
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(st); err != nil {
+		if err := jsonout.EncodeIndent(opts.IO.Out, st, "  "); err != nil {
 			return err
 		}
 	} else {

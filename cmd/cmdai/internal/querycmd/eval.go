@@ -2,7 +2,6 @@ package querycmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evaluate"
@@ -286,7 +286,7 @@ func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m stri
 func printEval(opts *EvalOptions, res evaluate.EvalResult) error {
 	w := opts.IO.Out
 	if opts.JSON {
-		return json.NewEncoder(w).Encode(res)
+		return jsonout.Encode(w, res)
 	}
 	fmt.Fprintf(w, "%-11s %d queries (%d not indexed): %s  latency p50 %.1f ms p95 %.1f ms\n",
 		res.Mode, res.Queries, res.NotIndexed, figures(res.Metrics), res.P50Millis, res.P95Millis)

@@ -5,7 +5,6 @@ package querycmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve"
@@ -191,7 +191,7 @@ func printQuery(opts *QueryOptions, res QueryResult) error {
 	case opts.Context:
 		fmt.Fprint(opts.IO.Out, render.Context(res.Commands, opts.ContextTokens))
 	case opts.JSON:
-		return json.NewEncoder(opts.IO.Out).Encode(res)
+		return jsonout.Encode(opts.IO.Out, res)
 	default:
 		for i, h := range res.Commands {
 			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)

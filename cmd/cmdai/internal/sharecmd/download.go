@@ -2,20 +2,20 @@ package sharecmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // DownloadOptions are the inputs of `cmdai index download`.
@@ -97,7 +97,14 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 			return cmdutil.NetworkCode(err)
 		}
 		if opts.JSON {
-			return json.NewEncoder(io.Out).Encode(entries)
+			// an object, as every JSON output: a bare list has no room
+			// for the schema version
+			if entries == nil {
+				entries = []release.Entry{}
+			}
+			return jsonout.Encode(io.Out, struct {
+				Indexes []release.Entry `json:"indexes"`
+			}{entries})
 		}
 		if len(entries) == 0 {
 			fmt.Fprintf(io.Out, "%s offers no indexes\n", opts.Base)
@@ -121,12 +128,16 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	name := release.TarballName(info.ID)
 	var progress release.Progress
 	if !opts.Import.BatchMode && !opts.JSON && io.ErrTTY {
-		var bar *progressbar.ProgressBar
+		bar := termbar.New(io.ErrOut, io.ErrWidth)
+		defer bar.Done()
 		progress = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.DefaultBytes(total, "downloading "+name)
+			if total <= 0 { // the server did not say how much
+				total = done + 1
 			}
-			_ = bar.Set64(done)
+			// in KiB: the bar counts in ints
+			bar.Set(int(done>>10), int(total>>10),
+				fmt.Sprintf("downloading %s: %s of %s", name, termbar.Bytes(done), termbar.Bytes(total)),
+				fmt.Sprintf("%s of %s", termbar.Bytes(done), termbar.Bytes(total)))
 		}
 	}
 	got, err := ship.Fetch(ctx, src, info.ID, dir, progress)

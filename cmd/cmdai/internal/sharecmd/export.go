@@ -5,7 +5,6 @@ package sharecmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
@@ -109,7 +109,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 	res := ExportResult{Path: out, Checksums: out + packaging.ChecksumSuffix, SHA256: sum, Bytes: st.Size(),
 		Records: m.Records, Commands: m.Commands, Distro: m.Distro, Seconds: time.Since(start).Seconds()}
 	if opts.JSON {
-		return json.NewEncoder(opts.IO.Out).Encode(res)
+		return jsonout.Encode(opts.IO.Out, res)
 	}
 	fmt.Fprintf(opts.IO.Out, "exported %s (%d records, %d commands) to %s (%.1f MB) in %.1fs\n", coll.Name(), res.Records, res.Commands, out, float64(res.Bytes)/1e6, res.Seconds)
 	fmt.Fprintf(opts.IO.Out, "  sha256 %s in %s\n", sum, res.Checksums)

@@ -3,7 +3,6 @@ package sharecmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,15 +10,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/termbar"
 )
 
 // ImportOptions are the inputs of `cmdai index import`.
@@ -144,7 +144,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
 	if opts.JSON {
-		return json.NewEncoder(opts.IO.Out).Encode(res)
+		return jsonout.Encode(opts.IO.Out, res)
 	}
 	if opts.Validate {
 		fmt.Fprintf(opts.IO.Out, "valid: %s holds %s's index (%d records, %d commands, %s %s), built %s\n",
@@ -208,13 +208,12 @@ func importProgress(opts *ImportOptions) func(done, total int) {
 	if opts.BatchMode || opts.JSON || !opts.IO.ErrTTY {
 		return nil
 	}
-	var bar *progressbar.ProgressBar
+	bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
 	return func(done, total int) {
-		if bar == nil {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut), progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(), progressbar.OptionSetDescription("importing"), progressbar.OptionThrottle(100*time.Millisecond))
+		bar.Set(done, total, fmt.Sprintf("importing: %d/%d records", done, total), fmt.Sprintf("%d/%d", done, total))
+		if done >= total {
+			bar.Done()
 		}
-		_ = bar.Set(done)
 	}
 }
 
