@@ -204,7 +204,7 @@ func TestManPage(t *testing.T) {
 			t.Errorf("ENVIRONMENT has no %s", s.Env)
 		}
 	}
-	exitLine := regexp.MustCompile(`(?m)^   (\d)  (.*)$`)
+	exitLine := regexp.MustCompile(`(?m)^   (\d+)  (.*)$`)
 	for _, m := range exitLine.FindAllStringSubmatch(cmdutil.ExitCodesHelp, -1) {
 		if !strings.Contains(page, "\n.TP\n"+m[1]+"\n") {
 			t.Errorf("EXIT CODES has no code %s (%s)", m[1], m[2])

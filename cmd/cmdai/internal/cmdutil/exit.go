@@ -29,8 +29,8 @@ const ExitCodesHelp = `EXIT CODES:
    4  Chroma unreachable (or stopped mid-run), or a download server unreachable or silent
    5  verification failed (checksum, manifest or model mismatch)
    6  the index is in use by another cmdai (private server's data directory locked, or another serve on this data home)
- 130  interrupted (Ctrl-C, SIGINT), after a clean stop: Chroma stopped, locks released
- 143  terminated (SIGTERM), likewise; serve and mcp exit 0 on either (their normal stop)
+   130  interrupted (Ctrl-C, SIGINT), after a clean stop: Chroma stopped, locks released
+   143  terminated (SIGTERM), likewise; serve and mcp exit 0 on either (their normal stop)
    Under --json, an error is also printed on stdout as
    {"schema_version":1,"error":"<message>","exit_code":N}`
 
