@@ -150,7 +150,9 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 		case o.Backend == BackendORT || !errors.Is(err, ErrNoORT):
 			return nil, err
 		case asked == VariantInt8:
-			return nil, fmt.Errorf("%w, and the pure-Go backend cannot run the int8 model: install ONNX Runtime (`make install` from a checkout; `cmdai doctor` says what is missing), or use --model-variant fp32", err)
+			// Not "use --model-variant fp32": an int8 index refuses an fp32
+			// query, so that advice was a dead end for every query.
+			return nil, fmt.Errorf("%w, and the pure-Go backend cannot run the int8 model, which this index (or --model-variant) needs: install ONNX Runtime (`cmdai doctor` says what is missing and how; a release archive and `make install` carry it), or build an fp32 index that the pure-Go backend can query (`cmdai index init --force --model-variant fp32`, slow)", err)
 		}
 		if o.Notice != nil {
 			o.Notice(fmt.Sprintf("note: %v; using the pure-Go backend with the fp32 model, which is much slower (`cmdai doctor` says how to get ONNX Runtime; pass --embed-backend go to silence this)", err))
