@@ -71,9 +71,9 @@ type Summary struct {
 	Model      string `json:"model"`
 	Variant    string `json:"model_variant"`
 	Backend    string `json:"backend"`
-	Commands   int    `json:"commands"`
-	Aliases    int    `json:"aliases"`
-	Chunks     int    `json:"chunks"`
+	Commands   int    `json:"commands_count"`
+	Aliases    int    `json:"aliases_count"`
+	Chunks     int    `json:"chunks_count"`
 	Embedded   int    `json:"embedded"`
 	Cached     int    `json:"from_cache"`
 	Unchanged  int    `json:"unchanged"`
@@ -85,7 +85,7 @@ type Summary struct {
 	DocsDeleted int `json:"docs_deleted"`
 	// Failures lists the pages that failed, with why.
 	Failures []Failure `json:"failures,omitempty"`
-	Records  int       `json:"records"`
+	Records  int       `json:"records_count"`
 	// Stats are the page stages' (the JSON name predates package pages).
 	Stats pages.Stats `json:"pipeline"`
 	// Stage times: scan+parse are the page stages'; embed and write are

@@ -15,7 +15,7 @@ import (
 // CollectionStatus describes one cmdai collection.
 type CollectionStatus struct {
 	Name    string     `json:"name"`
-	Records int        `json:"records"`
+	Records int        `json:"records_count"`
 	Meta    index.Meta `json:"metadata"`
 	// Current is true for this machine's distribution.
 	Current bool `json:"current"`
@@ -40,11 +40,11 @@ func Temporary(name string) bool {
 type Staleness struct {
 	Indexed int `json:"indexed_commands"`
 	// Changed: executable or man page differs (path, size or time).
-	Changed int `json:"changed"`
+	Changed int `json:"changed_count"`
 	// Added: installed with a man page, not in the index.
-	Added int `json:"added"`
+	Added int `json:"added_count"`
 	// Removed: in the index, no longer installed.
-	Removed int      `json:"removed"`
+	Removed int      `json:"removed_count"`
 	Stale   int      `json:"stale"`
 	Names   []string `json:"stale_commands,omitempty"`
 }

@@ -15,7 +15,7 @@ type ModelStatus struct {
 	Error        string            `json:"error,omitempty"`
 	Source       string            `json:"source,omitempty"`
 	Variants     []string          `json:"variants,omitempty"`
-	SHA256       map[string]string `json:"sha256,omitempty"`
+	SHA256       map[string]string `json:"sha256_by_file,omitempty"`
 	ORTBuiltIn   bool              `json:"ort_built_in"`
 	ORTLibDir    string            `json:"ort_lib_dir,omitempty"`
 	Backend      string            `json:"backend"`

@@ -45,8 +45,8 @@ type Meta struct {
 	BuiltAt       time.Time `json:"built_at"`
 	// Complete is false while a build runs or after one was interrupted.
 	Complete bool `json:"complete"`
-	Commands int  `json:"commands"`
-	Chunks   int  `json:"chunks"`
+	Commands int  `json:"commands_count"`
+	Chunks   int  `json:"chunks_count"`
 	// ProseBudget is the build's word pieces of prose per page (0: all).
 	ProseBudget int `json:"prose_budget"`
 	// Skipped holds the commands whose page gave no chunk (it failed to

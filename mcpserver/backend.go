@@ -40,7 +40,7 @@ type Query struct {
 // Status is what index_status reports.
 type Status struct {
 	Collection string     `json:"collection"`
-	Records    int        `json:"records"`
+	Records    int        `json:"records_count"`
 	Meta       index.Meta `json:"meta"`
 	// Holder says who holds the index: this process, or a serve at an
 	// address.

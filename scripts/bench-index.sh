@@ -55,7 +55,7 @@ import json, sys
 s = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 label, wall, rss = sys.argv[2].split()
 p = s["pipeline"]
-print(f"| {label} ({sys.argv[3] or 'defaults'}) | {s['model_variant']} | {s['commands']} | {s['chunks']} | {p.get('trimmed_chunks', 0)} "
+print(f"| {label} ({sys.argv[3] or 'defaults'}) | {s['model_variant']} | {s['commands_count']} | {s['chunks_count']} | {p.get('trimmed_chunks', 0)} "
       f"| {s['parse_seconds']:.0f} | {s['embed_seconds']:.0f} | {s['write_seconds']:.0f} | {float(wall):.0f} | {rss} |")
 PY
 }
@@ -107,7 +107,7 @@ subprocess.run([bin, "index", "import", ex["path"], "--batch-mode"], check=True,
 ti = time.monotonic() - t
 print(f"| records | tarball | export | import --validate | import (atomic replace) |")
 print(f"|---|---|---|---|---|")
-print(f"| {ex['records']} | {ex['bytes']/1e6:.1f} MB | {te:.1f} s | {tv:.1f} s | {ti:.1f} s |")
+print(f"| {ex['records_count']} | {ex['bytes']/1e6:.1f} MB | {te:.1f} s | {tv:.1f} s | {ti:.1f} s |")
 PY
 
 echo

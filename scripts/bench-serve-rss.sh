@@ -48,7 +48,7 @@ if [ -z "${CMDAI_HOME:-}" ]; then
 fi
 export CMDAI_MODEL_DIR="${CMDAI_MODEL_DIR:-$MODEL_SRC}"
 python3 "$REPO/scripts/nl2bash-queries.py" "$NL2BASH" >"$work/queries.jsonl"
-records="$("$1" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); print(sum(c["records"] for c in s["collections"] if c["current"]))')"
+records="$("$1" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); print(sum(c["records_count"] for c in s["collections"] if c["current"]))')"
 echo "index: $records records in $CMDAI_HOME; $WARM warm-up queries, then $IDLE s idle; $ROUNDS rounds" >&2
 
 # The client: one keep-alive connection over the Unix socket, as an

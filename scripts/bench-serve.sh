@@ -40,7 +40,7 @@ fi
 export CMDAI_MODEL_DIR="${CMDAI_MODEL_DIR:-$MODEL_SRC}"
 python3 scripts/nl2bash-queries.py "$NL2BASH" >"$work/queries.jsonl"
 export CMDAI_BENCH_QUERIES="$work/queries.jsonl"
-records="$("$BIN" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); print(sum(c["records"] for c in s["collections"] if c["current"]))')"
+records="$("$BIN" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); print(sum(c["records_count"] for c in s["collections"] if c["current"]))')"
 echo "index: $records records; $(wc -l <"$work/queries.jsonl") requests" >&2
 
 # serve: start to first answer (polling its log for the ready line, not

@@ -126,7 +126,7 @@ as_user "$home" cmdai doctor
 expect 0 "cmdai doctor after make install"
 as_user "$home" cmdai index init --batch-mode --command ls --command grep --command tar
 expect 0 "cmdai index init"
-contains "$out" '"commands":3' "index init's summary"
+contains "$out" '"commands_count":3' "index init's summary"
 as_user "$home" cmdai index query "list directory contents" -k 3 --json
 expect 0 "cmdai index query"
 first="$(python3 -c 'import json, sys; print(json.load(sys.stdin)["commands"][0]["command"])' <<<"$out")"

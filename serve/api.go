@@ -21,11 +21,11 @@ type QueryRequest struct {
 	Request   string `json:"request"`
 	K         int    `json:"k,omitempty"`
 	Mode      string `json:"mode,omitempty"`
-	Context   bool   `json:"context,omitempty"`
+	Context   bool   `json:"with_context,omitempty"`
 	MaxTokens int    `json:"max_tokens,omitempty"`
 	// Matches is how many matches of each command to show (0: the
 	// default, search.DefaultMatches); Full shows every match, whole.
-	Matches int  `json:"matches,omitempty"`
+	Matches int  `json:"matches_count,omitempty"`
 	Full    bool `json:"full,omitempty"`
 	// Distro is the distribution whose index is asked for ("": the one
 	// serve holds). Another one is answered 421: the CLI asks it itself.

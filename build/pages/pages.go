@@ -107,12 +107,12 @@ type Stats struct {
 	WithManPage  int               `json:"with_man_page"`
 	Parsed       int               `json:"parsed"`
 	FromHelp     int               `json:"from_help"`
-	Aliases      int               `json:"aliases"`
+	Aliases      int               `json:"aliases_count"`
 	NoManPage    int               `json:"no_man_page"`
-	Failed       int               `json:"failed"`
+	Failed       int               `json:"failed_count"`
 	Denied       int               `json:"denied"`
-	Failures     map[string]int    `json:"failures,omitempty"`
-	Chunks       int               `json:"chunks"`
+	Failures     map[string]int    `json:"failures_by_reason,omitempty"`
+	Chunks       int               `json:"chunks_count"`
 	Trimmed      int               `json:"trimmed_chunks"`
 	Problems     []scanner.Problem `json:"problems,omitempty"`
 	// PackageDB is the package database asked (dpkg, rpm, none, or

@@ -60,7 +60,7 @@ func TestScanGoesOnPastBadPages(t *testing.T) {
 		t.Errorf("frob: %v", byName["frob"])
 	}
 	st := objs[len(objs)-1]
-	if st["type"] != "stats" || st["failed"].(float64) != 1 || st["parsed"].(float64) != 2 {
+	if st["type"] != "stats" || st["failed_count"].(float64) != 1 || st["parsed"].(float64) != 2 {
 		t.Errorf("stats: %v", st)
 	}
 

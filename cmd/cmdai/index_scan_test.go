@@ -215,7 +215,7 @@ func TestRunScanJSON(t *testing.T) {
 	}
 	st := objs[len(objs)-1]
 	if st["type"] != "stats" || st["commands_seen"].(float64) != 5 || st["parsed"].(float64) != 1 ||
-		st["aliases"].(float64) != 1 || st["no_man_page"].(float64) != 3 || st["with_man_page"].(float64) != 2 {
+		st["aliases_count"].(float64) != 1 || st["no_man_page"].(float64) != 3 || st["with_man_page"].(float64) != 2 {
 		t.Errorf("stats = %v", st)
 	}
 }

@@ -73,8 +73,8 @@ type ExportResult struct {
 	Checksums string  `json:"checksums"`
 	SHA256    string  `json:"sha256"`
 	Bytes     int64   `json:"bytes"`
-	Records   int     `json:"records"`
-	Commands  int     `json:"commands"`
+	Records   int     `json:"records_count"`
+	Commands  int     `json:"commands_count"`
 	Distro    string  `json:"distro"`
 	Seconds   float64 `json:"seconds"`
 }

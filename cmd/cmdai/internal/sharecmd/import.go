@@ -95,8 +95,8 @@ type ImportResult struct {
 	Path       string  `json:"path"`
 	Collection string  `json:"collection"`
 	Distro     string  `json:"distro"`
-	Records    int     `json:"records"`
-	Commands   int     `json:"commands"`
+	Records    int     `json:"records_count"`
+	Commands   int     `json:"commands_count"`
 	Validated  bool    `json:"validated_only"`
 	Checksums  string  `json:"checksums"`
 	Seconds    float64 `json:"seconds"`
