@@ -98,10 +98,13 @@ func TestIndexEndToEnd(t *testing.T) {
 		t.Fatalf("init: exit %d\n%s\n%s", code, out, errOut)
 	}
 	var sum struct {
-		Commands, Chunks, Embedded, Records int
-		Mode                                string `json:"chroma_mode"`
-		Variant                             string `json:"model_variant"`
-		Pipeline                            struct {
+		Commands int    `json:"commands_count"`
+		Chunks   int    `json:"chunks_count"`
+		Records  int    `json:"records_count"`
+		Embedded int    `json:"embedded"`
+		Mode     string `json:"chroma_mode"`
+		Variant  string `json:"model_variant"`
+		Pipeline struct {
 			Trimmed int `json:"trimmed_chunks"`
 		}
 	}
@@ -203,7 +206,13 @@ func TestIndexEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("second init: exit %d %s", code, errOut)
 	}
-	var again struct{ Chunks, Embedded, Written, Unchanged, Records int }
+	var again struct {
+		Chunks    int `json:"chunks_count"`
+		Records   int `json:"records_count"`
+		Embedded  int `json:"embedded"`
+		Written   int `json:"written"`
+		Unchanged int `json:"unchanged"`
+	}
 	json.Unmarshal([]byte(lastLine(out)), &again)
 	if again.Embedded != 0 || again.Written != 0 || again.Unchanged != again.Chunks || again.Records != sum.Records {
 		t.Errorf("second init did work again: %s", lastLine(out))

@@ -184,7 +184,7 @@ func setProgress(opts *InitOptions, bo *build.Options) func() {
 		bo.Progress = func(p build.Progress) {
 			if p.Pages != last && (p.Pages%100 == 0 || p.Pages == p.TotalPages) {
 				last = p.Pages
-				line, _ := jsonout.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
+				line, _ := jsonout.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks_count": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
 				fmt.Fprintln(opts.IO.ErrOut, string(line))
 			}
 		}
