@@ -52,6 +52,12 @@ type Manifest struct {
 	BuiltAt       time.Time `json:"built_at"`
 	// SourceCommands are the commands whose documentation the index holds.
 	SourceCommands []string `json:"source_commands"`
+	// Packages are the installed packages (dpkg, rpm) that own those
+	// commands, each with the version whose pages were read: what the
+	// index was built from, for a reader deciding whether it fits a
+	// machine. Absent in tarballs from before it existed, and for
+	// commands no package owns.
+	Packages map[string]string `json:"packages,omitempty"`
 	// CollectionMetadata is restored on import as it was.
 	CollectionMetadata map[string]any `json:"collection_metadata"`
 	// Files are the sizes and sha256s of the other entries.

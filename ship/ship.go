@@ -30,10 +30,15 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 	}
 	out := make([]packaging.Record, len(recs))
 	cmds := map[string]bool{}
+	packages := map[string]string{}
 	for i, r := range recs {
 		out[i] = packaging.Record{ID: r.ID, Document: r.Document, Metadata: r.Metadata, Embedding: r.Embedding}
-		if c := index.FromChroma(r.Metadata).Command; c != "" {
-			cmds[c] = true
+		rm := index.FromChroma(r.Metadata)
+		if rm.Command != "" {
+			cmds[rm.Command] = true
+		}
+		if rm.Package != "" {
+			packages[rm.Package] = rm.PackageVersion
 		}
 	}
 	names := make([]string, 0, len(cmds))
@@ -46,6 +51,9 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 		Model:       packaging.Model{Name: meta.Model, Dims: meta.Dims, SHA256: meta.ModelSHA256, Variant: meta.ModelVariant},
 		ToolVersion: meta.ToolVersion, ChromaVersion: chromaVersion,
 		Commands: len(names), BuiltAt: meta.BuiltAt, SourceCommands: names, CollectionMetadata: md,
+	}
+	if len(packages) > 0 {
+		m.Packages = packages
 	}
 	if err := packaging.Write(ctx, w, m, out); err != nil {
 		return m, err

@@ -144,6 +144,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if ex.Path != filepath.Join(dir, "chroma-index-debian-12.tar.gz") || ex.Records != n || ex.Commands != len(shipCommands) {
 		t.Errorf("export result %+v (records in the index %d)", ex, n)
 	}
+	checkManifestPackages(t, ex.Path)
 	sums, err := os.ReadFile(ex.Checksums)
 	if err != nil || !strings.HasSuffix(string(sums), "  chroma-index-debian-12.tar.gz\n") || !strings.HasPrefix(string(sums), ex.SHA256) {
 		t.Errorf("checksums file %q (%v)", sums, err)
@@ -445,5 +446,32 @@ func diffTarballs(t *testing.T, a, b string) {
 			t.Logf("record %s:\n%s %s\n%s %s", id, r.Document, x, s.Document, y)
 			return
 		}
+	}
+}
+
+// checkManifestPackages: the exported manifest lists the packages that own
+// the indexed commands, each at the version dpkg has installed.
+func checkManifestPackages(t *testing.T, tarball string) {
+	t.Helper()
+	f, err := os.Open(tarball)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := packaging.ReadManifest(context.Background(), f, packaging.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"coreutils", "findutils", "grep", "tar", "gzip"} {
+		want, err := exec.Command("dpkg-query", "-W", "-f", "${Version}", pkg).Output()
+		if err != nil {
+			t.Fatalf("dpkg-query -W %s: %v", pkg, err)
+		}
+		if got, ok := m.Packages[pkg]; !ok || got != string(want) {
+			t.Errorf("manifest packages[%s] = %q (listed %v), want %q (dpkg-query)", pkg, got, ok, want)
+		}
+	}
+	if len(m.Packages) > len(shipCommands) {
+		t.Errorf("manifest lists %d packages for %d commands: %v", len(m.Packages), len(shipCommands), m.Packages)
 	}
 }
