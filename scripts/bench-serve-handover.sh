@@ -51,7 +51,7 @@ serve_ready() {
 }
 
 stop_serve() {
-	kill -TERM "$serve_pid" && wait "$serve_pid" || true
+	if kill -TERM "$serve_pid"; then wait "$serve_pid" || true; fi
 }
 
 stats() { # label, then one figure a line on stdin

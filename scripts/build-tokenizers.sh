@@ -46,7 +46,10 @@ mkdir -p "$lib" "$build"
 # Download outside any module so the repo's go.mod/go.sum are never touched.
 moddir="$(cd "$build" && GO111MODULE=on GOFLAGS=-mod=mod go mod download -json "github.com/daulet/tokenizers@$ver" |
 	sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-[ -n "$moddir" ] && [ -f "$moddir/Cargo.toml" ] || { echo "could not get the Rust crate of daulet/tokenizers $ver" >&2; exit 1; }
+if [ -z "$moddir" ] || [ ! -f "$moddir/Cargo.toml" ]; then
+	echo "could not get the Rust crate of daulet/tokenizers $ver" >&2
+	exit 1
+fi
 
 # The module cache is read-only: build from a writable copy. The copy is
 # kept (keyed by version + patch) so cargo's fingerprints stay valid and a

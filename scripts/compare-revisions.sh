@@ -24,6 +24,7 @@ export CMDAI_TOOLS=$tools CMDAI_ORT_LIB_DIR=$tools/lib
 echo "compare-revisions: $old against $new in $work"
 
 server=
+# shellcheck disable=SC2317 # run by the EXIT trap, not unreachable
 cleanup() { [[ -n $server ]] && kill "$server" 2>/dev/null; true; }
 trap cleanup EXIT
 

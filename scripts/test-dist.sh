@@ -30,7 +30,7 @@ cmp "$work/SHA256SUMS.1" "$work/SHA256SUMS.2" || {
 (cd "$work/dist" && sha256sum -c SHA256SUMS) || fail "sha256sum -c SHA256SUMS failed"
 
 archives=("$work"/dist/cmdai_*_linux_amd64.tar.gz)
-[ ${#archives[@]} -eq 1 ] && [ -f "${archives[0]}" ] || fail "want one cmdai_*_linux_amd64.tar.gz, got: ${archives[*]}"
+{ [ ${#archives[@]} -eq 1 ] && [ -f "${archives[0]}" ]; } || fail "want one cmdai_*_linux_amd64.tar.gz, got: ${archives[*]}"
 ls "$work"/dist/cmdai-model_all-MiniLM-L6-v2_*.tar.gz >/dev/null || fail "no model tarball"
 [ "$(wc -l <"$work/dist/SHA256SUMS")" -eq 2 ] || fail "SHA256SUMS should list the archive and the model tarball"
 top="$(basename "${archives[0]}" .tar.gz)"
@@ -58,10 +58,10 @@ echo "test-dist: unpacked bin/cmdai --version: $out"
 pulled="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model pull --base-url "$work/dist" 2>&1)" ||
 	fail "model pull from the dist directory failed:$(printf '\n%s' "$pulled")"
 echo "test-dist: $pulled"
-status="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true)"
+status="$(cd "$work/home" && { env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true; })"
 grep -q "variants:  \[fp32 int8\]" <<<"$status" || fail "the pulled model does not verify with both variants:$(printf '\n%s' "$status")"
 # Needs the layout part of #19 (ONNX Runtime found in <bin>/../lib/cmdai).
-status="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true)"
+status="$(cd "$work/home" && { env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true; })"
 grep -q "library in $work/unpacked/$top/lib/cmdai" <<<"$status" ||
 	fail "the unpacked cmdai does not find its ONNX Runtime in lib/cmdai:$(printf '\n%s' "$status")"
 echo "test-dist: ok ($top)"

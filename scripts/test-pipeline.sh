@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs the release pipeline's scripts here, as the workflow does, on a few
 # commands: ci-build-index.sh for two distribution labels, then
-# ci-merge-checksums.sh over their output, then `cmdai index download`
-# from that directory as a mirror. Also lints the workflows (actionlint).
+# the model tarball, ci-merge-checksums.sh and ci-release-notes.sh over
+# their output, then `cmdai model pull` and `cmdai index download` from
+# that directory as a mirror. Also lints the workflows (actionlint,
+# zizmor) and the scripts (shellcheck): scripts/lint-workflows.sh.
 # Called by `make test`, hence by .ci/run.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CMDAI_TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
-"$REPO/scripts/install-actionlint.sh"
-"$CMDAI_TOOLS/bin/actionlint" -no-color "$REPO"/.github/workflows/*.yml
-echo "actionlint: workflows ok"
+"$REPO/scripts/lint-workflows.sh" # actionlint, zizmor, shellcheck
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -18,13 +18,32 @@ for d in debian-12 ubuntu-24.04; do
 	mkdir -p "$work/release"
 	cp "$work/dist-$d"/chroma-index-*.tar.gz* "$work/release/"
 done
+# The model tarball beside them, as the workflow's model job makes it
+# (`make dist`'s scripts/dist, its line of SHA256SUMS as FILE.sha256).
+(cd "$REPO" && go run ./scripts/dist -version 0 -bin bin/cmdai -lib "$CMDAI_TOOLS/lib" \
+	-model "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" -docs LICENSE -mtime 1 -out "$work/dist-model")
+(cd "$work/dist-model" && for f in cmdai-model_*.tar.gz; do grep -F "  $f" SHA256SUMS >"$f.sha256"; done)
+cp "$work/dist-model"/cmdai-model_*.tar.gz* "$work/release/"
 "$REPO/scripts/ci-merge-checksums.sh" "$work/release"
 grep -q "chroma-index-debian-12.tar.gz" "$work/release/checksums.txt"
 grep -q "chroma-index-ubuntu-24.04.tar.gz" "$work/release/checksums.txt"
+grep -q " cmdai-model_all-MiniLM-L6-v2_.*\.tar\.gz$" "$work/release/checksums.txt"
 rm "$work/release"/*.sha256 # a release holds the merged file only
 
+# The notes name what passed and what failed (a made-up failed fedora-40
+# job: it left no tarball), keeping another workflow's part of the notes.
+printf 'the program part\n' >"$work/old-notes.md"
+notes="$(printf 'debian-12\tsuccess\nfedora-40\tfailure\nubuntu-24.04\tsuccess\n' |
+	"$REPO/scripts/ci-release-notes.sh" "$work/release" "$work/old-notes.md")"
+echo "$notes"
+grep -qx 'the program part' <<<"$notes"
+grep -qx 'Built: debian-12 ubuntu-24.04' <<<"$notes"
+grep -qF '**Failed, not in this build:** fedora-40 (failure)' <<<"$notes"
+grep -qF "Model: \`cmdai-model_all-MiniLM-L6-v2_" <<<"$notes"
+
 home="$(mktemp -d)"
-CMDAI_HOME="$home" "$REPO/bin/cmdai" model import "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" >/dev/null
+# The model comes from the release, as a user's does.
+CMDAI_HOME="$home" "$REPO/bin/cmdai" model pull --base-url "$work/release" >/dev/null
 list="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index download --list --base-url "$work/release")"
 echo "$list"
 # Outputs are captured, then checked: `cmdai ... | grep -q` lets grep exit
