@@ -14,6 +14,8 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$here/lib/portable.sh"
 repo="$(cd "$here/.." && pwd)"
 tools="${CMDAI_TOOLS:-$repo/.tools}"
 lib="$tools/lib"
@@ -61,7 +63,7 @@ if [ ! -f "$src/.prepared" ] || [ "$(cat "$src/.prepared")" != "$stamp_want" ]; 
 	cp -Rp "$moddir/Cargo.toml" "$moddir/Cargo.lock" "$moddir/src" "$src/"
 	[ -d "$moddir/benches" ] && cp -Rp "$moddir/benches" "$src/"
 	chmod -R u+w "$src"
-	sed -i -E "s|^tiktoken-rs[[:space:]]*=.*git.*$|$tiktoken_req|" "$src/Cargo.toml"
+	sed_inplace "$src/Cargo.toml" -E "s|^tiktoken-rs[[:space:]]*=.*git.*$|$tiktoken_req|"
 	if grep -q 'git *=' "$src/Cargo.toml"; then
 		echo "Cargo.toml still has a git dependency:" >&2
 		grep 'git *=' "$src/Cargo.toml" >&2

@@ -9,6 +9,8 @@
 # Env: CMDAI_DISTRO to label the index (default: detected).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
 OUT="${1:?usage: ci-build-index.sh OUTDIR [init flags...]}"
 shift
 mkdir -p "$OUT"
@@ -27,11 +29,7 @@ export CMDAI_HOME="$home" CMDAI_BATCH_MODE=1
 
 # The tarball must verify, validate and answer.
 tarball="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["path"])' "$OUT/export.json")"
-if command -v sha256sum >/dev/null 2>&1; then
-	(cd "$OUT" && sha256sum -c "$(basename "$tarball").sha256")
-else # macOS
-	(cd "$OUT" && shasum -a 256 -c "$(basename "$tarball").sha256")
-fi
+(cd "$OUT" && sha256_check "$(basename "$tarball").sha256")
 "$BIN" index import "$tarball" --validate
 "$BIN" index query "list directory contents" -k 1 --json > /dev/null
 echo "built $(basename "$tarball") in $OUT"

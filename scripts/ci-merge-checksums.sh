@@ -6,6 +6,8 @@
 # per-file one).
 # Usage: scripts/ci-merge-checksums.sh DIR
 set -euo pipefail
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$(dirname "${BASH_SOURCE[0]}")/lib/portable.sh"
 DIR="${1:?usage: ci-merge-checksums.sh DIR}"
 cd "$DIR"
 shopt -s nullglob
@@ -17,8 +19,8 @@ if [ "$indexes" -eq 0 ]; then
 	exit 1
 fi
 for s in "${sums[@]}"; do
-	sha256sum -c "$s"
+	sha256_check "$s"
 done
 cat "${sums[@]}" | LC_ALL=C sort -k2 > checksums.txt
-sha256sum -c checksums.txt
+sha256_check checksums.txt
 echo "merged ${#sums[@]} checksums into $DIR/checksums.txt"

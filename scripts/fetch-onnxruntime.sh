@@ -57,20 +57,18 @@ Darwin/x86_64)
 esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$here/lib/portable.sh"
 repo="$(cd "$here/.." && pwd)"
 tools="${CMDAI_TOOLS:-$repo/.tools}"
 lib="$tools/lib"
 dl="$tools/build/npm"
 
-sha256() {
-	if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi
-}
-
 link() {
 	for l in "${links[@]}"; do ln -sfn "$so" "$lib/$l"; done
 }
 
-if [ -f "$lib/$so" ] && [ "$(sha256 "$lib/$so")" = "$SO_SHA256" ]; then
+if [ -f "$lib/$so" ] && [ "$(sha256_of "$lib/$so")" = "$SO_SHA256" ]; then
 	link
 	echo "onnxruntime $ORT_VERSION already in $lib"
 	exit 0
@@ -78,7 +76,7 @@ fi
 
 mkdir -p "$lib" "$dl"
 tgz="$dl/onnxruntime-node-$ORT_VERSION.tgz"
-if [ ! -f "$tgz" ] || [ "$(sha256 "$tgz")" != "$TGZ_SHA256" ]; then
+if [ ! -f "$tgz" ] || [ "$(sha256_of "$tgz")" != "$TGZ_SHA256" ]; then
 	rm -f "$tgz"
 	if command -v npm >/dev/null 2>&1; then
 		(cd "$dl" && npm pack --ignore-scripts --silent "onnxruntime-node@$ORT_VERSION" >/dev/null)
@@ -89,7 +87,7 @@ if [ ! -f "$tgz" ] || [ "$(sha256 "$tgz")" != "$TGZ_SHA256" ]; then
 	fi
 fi
 
-got="$(sha256 "$tgz")"
+got="$(sha256_of "$tgz")"
 if [ "$got" != "$TGZ_SHA256" ]; then
 	echo "sha256 mismatch for $tgz: got $got, want $TGZ_SHA256" >&2
 	rm -f "$tgz"
@@ -112,7 +110,7 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 tar -xzf "$tgz" -C "$tmp" "$MEMBER"
-got="$(sha256 "$tmp/$MEMBER")"
+got="$(sha256_of "$tmp/$MEMBER")"
 if [ "$got" != "$SO_SHA256" ]; then
 	echo "sha256 mismatch for $MEMBER in the tarball: got $got" >&2
 	exit 1

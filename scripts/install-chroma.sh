@@ -8,6 +8,8 @@
 # Options: --force  reinstall.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 DIR="$TOOLS/chroma"
 VENV="$DIR/venv"
@@ -17,7 +19,7 @@ PYTHON="${PYTHON:-python3}"
 
 force=0
 [ "${1:-}" = "--force" ] && force=1
-want="$(sha256sum "$CONSTRAINTS" | cut -d' ' -f1)"
+want="$(sha256_of "$CONSTRAINTS")"
 if [ "$force" = 0 ] && [ -x "$VENV/bin/chroma" ] && [ "$(cat "$DIR/stamp" 2>/dev/null)" = "$want" ]; then
 	echo "chroma $VERSION already in $VENV"
 	exit 0

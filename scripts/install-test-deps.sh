@@ -35,7 +35,9 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 # Minimal images drop man pages at install time; let them through.
 if [ -e /etc/dpkg/dpkg.cfg.d/excludes ]; then
-	$SUDO sed -i '/usr\/share\/man/d' /etc/dpkg/dpkg.cfg.d/excludes
+	# (-i with an attached suffix: GNU and BSD sed read it alike)
+	$SUDO sed -i.cmdai-bak '/usr\/share\/man/d' /etc/dpkg/dpkg.cfg.d/excludes
+	$SUDO rm -f /etc/dpkg/dpkg.cfg.d/excludes.cmdai-bak
 fi
 echo "installing: ${need[*]}"
 $SUDO apt-get update -qq

@@ -24,6 +24,8 @@
 #                                  wrote; the user's index and model stay
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 STAGE="$TOOLS/chroma/portable"
 CONSTRAINTS="$REPO/scripts/chroma-constraints.txt"
@@ -85,7 +87,7 @@ stage_chroma() {
 	command -v "$PYTHON" >/dev/null || die "$PYTHON not found: the Chroma server needs Python 3 with venv (Debian: apt-get install python3-venv)"
 	local want version tmp start
 	version="$(chroma_version)"
-	want="$(sha256sum "$CONSTRAINTS" | cut -d' ' -f1) python$(python_version)"
+	want="$(sha256_of "$CONSTRAINTS") python$(python_version)"
 	if [ -x "$STAGE/bin/chroma" ] && [ "$(cat "$STAGE/stamp" 2>/dev/null)" = "$want" ]; then
 		echo "chroma $version (relocatable) already in $STAGE"
 		return
@@ -154,7 +156,7 @@ do_install() {
 	root
 	BIN="${BIN:-$REPO/bin/cmdai}"
 	local ort model_src stamp
-	ort="$(readlink -f "$TOOLS/lib/$ORTLIB" 2>/dev/null)" || true
+	ort="$(realpath_of "$TOOLS/lib/$ORTLIB" 2>/dev/null)" || true
 	model_src="$TOOLS/model/$MODEL"
 	[ -x "$BIN" ] || die "$BIN not built: run \`make install\` (it builds it first)"
 	[ -f "$ort" ] || die "no ONNX Runtime in $TOOLS/lib: run \`make tools\`"

@@ -59,3 +59,4 @@ if [[ "$answer" != "1. grep "* ]]; then
 fi
 rm -rf "$home"
 echo "pipeline scripts: ok"
+"$REPO/scripts/test-macos-userland.sh"
