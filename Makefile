@@ -74,6 +74,7 @@ test: test-deps tools model chroma mcp-client vet ## install what tests need, th
 	./scripts/test-pipeline.sh
 	./scripts/fuzz-selftest.sh
 	./scripts/test-dist.sh
+	./scripts/test-debian13-index.sh
 	FUZZTIME=$(TEST_FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
 # The tests that need Debian packages, Rust, the model or Chroma call

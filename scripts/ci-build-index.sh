@@ -31,5 +31,7 @@ export CMDAI_HOME="$home" CMDAI_BATCH_MODE=1
 tarball="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["path"])' "$OUT/export.json")"
 (cd "$OUT" && sha256_check "$(basename "$tarball").sha256")
 "$BIN" index import "$tarball" --validate
-"$BIN" index query "list directory contents" -k 1 --json > /dev/null
+# The proof before upload: at least CMDAI_MIN_COMMANDS commands and the
+# canonical requests (or CMDAI_PROVE_REQUESTS) answered in the top 3.
+"$REPO/scripts/ci-prove-index.sh"
 echo "built $(basename "$tarball") in $OUT"

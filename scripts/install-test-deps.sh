@@ -22,6 +22,8 @@ command -v zsh >/dev/null 2>&1 || need+=(zsh)
 command -v fish >/dev/null 2>&1 || need+=(fish)
 [ -e /usr/share/bash-completion/bash_completion ] || need+=(bash-completion)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
+# A Debian 13 root to build an index in (scripts/test-debian13-index.sh).
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
 
 if [ ${#need[@]} -eq 0 ]; then
 	echo "test dependencies: all present"

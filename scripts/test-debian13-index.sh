@@ -23,6 +23,7 @@ fail() { echo "test-debian13: FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mount): run it as root, as CI does"
 command -v debootstrap >/dev/null || fail "no debootstrap: scripts/install-test-deps.sh installs it"
 start=$SECONDS
+make -s -C "$REPO" build chroma >/dev/null
 
 # The package set: one Debian name a line, # comments.
 packages="$(sed 's/#.*//' "$REPO/scripts/index-packages.txt" | xargs | tr ' ' ',')"

@@ -14,7 +14,8 @@ export CMDAI_TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for d in debian-12 ubuntu-24.04; do
-	CMDAI_DISTRO=$d "$REPO/scripts/ci-build-index.sh" "$work/dist-$d" --command ls --command grep --command tar
+	CMDAI_DISTRO=$d CMDAI_MIN_COMMANDS=3 CMDAI_PROVE_REQUESTS="search for a pattern in files=grep" \
+		"$REPO/scripts/ci-build-index.sh" "$work/dist-$d" --command ls --command grep --command tar
 	mkdir -p "$work/release"
 	cp "$work/dist-$d"/chroma-index-*.tar.gz* "$work/release/"
 done
@@ -24,6 +25,14 @@ done
 	-model "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" -docs LICENSE -mtime 1 -out "$work/dist-model")
 (cd "$work/dist-model" && for f in cmdai-model_*.tar.gz; do grep -F "  $f" SHA256SUMS >"$f.sha256"; done)
 cp "$work/dist-model"/cmdai-model_*.tar.gz* "$work/release/"
+# An index that does not pass the proof is not built for upload.
+if CMDAI_DISTRO=debian-12 CMDAI_MIN_COMMANDS=2 CMDAI_PROVE_REQUESTS="search for a pattern in files=grep" \
+	"$REPO/scripts/ci-build-index.sh" "$work/dist-short" --command ls >"$work/short.log" 2>&1; then
+	echo "test-pipeline: an index of 1 command passed a proof that asks for 2" >&2
+	exit 1
+fi
+grep -q 'prove: FAIL 1 commands indexed, fewer than the 2' "$work/short.log"
+grep -q 'prove: FAIL "search for a pattern in files": none of grep' "$work/short.log"
 "$REPO/scripts/ci-merge-checksums.sh" "$work/release"
 grep -q "chroma-index-debian-12.tar.gz" "$work/release/checksums.txt"
 grep -q "chroma-index-ubuntu-24.04.tar.gz" "$work/release/checksums.txt"
