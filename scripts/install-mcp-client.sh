@@ -12,6 +12,6 @@ TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 VERSION="2.3.0"
 # shellcheck disable=SC1091 # pinned_venv
 . "$REPO/scripts/lib/pinned-venv.sh"
-[ "${1:-}" = "--force" ] && FORCE=1
+[ "${1:-}" = "--force" ] && export FORCE=1
 # The stdio client must import before the install is recorded.
 pinned_venv "$TOOLS/mcp-client" mcp "$VERSION" python python -c 'import mcp, mcp.client.stdio'

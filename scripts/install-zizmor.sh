@@ -10,7 +10,7 @@ TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 VERSION="1.32.0"
 # shellcheck disable=SC1091 # pinned_venv
 . "$REPO/scripts/lib/pinned-venv.sh"
-[ "${1:-}" = "--force" ] && FORCE=1
+[ "${1:-}" = "--force" ] && export FORCE=1
 # The installed version is checked before it is recorded.
 check_version() {
 	local got
