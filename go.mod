@@ -3,6 +3,7 @@ module github.com/cmdai/cmdai
 go 1.26.8
 
 require (
+	aead.dev/minisign v0.3.0
 	github.com/BurntSushi/toml v1.5.0
 	github.com/amikos-tech/chroma-go v0.4.0
 	github.com/cpuguy83/go-md2man/v2 v2.0.7

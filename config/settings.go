@@ -81,6 +81,7 @@ var Settings = []Setting{
 	{Env: "CMDAI_MODEL_URL", Kind: String},
 	{Env: "CMDAI_RELEASE_URL", Kind: String},
 	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration},
+	{Env: "CMDAI_RELEASE_PUBLIC_KEY", Kind: String},
 	{Env: "CMDAI_NO_SERVE", Kind: Bool},
 	{Env: "CMDAI_SOCKET", Kind: String, Path: true},
 	{Env: "CMDAI_CHROMA_URL", Kind: String},

@@ -178,6 +178,44 @@ func (s Source) Checksums(ctx context.Context, name string) (string, error) {
 	return "", fmt.Errorf("%w: %s publishes no checksum for %s (neither %s nor %s): refusing an unverifiable download", ErrNoChecksums, s.Base, name, name+packaging.ChecksumSuffix, ChecksumsName)
 }
 
+// SignedSums is a release's checksums.txt whose minisign signature
+// verified with a trusted key.
+type SignedSums struct {
+	Data, Signature []byte            // the file and its signature, as published
+	Sums            map[string]string // file name -> sha256
+	Signed          packaging.Signed
+}
+
+// SignedChecksums fetches the release's checksums.txt and its signature
+// (checksums.txt.minisig) and checks the one against the other with keys.
+// packaging.ErrUnsigned: the location publishes no signature (or no
+// checksums.txt at all); packaging.ErrBadSignature: it does not verify.
+func (s Source) SignedChecksums(ctx context.Context, keys []packaging.PublicKey) (SignedSums, error) {
+	data, err := s.small(ctx, ChecksumsName)
+	if errors.Is(err, ErrNotFound) {
+		return SignedSums{}, fmt.Errorf("%w: %s publishes no %s, so nothing of it is signed", packaging.ErrUnsigned, s.Base, ChecksumsName)
+	}
+	if err != nil {
+		return SignedSums{}, err
+	}
+	sig, err := s.small(ctx, ChecksumsName+packaging.SignatureSuffix)
+	if errors.Is(err, ErrNotFound) {
+		return SignedSums{}, fmt.Errorf("%w: %s publishes no %s beside its %s", packaging.ErrUnsigned, s.Base, ChecksumsName+packaging.SignatureSuffix, ChecksumsName)
+	}
+	if err != nil {
+		return SignedSums{}, err
+	}
+	signed, err := packaging.VerifySignature(s.urlOf(ChecksumsName), data, sig, keys)
+	if err != nil {
+		return SignedSums{}, err
+	}
+	sums, err := packaging.ParseChecksums(strings.NewReader(string(data)))
+	if err != nil {
+		return SignedSums{}, fmt.Errorf("%s: %w", s.urlOf(ChecksumsName), err)
+	}
+	return SignedSums{Data: data, Signature: sig, Sums: sums, Signed: signed}, nil
+}
+
 // ErrNoChecksums means a location publishes no checksum for a file.
 var ErrNoChecksums = errors.New("no checksums")
 

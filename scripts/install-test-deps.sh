@@ -24,6 +24,9 @@ command -v fish >/dev/null 2>&1 || need+=(fish)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 # A Debian 13 root to build an index in (scripts/test-debian13-index.sh).
 command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+# The release signer, whose signatures cmdai's check must accept (and the
+# tool an air-gapped site verifies a release with).
+command -v minisign >/dev/null 2>&1 || need+=(minisign)
 
 if [ ${#need[@]} -eq 0 ]; then
 	echo "test dependencies: all present"

@@ -3,7 +3,8 @@
 # commands: ci-build-index.sh for two distribution labels, then
 # the model tarball, ci-merge-checksums.sh and ci-release-notes.sh over
 # their output, then `cmdai model pull` and `cmdai index download` from
-# that directory as a mirror. Also lints the workflows (actionlint,
+# that directory as a mirror; then the release's signing (release-key.sh,
+# ci-sign.sh) and cmdai's check of it on download and import. Also lints the workflows (actionlint,
 # zizmor) and the scripts (shellcheck): scripts/lint-workflows.sh.
 # Called by `make test`, hence by .ci/run.
 set -euo pipefail
@@ -66,6 +67,76 @@ if [[ "$answer" != "1. grep "* ]]; then
 	echo "test-pipeline: the downloaded index does not answer grep first" >&2
 	exit 1
 fi
+
+# --- Signing: scripts/release-key.sh makes the key pair, ci-sign.sh signs
+# the release's checksums.txt as the workflow does, and cmdai checks it on
+# download and import. A key file of our own: the tree's may pin a key.
+pub="$work/release-key.pub"
+printf '# no key made yet\n' >"$pub"
+export CMDAI_RELEASE_KEY_FILE="$pub"
+cdl() { CMDAI_HOME="$home" "$REPO/bin/cmdai" index download "$@" --batch-mode --verify; }
+expect_fail() { # CODE TEXT LOG: the last command's exit code was CODE and LOG says TEXT
+	if [ "$rc" -ne "$1" ] || ! grep -qF -- "$2" "$3"; then
+		echo "test-pipeline: want exit $1 saying '$2', got $rc: $(cat "$3")" >&2
+		exit 1
+	fi
+}
+out="$("$REPO/scripts/ci-sign.sh" "cmdai test indexes" "$work/release/checksums.txt")"
+grep -q 'stay unsigned' <<<"$out"
+[ ! -e "$work/release/checksums.txt.minisig" ]
+"$REPO/scripts/release-key.sh" new "$work/keys" >"$work/key.log"
+key="$(grep -v -e '^#' -e '^untrusted comment:' "$pub")"
+grep -qF "minisign -Vm checksums.txt -P $key" "$work/key.log"
+[ "$(stat -c %a "$work/keys/cmdai-release.key")" = 600 ]
+rc=0; "$REPO/scripts/release-key.sh" new "$work/keys2" 2>"$work/err" || rc=$?
+expect_fail 1 "pins a key already" "$work/err"
+rc=0; "$REPO/scripts/ci-sign.sh" "cmdai test indexes" "$work/release/checksums.txt" 2>"$work/err" || rc=$?
+expect_fail 1 "CMDAI_MINISIGN_SECRET_KEY is not set" "$work/err"
+minisign -G -W -p "$work/other.pub" -s "$work/other.key" >/dev/null
+rc=0; CMDAI_MINISIGN_SECRET_KEY="$(cat "$work/other.key")" "$REPO/scripts/ci-sign.sh" "cmdai test indexes" "$work/release/checksums.txt" 2>"$work/err" || rc=$?
+expect_fail 1 "is not its secret half" "$work/err"
+CMDAI_MINISIGN_SECRET_KEY="$(cat "$work/keys/cmdai-release.key")" "$REPO/scripts/ci-sign.sh" "cmdai test indexes" "$work/release/checksums.txt"
+# What an air-gapped site runs, with the key alone.
+minisign -Vm "$work/release/checksums.txt" -P "$key" >/dev/null
+
+# A signed release downloads with the key, says who signed it, and keeps
+# the signed sums beside the file.
+cdl ubuntu-24.04 --base-url "$work/release" --public-key "$pub" --dir "$work/dl" 2>"$work/err"
+grep -qF "signed by key" "$work/err"
+[ -e "$work/dl/checksums.txt.minisig" ]
+# Tampered: another tarball under the name, checksums.txt rewritten to match.
+cp -r "$work/release" "$work/tampered"
+cp "$work/tampered/chroma-index-debian-12.tar.gz" "$work/tampered/chroma-index-ubuntu-24.04.tar.gz"
+# shellcheck disable=SC1091 # sha256_of
+. "$REPO/scripts/lib/portable.sh"
+evil="$(sha256_of "$work/tampered/chroma-index-ubuntu-24.04.tar.gz")"
+grep -v ' chroma-index-ubuntu-24.04.tar.gz$' "$work/release/checksums.txt" >"$work/tampered/checksums.txt"
+echo "$evil  chroma-index-ubuntu-24.04.tar.gz" >>"$work/tampered/checksums.txt"
+rc=0; cdl ubuntu-24.04 --base-url "$work/tampered" --public-key "$key" --dir "$work/dl2" 2>"$work/err" || rc=$?
+expect_fail 5 "changed after signing" "$work/err"
+[ ! -e "$work/dl2/chroma-index-ubuntu-24.04.tar.gz" ]
+# Unsigned where a signature is expected: refused, unless --allow-unsigned.
+rm "$work/tampered/checksums.txt.minisig"
+cp "$work/release/chroma-index-ubuntu-24.04.tar.gz" "$work/tampered/"
+cp "$work/release/checksums.txt" "$work/tampered/"
+rc=0; cdl ubuntu-24.04 --base-url "$work/tampered" --public-key "$pub" --dir "$work/dl2" 2>"$work/err" || rc=$?
+expect_fail 5 "--allow-unsigned" "$work/err"
+cdl ubuntu-24.04 --base-url "$work/tampered" --public-key "$pub" --dir "$work/dl2" --allow-unsigned 2>"$work/err"
+grep -qF "warning:" "$work/err"
+
+# Across an air gap: the download directory on a stick, imported with the
+# key alone; a stick without the signature is refused when one is required.
+cp -r "$work/dl" "$work/usb"
+ok="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature --public-key "$key" --json)"
+grep -qF "\"signed_by\":\"" <<<"$ok"
+rm "$work/usb/checksums.txt.minisig"
+rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature --public-key "$key" 2>"$work/err" || rc=$?
+expect_fail 5 "--require-signature refuses" "$work/err"
+rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature 2>"$work/err" || rc=$?
+expect_fail 2 "pins no release key" "$work/err"
+unset CMDAI_RELEASE_KEY_FILE
+echo "signing: ok"
+
 rm -rf "$home"
 echo "pipeline scripts: ok"
 "$REPO/scripts/test-macos-userland.sh"

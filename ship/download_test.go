@@ -46,7 +46,7 @@ func sumOf(t *testing.T, content string) string {
 func TestFetchVerifies(t *testing.T) {
 	src := mirror(t, "debian-12", "a tarball", sumOf(t, "a tarball"))
 	dir := t.TempDir()
-	got, err := Fetch(context.Background(), src, "debian-12", dir, nil)
+	got, err := Fetch(context.Background(), src, "debian-12", dir, Trust{}, nil)
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -54,7 +54,7 @@ func TestFetchVerifies(t *testing.T) {
 		t.Fatalf("Fetch = %+v", got)
 	}
 	// The checksum file beside it is what `index import` verifies again.
-	if _, err := VerifyBeside(got.Path); err != nil {
+	if _, err := VerifyBeside(got.Path, Trust{}); err != nil {
 		t.Fatalf("VerifyBeside after Fetch: %v", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestFetchVerifies(t *testing.T) {
 func TestFetchRemovesABadFile(t *testing.T) {
 	src := mirror(t, "debian-12", "a tampered tarball", sumOf(t, "a tarball"))
 	dir := t.TempDir()
-	_, err := Fetch(context.Background(), src, "debian-12", dir, nil)
+	_, err := Fetch(context.Background(), src, "debian-12", dir, Trust{}, nil)
 	if !errors.Is(err, ErrVerification) {
 		t.Fatalf("Fetch of a bad file: %v, want ErrVerification", err)
 	}
@@ -79,7 +79,7 @@ func TestFetchRemovesABadFile(t *testing.T) {
 func TestFetchRefusesNoChecksum(t *testing.T) {
 	src := mirror(t, "debian-12", "a tarball", "")
 	dir := t.TempDir()
-	_, err := Fetch(context.Background(), src, "debian-12", dir, nil)
+	_, err := Fetch(context.Background(), src, "debian-12", dir, Trust{}, nil)
 	if !errors.Is(err, ErrVerification) || !errors.Is(err, release.ErrNoChecksums) {
 		t.Fatalf("Fetch without a checksum: %v, want ErrVerification and release.ErrNoChecksums", err)
 	}
@@ -96,7 +96,7 @@ func TestFetchNotOffered(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src.Base, release.ChecksumsName), []byte(list), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Fetch(context.Background(), src, "fedora-40", t.TempDir(), nil)
+	_, err := Fetch(context.Background(), src, "fedora-40", t.TempDir(), Trust{}, nil)
 	if !errors.Is(err, release.ErrNotFound) || errors.Is(err, ErrVerification) || !strings.Contains(err.Error(), "--list") {
 		t.Fatalf("Fetch of a distribution not offered: %v", err)
 	}
@@ -107,14 +107,14 @@ func TestFetchNotOffered(t *testing.T) {
 func TestVerifyBesideMismatch(t *testing.T) {
 	src := mirror(t, "debian-12", "a tampered tarball", sumOf(t, "a tarball"))
 	path := filepath.Join(src.Base, release.TarballName("debian-12"))
-	sums, err := VerifyBeside(path)
-	if sums != path+packaging.ChecksumSuffix || !errors.Is(err, ErrVerification) {
-		t.Fatalf("VerifyBeside = %q, %v", sums, err)
+	b, err := VerifyBeside(path, Trust{})
+	if b.Sums != path+packaging.ChecksumSuffix || !errors.Is(err, ErrVerification) {
+		t.Fatalf("VerifyBeside = %+v, %v", b, err)
 	}
-	if want := packaging.VerifyFile(path, sums); err.Error() != want.Error() {
+	if want := packaging.VerifyFile(path, b.Sums); err.Error() != want.Error() {
 		t.Fatalf("message %q, want packaging's %q", err, want)
 	}
-	if sums, err := VerifyBeside(filepath.Join(t.TempDir(), "x.tar.gz")); err == nil || sums != "" {
-		t.Fatalf("VerifyBeside of a missing file = %q, %v", sums, err)
+	if b, err := VerifyBeside(filepath.Join(t.TempDir(), "x.tar.gz"), Trust{}); err == nil || b.Sums != "" {
+		t.Fatalf("VerifyBeside of a missing file = %+v, %v", b, err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/packaging"
 )
 
 // runProcess runs this test binary as cmdai (TestMain's CMDAI_TEST_CLI)
@@ -57,10 +58,15 @@ func doctorReport(t *testing.T, stdout string) map[string]doctorcmd.Component {
 	for _, c := range rep.Components {
 		byName[c.Name] = c
 	}
-	for _, n := range []string{"onnxruntime", "tokenizers", "model", "chroma", "index", "data-lock", "man-db"} {
+	for _, n := range []string{"onnxruntime", "tokenizers", "model", "chroma", "index", "data-lock", "man-db", "release-key"} {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("doctor --json lacks %s: %s", n, stdout)
 		}
+	}
+	// It says whether downloads are signature-checked, as this build does.
+	pinned, err := packaging.PinnedKeys()
+	if rk := byName["release-key"]; err != nil || rk.Status != doctorcmd.StatusOK || strings.HasPrefix(rk.Detail, "none pinned") != (len(pinned) == 0) {
+		t.Errorf("release-key %+v, with %d keys pinned (%v)", rk, len(pinned), err)
 	}
 	bad := false
 	for _, c := range rep.Components {
@@ -186,7 +192,7 @@ func TestDoctorInstalledLayout(t *testing.T) {
 		t.Errorf("old home: %v; stderr %q; want the keywords moved and one line saying so", err, errOut)
 	}
 	code, out, errOut = runProcess(t, link, env, "doctor", "--distro", "debian-12")
-	if code != 0 || errOut != "" || strings.Count(out, "\n") != 8 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) {
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 9 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) {
 		t.Errorf("doctor (text), second run: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

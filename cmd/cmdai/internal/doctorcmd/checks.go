@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/packaging"
 )
 
 // Bounds of the probes that could hang: loading a library that is not
@@ -227,6 +228,27 @@ func checkManDB(ctx context.Context) Component {
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, man, "--version").Output(); err == nil {
 		c.Version = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	return c
+}
+
+// checkReleaseKey says whether downloads are signature-checked: they are
+// when this build pins a release key.
+func checkReleaseKey() Component {
+	c := Component{Name: "release-key", Status: StatusOK}
+	keys, err := packaging.PinnedKeys()
+	switch {
+	case err != nil:
+		c.Status, c.Detail = StatusWarning, err.Error()
+		c.Fix = "a cmdai from a release, or one built from a tree whose packaging/release-key.pub is intact"
+	case len(keys) == 0:
+		c.Detail = "none pinned in this build: downloads are checked against their published sha256 only (--public-key checks a release's signature)"
+	default:
+		ids := make([]string, len(keys))
+		for i, k := range keys {
+			ids[i] = k.ID()
+		}
+		c.Detail = "pinned: " + strings.Join(ids, ", ") + "; downloads must carry a valid signature"
 	}
 	return c
 }

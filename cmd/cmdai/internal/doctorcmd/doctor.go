@@ -142,7 +142,7 @@ func Check(ctx context.Context, opts *Options) Report {
 	model := checkModel(opts, ort)
 	chroma := checkChroma(ctx, opts)
 	lock := checkLock(opts)
-	comps := []Component{ort, checkTokenizers(), model, chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkManDB(ctx)}
+	comps := []Component{ort, checkTokenizers(), model, chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkManDB(ctx), checkReleaseKey()}
 	rep := Report{SchemaVersion: SchemaVersion, OK: true, Components: comps}
 	for _, c := range comps {
 		if failed(c) {

@@ -27,6 +27,9 @@ type DownloadOptions struct {
 	List   bool
 	Verify bool
 	JSON   bool
+	// AllowUnsigned takes a release that publishes no signature although
+	// this cmdai trusts a release key.
+	AllowUnsigned bool
 	// IdleTimeout ends a transfer that receives nothing for this long.
 	IdleTimeout time.Duration
 }
@@ -38,6 +41,8 @@ func NewCmdDownload(f *cmdutil.Factory) *cli.Command {
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
 		&cli.BoolFlag{Name: "verify", Usage: "download and verify only; do not import", Destination: &opts.Verify},
+		cmdutil.PublicKeyFlag(&opts.Import.PublicKey),
+		&cli.BoolFlag{Name: "allow-unsigned", Usage: "accept a release location that publishes no signature (a bad signature is refused all the same)", Destination: &opts.AllowUnsigned},
 		cmdutil.IdleTimeoutFlag(&opts.IdleTimeout),
 		&cli.StringFlag{Name: "dir", Usage: "keep downloads in `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -54,6 +59,14 @@ the project's GitHub releases; --base-url for a mirror: http(s)://, file://
 or a directory), resuming a download that was cut, checks it against the
 published sha256 (<file>.sha256 or the release's checksums.txt) before
 anything else reads it, then imports it as ` + "`cmdai index import`" + ` does.
+
+Releases are signed: checksums.txt.minisig is a minisign signature of
+checksums.txt, checked offline with the release key pinned in cmdai (and
+--public-key's). When cmdai trusts a key, the sum is taken from the signed
+checksums.txt only: a bad signature, or none, is refused with exit 5
+(--allow-unsigned takes an unsigned mirror you trust). The checksums.txt
+and its signature are kept beside the download, so that an import of it,
+here or across an air gap, checks the signature again.
 A server that sends nothing for --idle-timeout ends the download with exit
 4; the partial file is kept and the next run resumes it.
 
@@ -62,7 +75,8 @@ EXAMPLES:
    $ cmdai index download --list
    $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai/v1.2.0
    $ cmdai index download debian-12 --base-url /media/usb --verify
-   $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror`,
+   $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror
+   $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai --public-key site.pub`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -140,7 +154,11 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 				fmt.Sprintf("%s of %s", termbar.Bytes(done), termbar.Bytes(total)))
 		}
 	}
-	got, err := ship.Fetch(ctx, src, info.ID, dir, progress)
+	keys, err := cmdutil.TrustedKeys(opts.Import.PublicKey)
+	if err != nil {
+		return err
+	}
+	got, err := ship.Fetch(ctx, src, info.ID, dir, ship.Trust{Keys: keys, AllowUnsigned: opts.AllowUnsigned}, progress)
 	switch {
 	case errors.Is(err, ship.ErrVerification):
 		return cmdutil.WithCode(cmdutil.ExitVerification, err)
@@ -149,7 +167,16 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	}
 	path, want := got.Path, got.SHA256
 	if !opts.JSON {
-		fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified\n", path, want)
+		switch {
+		case got.Signed != nil:
+			fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified against checksums.txt signed by key %s (%s)\n", path, want, got.Signed.KeyID, got.Signed.TrustedComment)
+		case got.Unsigned != "":
+			fmt.Fprintf(io.ErrOut, "warning: %s; taken unsigned as --allow-unsigned asks\ndownloaded %s, sha256 %s verified\n", got.Unsigned, path, want)
+		case len(keys) == 0:
+			fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified (no signature checked: this build pins no release key; pass --public-key to check one)\n", path, want)
+		default:
+			fmt.Fprintf(io.ErrOut, "downloaded %s, sha256 %s verified\n", path, want)
+		}
 	}
 	imp := opts.Import
 	imp.Path = path

@@ -33,6 +33,10 @@ type ImportOptions struct {
 	BatchMode bool
 	Chroma    cmdutil.ChromaOptions
 	ModelDir  string
+	// PublicKey is --public-key: a release key trusted beside the pinned.
+	PublicKey string
+	// RequireSignature refuses a tarball whose checksums are not signed.
+	RequireSignature bool
 	// WriteBatch bounds each upsert (0: the server's maximum).
 	WriteBatch int
 	// expect, when set, is the distribution the tarball must hold
@@ -46,7 +50,9 @@ type ImportOptions struct {
 func NewCmdImport(f *cmdutil.Factory) *cli.Command {
 	opts := &ImportOptions{Factory: f}
 	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "validate", Usage: "verify the tarball (checksums, manifest, every record) without loading it", Destination: &opts.Validate},
+		&cli.BoolFlag{Name: "validate", Aliases: []string{"verify"}, Usage: "verify the tarball (signature, checksums, manifest, every record) without loading it", Destination: &opts.Validate},
+		cmdutil.PublicKeyFlag(&opts.PublicKey),
+		&cli.BoolFlag{Name: "require-signature", Usage: "refuse a tarball without a signed checksums.txt beside it (checksums.txt.minisig)", Destination: &opts.RequireSignature},
 		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask when the tarball is for another distribution than this machine's", Destination: &opts.Yes},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -58,12 +64,19 @@ func NewCmdImport(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "load an exported index tarball into Chroma, verified and atomically",
-		UsageText: "cmdai index import <chroma-index-DISTRO.tar.gz> [--validate] [--distro ID]",
+		UsageText: "cmdai index import <chroma-index-DISTRO.tar.gz> [--validate] [--distro ID] [--require-signature]",
 		Description: `Checks the tarball against the checksums file beside it (FILE.sha256, or
 a checksums.txt listing it), then its manifest (format, model, distribution)
 and every record, while loading them into a temporary collection that
 replaces the index only when complete. A failed or interrupted import
 leaves the previous index as it was.
+
+A release's checksums.txt is signed (checksums.txt.minisig, minisign).
+When the signature stands beside the tarball, it is checked offline with
+the release key pinned in cmdai (and --public-key's), and the tarball
+against the signed sums: a bad signature is refused with exit 5.
+--require-signature also refuses a tarball that comes without one, for
+sites that take indexes only from a signed release.
 
 The installed model must be the one the index was built with (same
 sha256); install it with ` + "`cmdai model import`" + `. A tarball built for another
@@ -73,6 +86,7 @@ after asking (or with --yes); --distro ID places it as ID's index.
 EXAMPLES:
    $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz
    $ cmdai index import chroma-index-debian-12.tar.gz --validate
+   $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz --require-signature
    $ cmdai index import chroma-index-ubuntu-24.04.tar.gz --chroma-url http://chroma.internal:8000 --yes`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
@@ -92,14 +106,16 @@ EXAMPLES:
 
 // ImportResult is what `index import --json` prints.
 type ImportResult struct {
-	Path       string  `json:"path"`
-	Collection string  `json:"collection"`
-	Distro     string  `json:"distro"`
-	Records    int     `json:"records_count"`
-	Commands   int     `json:"commands_count"`
-	Validated  bool    `json:"validated_only"`
-	Checksums  string  `json:"checksums"`
-	Seconds    float64 `json:"seconds"`
+	Path       string `json:"path"`
+	Collection string `json:"collection"`
+	Distro     string `json:"distro"`
+	Records    int    `json:"records_count"`
+	Commands   int    `json:"commands_count"`
+	Validated  bool   `json:"validated_only"`
+	Checksums  string `json:"checksums"`
+	// SignedBy is the key that signed Checksums ("" when not signed).
+	SignedBy string  `json:"signed_by"`
+	Seconds  float64 `json:"seconds"`
 }
 
 func runImport(ctx context.Context, opts *ImportOptions) error {
@@ -107,12 +123,27 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	if st, err := os.Stat(opts.Path); err != nil || st.IsDir() {
 		return fmt.Errorf("import: %s is not a tarball to import (want the chroma-index-<distro>.tar.gz that `cmdai index export` or a release made)", opts.Path)
 	}
-	sums, err := ship.VerifyBeside(opts.Path)
+	keys, err := cmdutil.TrustedKeys(opts.PublicKey)
+	if err != nil {
+		return err
+	}
+	if opts.RequireSignature && len(keys) == 0 {
+		return cmdutil.UsageError("--require-signature: this build pins no release key to check a signature with: pass the release's public key with --public-key")
+	}
+	beside, err := ship.VerifyBeside(opts.Path, ship.Trust{Keys: keys, Require: opts.RequireSignature})
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitVerification, err)
 	}
-	if sums == "" && !opts.JSON {
-		fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
+	sums := beside.Sums
+	if !opts.JSON {
+		switch {
+		case beside.Signed != nil:
+			fmt.Fprintf(opts.IO.ErrOut, "signature: %s signed by key %s (%s)\n", sums, beside.Signed.KeyID, beside.Signed.TrustedComment)
+		case beside.Unchecked != "":
+			fmt.Fprintf(opts.IO.ErrOut, "note: %s\n", beside.Unchecked)
+		case sums == "":
+			fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
+		}
 	}
 	here, _ := cmdutil.ResolveDistro(ctx, "", opts.Detect)
 	var (
@@ -143,6 +174,9 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	}
 	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
+	if beside.Signed != nil {
+		res.SignedBy = beside.Signed.KeyID
+	}
 	if opts.JSON {
 		return jsonout.Encode(opts.IO.Out, res)
 	}
