@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Lays out what a Linux index job of build-indexes.yml runs, from `make
+# dist`'s archives: OUT/opt is cmdai's release layout (bin/cmdai,
+# lib/cmdai/libonnxruntime.so*, share/doc/cmdai, and the model unpacked in
+# share/cmdai/models/all-MiniLM-L6-v2), mounted at /opt/cmdai in the
+# distribution's container by scripts/ci-index-root.sh. The workflow's
+# tools job builds it once per CPU architecture; the index jobs unpack it
+# instead of building Go, Rust, ONNX Runtime and the model again.
+#
+# It refuses a binary or library that needs a newer glibc than MAX (the
+# oldest of the matrix: AlmaLinux 9 has 2.34, Ubuntu 22.04 2.35), since the
+# same files run in every distribution's container.
+#
+# Usage: ci-tools-layout.sh --program cmdai_*_linux_ARCH.tar.gz --model cmdai-model_*.tar.gz
+#                           --out DIR [--max-glibc 2.34]
+set -euo pipefail
+program="" model="" out="" max=2.34
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--program) program="${2:?}"; shift 2 ;;
+	--model) model="${2:?}"; shift 2 ;;
+	--out) out="${2:?}"; shift 2 ;;
+	--max-glibc) max="${2:?}"; shift 2 ;;
+	*) echo "ci-tools-layout: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
+	esac
+done
+fail() { echo "ci-tools-layout: FAIL: $*" >&2; exit 1; }
+if [ ! -f "$program" ] || [ ! -f "$model" ] || [ -z "$out" ]; then fail "--program and --model archives and --out are needed"; fi
+
+rm -rf "$out/opt"
+mkdir -p "$out/opt/share/cmdai/models"
+# The program archive holds one directory, cmdai_<version>_<os>_<arch>/.
+tar -xzf "$program" -C "$out/opt" --strip-components=1
+tar -xzf "$model" -C "$out/opt/share/cmdai/models"
+for f in bin/cmdai lib/cmdai/libonnxruntime.so share/cmdai/models/all-MiniLM-L6-v2/manifest.json; do
+	[ -e "$out/opt/$f" ] || fail "no $f in the layout made from $program and $model"
+done
+
+# The newest glibc symbol version the binary and the library need.
+need="$(objdump -T "$out/opt/bin/cmdai" "$out/opt/lib/cmdai/libonnxruntime.so" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV | tail -1)"
+[ -n "$need" ] || fail "objdump found no glibc symbol versions in bin/cmdai"
+newest="$(printf '%s\n%s\n' "$need" "$max" | sort -V | tail -1)"
+if [ "$newest" != "$max" ]; then
+	objdump -T "$out/opt/bin/cmdai" "$out/opt/lib/cmdai/libonnxruntime.so" | grep "GLIBC_$need" >&2 || true
+	fail "bin/cmdai or libonnxruntime needs glibc $need, newer than $max (the oldest in the matrix): build it on an older system"
+fi
+echo "ci-tools-layout: $out/opt: cmdai's release layout with the model; needs glibc $need (at most $max)"
