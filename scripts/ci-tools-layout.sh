@@ -8,19 +8,21 @@
 # instead of building Go, Rust, ONNX Runtime and the model again.
 #
 # It refuses a binary or library that needs a newer glibc than MAX (the
-# oldest of the matrix: AlmaLinux 9 has 2.34, Ubuntu 22.04 2.35), since the
+# oldest of the matrix: AlmaLinux 9 has 2.34, Ubuntu 22.04 2.35) or a newer
+# libstdc++ than MAXCXX (AlmaLinux 9's GCC 11: GLIBCXX_3.4.29), since the
 # same files run in every distribution's container.
 #
 # Usage: ci-tools-layout.sh --program cmdai_*_linux_ARCH.tar.gz --model cmdai-model_*.tar.gz
-#                           --out DIR [--max-glibc 2.34]
+#                           --out DIR [--max-glibc 2.34] [--max-glibcxx 3.4.29]
 set -euo pipefail
-program="" model="" out="" max=2.34
+program="" model="" out="" max=2.34 maxcxx=3.4.29
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--program) program="${2:?}"; shift 2 ;;
 	--model) model="${2:?}"; shift 2 ;;
 	--out) out="${2:?}"; shift 2 ;;
 	--max-glibc) max="${2:?}"; shift 2 ;;
+	--max-glibcxx) maxcxx="${2:?}"; shift 2 ;;
 	*) echo "ci-tools-layout: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
 	esac
 done
@@ -36,12 +38,22 @@ for f in bin/cmdai lib/cmdai/libonnxruntime.so share/cmdai/models/all-MiniLM-L6-
 	[ -e "$out/opt/$f" ] || fail "no $f in the layout made from $program and $model"
 done
 
-# The newest glibc symbol version the binary and the library need.
-need="$(objdump -T "$out/opt/bin/cmdai" "$out/opt/lib/cmdai/libonnxruntime.so" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV | tail -1)"
-[ -n "$need" ] || fail "objdump found no glibc symbol versions in bin/cmdai"
-newest="$(printf '%s\n%s\n' "$need" "$max" | sort -V | tail -1)"
-if [ "$newest" != "$max" ]; then
-	objdump -T "$out/opt/bin/cmdai" "$out/opt/lib/cmdai/libonnxruntime.so" | grep "GLIBC_$need" >&2 || true
-	fail "bin/cmdai or libonnxruntime needs glibc $need, newer than $max (the oldest in the matrix): build it on an older system"
-fi
-echo "ci-tools-layout: $out/opt: cmdai's release layout with the model; needs glibc $need (at most $max)"
+# The newest symbol versions of glibc (GLIBC_) and libstdc++ (GLIBCXX_)
+# that the binary and the library need, against the oldest in the matrix.
+objdump -T "$out/opt/bin/cmdai" "$out/opt/lib/cmdai/libonnxruntime.so" >"$out/symbols.txt"
+newest_of() { grep -o "$1[0-9][0-9.]*" "$out/symbols.txt" | sed "s/^$1//" | sort -uV | tail -1; }
+check() { # PREFIX MAX WHAT
+	local need newest
+	need="$(newest_of "$1")"
+	[ -n "$need" ] || fail "objdump found no $1 symbol versions in bin/cmdai and libonnxruntime"
+	newest="$(printf '%s\n%s\n' "$need" "$2" | sort -V | tail -1)"
+	if [ "$newest" != "$2" ]; then
+		grep "$1$need" "$out/symbols.txt" >&2 || true
+		fail "bin/cmdai or libonnxruntime needs $3 $need, newer than $2 (the oldest in the matrix): build it on an older system"
+	fi
+	printf '%s' "$need"
+}
+glibc="$(check GLIBC_ "$max" glibc)"
+cxx="$(check GLIBCXX_ "$maxcxx" libstdc++)"
+rm -f "$out/symbols.txt"
+echo "ci-tools-layout: $out/opt: cmdai's release layout with the model; needs glibc $glibc (at most $max), libstdc++ $cxx (at most $maxcxx)"
