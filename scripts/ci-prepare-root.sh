@@ -7,7 +7,8 @@
 #                locale} in /etc/dpkg/dpkg.cfg.d/* (Ubuntu's minimized
 #                images, Debian slim), and Ubuntu's /usr/bin/man diversion
 #                (what `unminimize` undoes);
-#        dnf     tsflags=nodocs in dnf.conf (Fedora, AlmaLinux, Rocky);
+#        dnf     tsflags=nodocs in dnf.conf (Fedora, AlmaLinux, Rocky), and
+#                rpm's %_excludedocs if a macros file sets it;
 #        pacman  NoExtract of usr/share/{man,doc,info} in pacman.conf (Arch);
 #   2. brings the root up to date (the index is of the distribution's current
 #      packages, and a reinstall needs the installed version in the archive);
@@ -157,7 +158,7 @@ apt)
 	reinstall() { apt-get -y -q -o Dpkg::Options::=--force-confold install --reinstall --no-install-recommends "$@"; }
 	;;
 fedora | el)
-	for f in /etc/dnf/dnf.conf /etc/yum.conf /etc/dnf/libdnf5.conf.d/*.conf; do
+	for f in /etc/dnf/dnf.conf /etc/yum.conf /etc/dnf/libdnf5.conf.d/*.conf /usr/share/dnf5/libdnf.conf.d/*.conf; do
 		if [ ! -f "$f" ] || [ -L "$f" ]; then continue; fi
 		# tsflags=nodocs (alone or among other flags: only nodocs goes).
 		awk '/^[[:space:]]*tsflags[[:space:]]*=/ && /nodocs/ {
@@ -171,6 +172,10 @@ fedora | el)
 			cat "$f.ci-prepare" >"$f"
 		fi
 		rm -f "$f.ci-prepare" "$f.ci-dropped"
+	done
+	# rpm's own switch, if an image sets it in a macros file.
+	for f in /etc/rpm/macros*; do
+		if [ -f "$f" ]; then strip_lines "$f" '/^[[:space:]]*%_excludedocs[[:space:]]+1/'; fi
 	done
 	dnf -y -q upgrade
 	# --allowerasing: the images' curl-minimal makes way for curl.
