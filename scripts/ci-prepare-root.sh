@@ -18,18 +18,25 @@
 #      the image's own packages get their pages back;
 #   5. fails if a package still misses a page it lists.
 # Needs only bash and the package manager: the stock image has no Python.
-# Usage: ci-prepare-root.sh [--family apt|fedora|el|pacman] [--print-packages] [LIST]
+# Usage: ci-prepare-root.sh [--family apt|fedora|el|pacman] [--print-packages|--restore-only] [LIST]
 #   --print-packages  print the family's package names (one a line) and exit
+#   --restore-only    step 1 only (with CMDAI_PREPARE_ROOT=DIR: the files
+#                     under DIR, no package manager run: how test-pipeline
+#                     checks the dnf and pacman rewrites here)
 #   LIST              default: index-packages.txt beside this script
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 list="$here/index-packages.txt"
 family=""
 print_only=0
+restore_only=0
+# Tests only: the root whose configuration --restore-only rewrites.
+R="${CMDAI_PREPARE_ROOT:-}"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--family) family="${2:?--family needs apt, fedora, el or pacman}"; shift 2 ;;
 	--print-packages) print_only=1; shift ;;
+	--restore-only) restore_only=1; shift ;;
 	-*) echo "ci-prepare-root: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
 	*) list="$1"; shift ;;
 	esac
@@ -100,18 +107,75 @@ if [ "$print_only" = 1 ]; then
 	printf '%s\n' "${packages[@]}"
 	exit 0
 fi
-[ "$(id -u)" -eq 0 ] || die "run it as root inside the root (container or chroot)"
+[ "$(id -u)" -eq 0 ] || [ -n "$R" ] || die "run it as root inside the root (container or chroot)"
 
-# strip_lines FILE AWK-CONDITION: drops the lines matching the condition
-# (in place, through a temp file; no sed -i); prints what it dropped.
-strip_lines() {
-	local f="$1" cond="$2"
-	awk "$cond { print > \"/dev/stderr\"; next } { print }" "$f" >"$f.ci-prepare" 2>"$f.ci-dropped"
+# rewrite FILE AWK-PROGRAM: replaces FILE by the program's output when
+# the program reports (on stderr) something it dropped; logs that.
+rewrite() {
+	local f="$1"
+	awk "$2" "$f" >"$f.ci-prepare" 2>"$f.ci-dropped"
 	if [ -s "$f.ci-dropped" ]; then
-		log "$f: removed $(tr '\n' ' ' <"$f.ci-dropped")"
+		log "${f#"$R"}: removed $(tr '\n' ' ' <"$f.ci-dropped")"
 		cat "$f.ci-prepare" >"$f"
 	fi
 	rm -f "$f.ci-prepare" "$f.ci-dropped"
+}
+# strip_lines FILE AWK-CONDITION: drops the lines matching the condition.
+strip_lines() { rewrite "$1" "$2 { print > \"/dev/stderr\"; next } { print }"; }
+
+# restore_docs: step 1, the image's documentation switches undone.
+restore_docs() {
+	local f
+	case "$family" in
+	apt)
+		for f in "$R"/etc/dpkg/dpkg.cfg.d/*; do
+			[ -f "$f" ] || continue
+			strip_lines "$f" '/^[[:space:]]*path-(exclude|include)[[:space:]=]+\/usr\/share\/(man|doc|info|groff|locale)/'
+			# A file left with comments only (Ubuntu's "excludes") goes.
+			if ! grep -qv '^[[:space:]]*\(#.*\)\{0,1\}$' "$f"; then
+				rm -f "$f"
+				log "removed ${f#"$R"} (nothing left in it)"
+			fi
+		done
+		# Ubuntu's minimized images divert man to man.REAL behind a stub.
+		if [ -z "$R" ] && [ "$(dpkg-divert --truename /usr/bin/man)" = /usr/bin/man.REAL ]; then
+			rm -f /usr/bin/man
+			dpkg-divert --quiet --remove --rename /usr/bin/man
+			log "removed the diversion of /usr/bin/man (minimized image)"
+		fi
+		;;
+	fedora | el)
+		for f in "$R"/etc/dnf/dnf.conf "$R"/etc/yum.conf "$R"/etc/dnf/libdnf5.conf.d/*.conf "$R"/usr/share/dnf5/libdnf.conf.d/*.conf; do
+			if [ ! -f "$f" ] || [ -L "$f" ]; then continue; fi
+			# tsflags=nodocs (alone or among other flags: only nodocs goes).
+			# shellcheck disable=SC2016 # awk's $0, not the shell's
+			rewrite "$f" '/^[[:space:]]*tsflags[[:space:]]*=/ && /nodocs/ {
+				v = $0; sub(/^[^=]*=/, "", v); gsub(/nodocs/, "", v); gsub(/[[:space:],]+/, " ", v); gsub(/^ | $/, "", v)
+				print $0 > "/dev/stderr"
+				if (v != "") print "tsflags=" v
+				next
+			} { print }'
+		done
+		# rpm's own switch, if an image sets it in a macros file.
+		for f in "$R"/etc/rpm/macros*; do
+			if [ -f "$f" ]; then strip_lines "$f" '/^[[:space:]]*%_excludedocs[[:space:]]+1/'; fi
+		done
+		;;
+	pacman)
+		# NoExtract lines lose their man/doc/info patterns, keep the rest.
+		# shellcheck disable=SC2016 # awk's $0, not the shell's
+		rewrite "$R/etc/pacman.conf" '/^[[:space:]]*NoExtract[[:space:]]*=/ {
+			v = $0; sub(/^[^=]*=/, "", v); n = split(v, t, /[[:space:]]+/); keep = ""; dropped = ""
+			for (i = 1; i <= n; i++) {
+				if (t[i] == "") continue
+				if (t[i] ~ /^!?\/?usr\/share\/(man|doc|info)\//) dropped = dropped " " t[i]; else keep = keep " " t[i]
+			}
+			if (dropped != "") print "NoExtract" dropped > "/dev/stderr"
+			if (keep != "") print "NoExtract =" keep
+			next
+		} { print }'
+		;;
+	esac
 }
 
 # missing_man_owners: the installed packages whose man pages (files their
@@ -134,72 +198,27 @@ missing_man_owners() {
 }
 
 start=$(date +%s)
+restore_docs
+if [ "$restore_only" = 1 ]; then
+	log "$family: documentation switches restored under ${R:-/}"
+	exit 0
+fi
+# Steps 2 and 3: up to date, then the package set.
 case "$family" in
 apt)
 	export DEBIAN_FRONTEND=noninteractive
-	for f in /etc/dpkg/dpkg.cfg.d/*; do
-		[ -f "$f" ] || continue
-		strip_lines "$f" '/^[[:space:]]*path-(exclude|include)[[:space:]=]+\/usr\/share\/(man|doc|info|groff|locale)/'
-		# A file left with comments only (Ubuntu's "excludes") goes.
-		if ! grep -qv '^[[:space:]]*\(#.*\)\{0,1\}$' "$f"; then
-			rm -f "$f"
-			log "removed $f (nothing left in it)"
-		fi
-	done
-	# Ubuntu's minimized images divert man to man.REAL behind a stub.
-	if [ "$(dpkg-divert --truename /usr/bin/man)" = /usr/bin/man.REAL ]; then
-		rm -f /usr/bin/man
-		dpkg-divert --quiet --remove --rename /usr/bin/man
-		log "removed the diversion of /usr/bin/man (minimized image)"
-	fi
 	apt-get update -q
 	apt-get -y -q -o Dpkg::Options::=--force-confold dist-upgrade
 	apt-get -y -q -o Dpkg::Options::=--force-confold install --no-install-recommends "${packages[@]}"
 	reinstall() { apt-get -y -q -o Dpkg::Options::=--force-confold install --reinstall --no-install-recommends "$@"; }
 	;;
 fedora | el)
-	for f in /etc/dnf/dnf.conf /etc/yum.conf /etc/dnf/libdnf5.conf.d/*.conf /usr/share/dnf5/libdnf.conf.d/*.conf; do
-		if [ ! -f "$f" ] || [ -L "$f" ]; then continue; fi
-		# tsflags=nodocs (alone or among other flags: only nodocs goes).
-		awk '/^[[:space:]]*tsflags[[:space:]]*=/ && /nodocs/ {
-			v = $0; sub(/^[^=]*=/, "", v); gsub(/nodocs/, "", v); gsub(/[[:space:],]+/, " ", v); gsub(/^ | $/, "", v)
-			print "dropped: " $0 > "/dev/stderr"
-			if (v != "") print "tsflags=" v
-			next
-		} { print }' "$f" >"$f.ci-prepare" 2>"$f.ci-dropped"
-		if [ -s "$f.ci-dropped" ]; then
-			log "$f: $(tr '\n' ' ' <"$f.ci-dropped")"
-			cat "$f.ci-prepare" >"$f"
-		fi
-		rm -f "$f.ci-prepare" "$f.ci-dropped"
-	done
-	# rpm's own switch, if an image sets it in a macros file.
-	for f in /etc/rpm/macros*; do
-		if [ -f "$f" ]; then strip_lines "$f" '/^[[:space:]]*%_excludedocs[[:space:]]+1/'; fi
-	done
 	dnf -y -q upgrade
 	# --allowerasing: the images' curl-minimal makes way for curl.
 	dnf -y -q install --allowerasing "${packages[@]}"
 	reinstall() { dnf -y -q reinstall "$@"; }
 	;;
 pacman)
-	f=/etc/pacman.conf
-	# NoExtract lines lose their man/doc/info patterns, keep the rest.
-	awk '/^[[:space:]]*NoExtract[[:space:]]*=/ {
-		v = $0; sub(/^[^=]*=/, "", v); n = split(v, t, /[[:space:]]+/); keep = ""; dropped = ""
-		for (i = 1; i <= n; i++) {
-			if (t[i] == "") continue
-			if (t[i] ~ /^!?\/?usr\/share\/(man|doc|info)\//) dropped = dropped " " t[i]; else keep = keep " " t[i]
-		}
-		if (dropped != "") print "NoExtract:" dropped > "/dev/stderr"
-		if (keep != "") print "NoExtract =" keep
-		next
-	} { print }' "$f" >"$f.ci-prepare" 2>"$f.ci-dropped"
-	if [ -s "$f.ci-dropped" ]; then
-		log "$f: removed $(tr '\n' ' ' <"$f.ci-dropped")"
-		cat "$f.ci-prepare" >"$f"
-	fi
-	rm -f "$f.ci-prepare" "$f.ci-dropped"
 	pacman -Sy --noconfirm --needed archlinux-keyring
 	pacman -Su --noconfirm
 	pacman -S --noconfirm --needed "${packages[@]}"
@@ -207,6 +226,7 @@ pacman)
 	;;
 esac
 
+# Steps 4 and 5: the packages whose pages are missing, installed again.
 missing="$(missing_man_owners)"
 count=0
 if [ -n "$missing" ]; then

@@ -64,6 +64,28 @@ if "$REPO/scripts/ci-prepare-root.sh" --family el --print-packages "$work/bad-li
 	exit 1
 fi
 grep -q 'without a reason' "$work/bad-list.log"
+# The documentation switches of each family's image, undone
+# (ci-prepare-root.sh --restore-only on copies of them; the package
+# managers themselves run only in CI, but for apt in test-debian13).
+fake="$work/fake"
+mkdir -p "$fake/dnf/etc/dnf" "$fake/dnf/etc/rpm" "$fake/pacman/etc" "$fake/apt/etc/dpkg/dpkg.cfg.d"
+printf '[main]\ngpgcheck=1\ntsflags=nodocs\ninstall_weak_deps=False\n' >"$fake/dnf/etc/dnf/dnf.conf"
+printf '%%_excludedocs 1\n%%_install_langs C.utf8\n' >"$fake/dnf/etc/rpm/macros.image-language-conf"
+printf '%s\n' '[options]' 'NoExtract  = usr/share/help/* !usr/share/help/en*' 'NoExtract  = usr/share/gtk-doc/html/* usr/share/doc/*' \
+	'NoExtract   = usr/share/i18n/charmaps/* usr/share/man/* usr/share/info/*' '[core]' >"$fake/pacman/etc/pacman.conf"
+printf '%s\n' '# Drop all man pages' 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/doc/*' \
+	'path-include=/usr/share/doc/*/copyright' >"$fake/apt/etc/dpkg/dpkg.cfg.d/excludes"
+printf 'force-unsafe-io\n' >"$fake/apt/etc/dpkg/dpkg.cfg.d/docker-apt-speedup"
+for fam in fedora pacman apt; do
+	d="$fake/$fam"
+	[ "$fam" = fedora ] && d="$fake/dnf"
+	CMDAI_PREPARE_ROOT="$d" "$REPO/scripts/ci-prepare-root.sh" --family "$fam" --restore-only >/dev/null
+done
+[ "$(cat "$fake/dnf/etc/dnf/dnf.conf")" = "$(printf '[main]\ngpgcheck=1\ninstall_weak_deps=False')" ]
+[ "$(cat "$fake/dnf/etc/rpm/macros.image-language-conf")" = '%_install_langs C.utf8' ]
+[ "$(cat "$fake/pacman/etc/pacman.conf")" = "$(printf '%s\n' '[options]' 'NoExtract = usr/share/help/* !usr/share/help/en*' \
+	'NoExtract = usr/share/gtk-doc/html/*' 'NoExtract = usr/share/i18n/charmaps/*' '[core]')" ]
+[ "$(ls "$fake/apt/etc/dpkg/dpkg.cfg.d")" = docker-apt-speedup ]
 # An index that does not pass the proof is not built for upload.
 if CMDAI_DISTRO=debian-12 CMDAI_MIN_COMMANDS=2 CMDAI_PROVE_REQUESTS="search for a pattern in files=grep" \
 	"$REPO/scripts/ci-build-index.sh" "$work/dist-short" --command ls >"$work/short.log" 2>&1; then
