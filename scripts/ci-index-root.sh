@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Builds one distribution's index inside its stock root and proves it: a
-# Linux job of .github/workflows/build-indexes.yml (a container of the
-# distribution's image, pinned by digest) and the Debian 13 build of `make
-# test` (scripts/test-debian13-index.sh: a debootstrap chroot) run this same
-# script; only the way into the root differs.
-#   outside the root: the pinned Chroma server on loopback (the root needs
-#     no Python, compiler or Go);
-#   inside the root, as root: scripts/ci-prepare-root.sh (documentation
-#     restored, the package set of scripts/index-packages.txt installed),
-#     then cmdai in its release layout at /opt/cmdai (what `make dist`
+# Builds one distribution's index inside its stock image and proves it: a
+# Linux job of .github/workflows/build-indexes.yml runs it on the
+# distribution's image pinned by digest, and scripts/test-debian13-index.sh
+# (`make test`) on a debootstrap root of Debian 13 behind a stand-in for
+# `docker run` (this machine has no Docker daemon nor registry).
+#   outside the container: the pinned Chroma server on loopback (the image
+#     needs no Python, compiler or Go; `--network host` lets cmdai reach it);
+#   inside, as root: scripts/ci-prepare-root.sh (documentation restored,
+#     the package set of scripts/index-packages.txt installed), then cmdai
+#     in its release layout mounted at /opt/cmdai (what `make dist`
 #     archives: bin/cmdai, lib/cmdai/libonnxruntime.so*, and the model in
 #     share/cmdai/models/all-MiniLM-L6-v2) runs `index init --chroma-url`
 #     and `index export`;
@@ -17,18 +17,16 @@
 #     manifest's package versions against the root's own package database.
 # Writes into OUT: chroma-index-DISTRO.tar.gz, its .sha256, init-summary.json.
 #
-# Usage: ci-index-root.sh --distro ID --out DIR --opt DIR --chroma EXE (--image IMAGE | --chroot ROOT)
-#   --opt DIR     cmdai in its release layout (mounted or copied to /opt/cmdai)
-#   --chroma EXE  the Chroma server to run outside the root
-#   --image IMG   run in a container of IMG (docker run --network host)
-#   --chroot DIR  run in the root at DIR (chroot; /proc mounted for the run)
+# Usage: ci-index-root.sh --distro ID --image IMAGE --out DIR --opt DIR --chroma EXE
+#   --opt DIR     cmdai in its release layout (mounted read-only at /opt/cmdai)
+#   --chroma EXE  the Chroma server to run outside the container
 # Env: CMDAI_MIN_COMMANDS (default 300), CMDAI_PROVE_REQUESTS (see
-# ci-prove-index.sh). Needs root for --chroot, docker for --image.
+# ci-prove-index.sh); DOCKER (default docker).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_check, ...
 . "$REPO/scripts/lib/portable.sh"
-distro="" out="" opt="" chroma="" image="" root=""
+distro="" out="" opt="" chroma="" image=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--distro) distro="${2:?}"; shift 2 ;;
@@ -36,14 +34,14 @@ while [ $# -gt 0 ]; do
 	--opt) opt="${2:?}"; shift 2 ;;
 	--chroma) chroma="${2:?}"; shift 2 ;;
 	--image) image="${2:?}"; shift 2 ;;
-	--chroot) root="${2:?}"; shift 2 ;;
 	*) echo "ci-index-root: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
 	esac
 done
 log() { echo "ci-index-root: $*"; }
 fail() { echo "ci-index-root: FAIL: $*" >&2; exit 1; }
-if [ -z "$distro" ] || [ -z "$out" ] || [ -z "$opt" ] || [ -z "$chroma" ]; then fail "--distro, --out, --opt and --chroma are needed"; fi
-case "${image:+i}${root:+r}" in i | r) ;; *) fail "give one of --image and --chroot" ;; esac
+if [ -z "$distro" ] || [ -z "$image" ] || [ -z "$out" ] || [ -z "$opt" ] || [ -z "$chroma" ]; then
+	fail "--distro, --image, --out, --opt and --chroma are needed"
+fi
 for f in bin/cmdai lib/cmdai/libonnxruntime.so share/cmdai/models/all-MiniLM-L6-v2/manifest.json; do
 	[ -e "$opt/$f" ] || fail "$opt is not cmdai's release layout: no $f"
 done
@@ -56,7 +54,6 @@ work="$(mktemp -d)"
 chroma_pid=""
 cleanup() {
 	if [ -n "$chroma_pid" ]; then kill "$chroma_pid" 2>/dev/null && wait "$chroma_pid" 2>/dev/null; fi
-	if [ -n "$root" ] && mountpoint -q "$root/proc"; then umount "$root/proc"; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -73,7 +70,7 @@ for _ in $(seq 1 120); do
 done
 curl -fsS "$url/api/v2/heartbeat" >/dev/null || fail "the Chroma server did not start: $(tail -5 "$work/chroma.log")"
 
-# What runs inside the root: bash and the distribution's own tools only.
+# What runs in the container: bash and the distribution's own tools only.
 # It leaves in /tmp/cmdai-out the index, its summary and the root's
 # package versions (name<TAB>version, the database cmdai reads).
 # shellcheck disable=SC2016 # expanded by the root's bash
@@ -91,23 +88,10 @@ elif command -v rpm >/dev/null; then
 else
 	: >/tmp/cmdai-out/root-packages.tsv # pacman: cmdai reads no pacman database
 fi'
-if [ -n "$image" ]; then
-	log "$distro in a container of $image"
-	docker run --rm --network host -e URL="$url" -e DISTRO="$distro" \
-		-v "$REPO/scripts:/tmp/cmdai-ci:ro" -v "$opt:/opt/cmdai:ro" -v "$out:/tmp/cmdai-out" \
-		"$image" bash -c "$inner" || fail "the build in the container of $image failed"
-else
-	log "$distro in the root $root (chroot)"
-	rm -rf "$root/opt/cmdai" "$root/tmp/cmdai-ci" "$root/tmp/cmdai-out" "$root/root/.local/share/cmdai"
-	mkdir -p "$root/opt" "$root/tmp/cmdai-ci" "$root/tmp/cmdai-out"
-	cp -R "$opt" "$root/opt/cmdai"
-	cp "$REPO/scripts/ci-prepare-root.sh" "$REPO/scripts/index-packages.txt" "$root/tmp/cmdai-ci/"
-	cp /etc/resolv.conf "$root/etc/resolv.conf" # apt reaches the mirror from inside
-	mountpoint -q "$root/proc" || mount -t proc proc "$root/proc" # cmdai finds itself through /proc/self/exe
-	chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		URL="$url" DISTRO="$distro" bash -c "$inner" || fail "the build in the root $root failed"
-	cp "$root"/tmp/cmdai-out/* "$out/"
-fi
+log "$distro in a container of $image"
+"${DOCKER:-docker}" run --rm --network host -e URL="$url" -e DISTRO="$distro" \
+	-v "$REPO/scripts:/tmp/cmdai-ci:ro" -v "$opt:/opt/cmdai:ro" -v "$out:/tmp/cmdai-out" \
+	"$image" bash -c "$inner" || fail "the build in the container of $image failed"
 
 # The summary, the tarball and its checksum.
 python3 - "$out/init-summary.json" "$distro" <<'PY' || fail "init summary: $(tail -c 600 "$out/init-summary.json")"

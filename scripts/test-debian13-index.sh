@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds a Debian 13 (trixie) index here, end to end, the way a Linux job
-# of build-indexes.yml does in its container: scripts/ci-index-root.sh on a
-# stock root, here a debootstrap (minbase, from Debian's mirror) in a
-# chroot instead of the pinned image in docker. Inside the root,
-# scripts/ci-prepare-root.sh (the apt path) restores the documentation
-# and installs the package set of scripts/index-packages.txt; cmdai in
-# its release layout runs `index init` against a Chroma server outside
-# the root; then the proof, the checksum and the manifest's packages.
+# Builds a Debian 13 (trixie) index here, end to end, with the script a
+# Linux job of build-indexes.yml runs in its container:
+# scripts/ci-index-root.sh, on a stock root, here a debootstrap (minbase,
+# from Debian's mirror) standing in for the pinned image, run through
+# scripts/chroot-docker.sh in place of `docker run` (this machine has no
+# Docker daemon nor registry). Inside the root, scripts/ci-prepare-root.sh
+# (the apt path) restores the documentation and installs the package set
+# of scripts/index-packages.txt; cmdai in its release layout, mounted at
+# /opt/cmdai, runs `index init` against a Chroma server outside the root;
+# then the proof, the checksum and the manifest's packages.
 #
 # Before that, the root is made to look like a minimized image (Ubuntu's
 # dpkg path-exclude of /usr/share/man and its /usr/bin/man diversion), grep
@@ -45,8 +47,9 @@ fi
 log "root ready in $root ($((SECONDS - start)) s)"
 
 work="$(mktemp -d)"
+umount_proc() { if mountpoint -q "$root/proc"; then umount "$root/proc"; fi; }
 cleanup() {
-	if mountpoint -q "$root/proc"; then umount "$root/proc"; fi
+	umount_proc
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -75,8 +78,13 @@ cp "$REPO/bin/cmdai" "$opt/bin/cmdai"
 cp -L "$CMDAI_TOOLS/lib/libonnxruntime.so" "$opt/lib/cmdai/libonnxruntime.so"
 cp -r "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" "$opt/share/cmdai/models/"
 
-"$REPO/scripts/ci-index-root.sh" --distro "$DISTRO" --out "$work/out" --opt "$opt" \
-	--chroma "$CMDAI_TOOLS/chroma/venv/bin/chroma" --chroot "$root" | tee "$work/build.log" ||
+# A container starts with a fresh home: the root's index data goes (its
+# embedding cache stays, which is what makes a second run quick).
+rm -rf "$root/root/.local/share/cmdai"
+umount_proc
+DOCKER="$REPO/scripts/chroot-docker.sh" CHROOT_DOCKER_ROOT="$root" \
+	"$REPO/scripts/ci-index-root.sh" --distro "$DISTRO" --image "debian:13 (debootstrap $SUITE)" --out "$work/out" \
+	--opt "$opt" --chroma "$CMDAI_TOOLS/chroma/venv/bin/chroma" | tee "$work/build.log" ||
 	fail "scripts/ci-index-root.sh failed on the Debian 13 root"
 
 # The restore: the page is back, the exclude and the diversion are gone.
