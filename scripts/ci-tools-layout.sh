@@ -12,8 +12,9 @@
 # libstdc++ than MAXCXX (AlmaLinux 9's GCC 11: GLIBCXX_3.4.29), since the
 # same files run in every distribution's container.
 #
-# Usage: ci-tools-layout.sh --program cmdai_*_linux_ARCH.tar.gz --model cmdai-model_*.tar.gz
+# Usage: ci-tools-layout.sh --program cmdai_*_linux_ARCH.tar.gz [--model cmdai-model_*.tar.gz]
 #                           --out DIR [--max-glibc 2.34] [--max-glibcxx 3.4.29]
+# Without --model it only lays out and checks the program (the tools job).
 set -euo pipefail
 program="" model="" out="" max=2.34 maxcxx=3.4.29
 while [ $# -gt 0 ]; do
@@ -27,15 +28,20 @@ while [ $# -gt 0 ]; do
 	esac
 done
 fail() { echo "ci-tools-layout: FAIL: $*" >&2; exit 1; }
-if [ ! -f "$program" ] || [ ! -f "$model" ] || [ -z "$out" ]; then fail "--program and --model archives and --out are needed"; fi
+if [ ! -f "$program" ] || [ -z "$out" ]; then fail "--program and --out are needed"; fi
+if [ -n "$model" ] && [ ! -f "$model" ]; then fail "no model tarball $model"; fi
 
 rm -rf "$out/opt"
 mkdir -p "$out/opt/share/cmdai/models"
 # The program archive holds one directory, cmdai_<version>_<os>_<arch>/.
 tar -xzf "$program" -C "$out/opt" --strip-components=1
-tar -xzf "$model" -C "$out/opt/share/cmdai/models"
-for f in bin/cmdai lib/cmdai/libonnxruntime.so share/cmdai/models/all-MiniLM-L6-v2/manifest.json; do
-	[ -e "$out/opt/$f" ] || fail "no $f in the layout made from $program and $model"
+want=(bin/cmdai lib/cmdai/libonnxruntime.so)
+if [ -n "$model" ]; then
+	tar -xzf "$model" -C "$out/opt/share/cmdai/models"
+	want+=(share/cmdai/models/all-MiniLM-L6-v2/manifest.json)
+fi
+for f in "${want[@]}"; do
+	[ -e "$out/opt/$f" ] || fail "no $f in the layout made from $program${model:+ and $model}"
 done
 
 # The newest symbol versions of glibc (GLIBC_) and libstdc++ (GLIBCXX_)
@@ -56,4 +62,4 @@ check() { # PREFIX MAX WHAT
 glibc="$(check GLIBC_ "$max" glibc)"
 cxx="$(check GLIBCXX_ "$maxcxx" libstdc++)"
 rm -f "$out/symbols.txt"
-echo "ci-tools-layout: $out/opt: cmdai's release layout with the model; needs glibc $glibc (at most $max), libstdc++ $cxx (at most $maxcxx)"
+echo "ci-tools-layout: $out/opt: cmdai's release layout${model:+ with the model}; needs glibc $glibc (at most $max), libstdc++ $cxx (at most $maxcxx)"
