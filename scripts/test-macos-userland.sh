@@ -22,7 +22,7 @@ TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 S="$REPO/scripts"
 # What the workflows run, directly or through make (build, model, chroma,
 # tools, dist), and what they source.
-SCRIPTS=(ci-build-index.sh ci-merge-checksums.sh ci-merge-sha256sums.sh fetch-onnxruntime.sh
+SCRIPTS=(ci-build-index.sh ci-merge-checksums.sh ci-merge-sha256sums.sh ci-prepare-root.sh ci-index-root.sh ci-tools-layout.sh fetch-onnxruntime.sh
 	build-tokenizers.sh fetch-model.sh install-chroma.sh install-test-deps.sh install.sh lib/portable.sh)
 
 fail() {

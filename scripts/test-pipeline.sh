@@ -26,6 +26,66 @@ done
 	-model "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" -docs LICENSE -mtime 1 -out "$work/dist-model")
 (cd "$work/dist-model" && for f in cmdai-model_*.tar.gz; do grep -F "  $f" SHA256SUMS >"$f.sha256"; done)
 cp "$work/dist-model"/cmdai-model_*.tar.gz* "$work/release/"
+
+# The Linux index jobs' runtime, laid out from those archives as the tools
+# job's artifact is (scripts/ci-tools-layout.sh): it runs from there, and
+# a binary needing a newer glibc than the matrix's oldest is refused.
+layout=(--program "$(ls "$work"/dist-model/cmdai_*_linux_*.tar.gz)" --model "$(ls "$work"/dist-model/cmdai-model_*.tar.gz)")
+"$REPO/scripts/ci-tools-layout.sh" "${layout[@]}" --out "$work/layout"
+env -i PATH=/usr/bin:/bin HOME="$work" "$work/layout/opt/bin/cmdai" --version >/dev/null
+if "$REPO/scripts/ci-tools-layout.sh" "${layout[@]}" --out "$work/layout-old" --max-glibc 2.17 >"$work/glibc.log" 2>&1; then
+	echo "test-pipeline: ci-tools-layout.sh accepted a binary for glibc 2.17: $(cat "$work/glibc.log")" >&2
+	exit 1
+fi
+grep -q 'newer than 2.17 (the oldest in the matrix)' "$work/glibc.log"
+
+# The matrix: every container image pinned by digest, every distribution
+# ID one cmdai accepts (distro.Parse), and the package list readable for
+# each family, a "-" without its reason refused.
+wf="$REPO/.github/workflows/build-indexes.yml"
+images="$(sed -n 's/^[[:space:]]*image:[[:space:]]*//p' "$wf" | grep -v '^""')"
+[ "$(wc -l <<<"$images")" -ge 8 ] || { echo "test-pipeline: fewer than 8 images in $wf: $images" >&2; exit 1; }
+if grep -vE '^[a-z0-9./-]+:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}$' <<<"$images"; then
+	echo "test-pipeline: the images above in $wf are not pinned by digest (name:tag@sha256:...)" >&2
+	exit 1
+fi
+sed -n 's/^[[:space:]]*-* *{* *distro:[[:space:]]*\([a-z0-9.-]*\).*/\1/p' "$wf" | sort -u >"$work/distros"
+[ "$(wc -l <"$work/distros")" -ge 10 ] || { echo "test-pipeline: fewer than 10 distributions in $wf" >&2; exit 1; }
+while read -r d; do
+	"$REPO/bin/cmdai" index scan --distro "$d" --command ls --json >/dev/null </dev/null ||
+		{ echo "test-pipeline: cmdai refuses the distribution ID $d of $wf" >&2; exit 1; }
+done <"$work/distros"
+for fam in apt fedora el pacman; do
+	[ "$("$REPO/scripts/ci-prepare-root.sh" --family "$fam" --print-packages | wc -l)" -ge 30 ]
+done
+printf 'htop htop htop - htop\n' >"$work/bad-list.txt"
+if "$REPO/scripts/ci-prepare-root.sh" --family el --print-packages "$work/bad-list.txt" >/dev/null 2>"$work/bad-list.log"; then
+	echo "test-pipeline: ci-prepare-root.sh took a package absent on a family without a reason" >&2
+	exit 1
+fi
+grep -q 'without a reason' "$work/bad-list.log"
+# The documentation switches of each family's image, undone
+# (ci-prepare-root.sh --restore-only on copies of them; the package
+# managers themselves run only in CI, but for apt in test-debian13).
+fake="$work/fake"
+mkdir -p "$fake/dnf/etc/dnf" "$fake/dnf/etc/rpm" "$fake/pacman/etc" "$fake/apt/etc/dpkg/dpkg.cfg.d"
+printf '[main]\ngpgcheck=1\ntsflags=nodocs\ninstall_weak_deps=False\n' >"$fake/dnf/etc/dnf/dnf.conf"
+printf '%%_excludedocs 1\n%%_install_langs C.utf8\n' >"$fake/dnf/etc/rpm/macros.image-language-conf"
+printf '%s\n' '[options]' 'NoExtract  = usr/share/help/* !usr/share/help/en*' 'NoExtract  = usr/share/gtk-doc/html/* usr/share/doc/*' \
+	'NoExtract   = usr/share/i18n/charmaps/* usr/share/man/* usr/share/info/*' '[core]' >"$fake/pacman/etc/pacman.conf"
+printf '%s\n' '# Drop all man pages' 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/doc/*' \
+	'path-include=/usr/share/doc/*/copyright' >"$fake/apt/etc/dpkg/dpkg.cfg.d/excludes"
+printf 'force-unsafe-io\n' >"$fake/apt/etc/dpkg/dpkg.cfg.d/docker-apt-speedup"
+for fam in fedora pacman apt; do
+	d="$fake/$fam"
+	[ "$fam" = fedora ] && d="$fake/dnf"
+	CMDAI_PREPARE_ROOT="$d" "$REPO/scripts/ci-prepare-root.sh" --family "$fam" --restore-only >/dev/null
+done
+[ "$(cat "$fake/dnf/etc/dnf/dnf.conf")" = "$(printf '[main]\ngpgcheck=1\ninstall_weak_deps=False')" ]
+[ "$(cat "$fake/dnf/etc/rpm/macros.image-language-conf")" = '%_install_langs C.utf8' ]
+[ "$(cat "$fake/pacman/etc/pacman.conf")" = "$(printf '%s\n' '[options]' 'NoExtract = usr/share/help/* !usr/share/help/en*' \
+	'NoExtract = usr/share/gtk-doc/html/*' 'NoExtract = usr/share/i18n/charmaps/*' '[core]')" ]
+[ "$(ls "$fake/apt/etc/dpkg/dpkg.cfg.d")" = docker-apt-speedup ]
 # An index that does not pass the proof is not built for upload.
 if CMDAI_DISTRO=debian-12 CMDAI_MIN_COMMANDS=2 CMDAI_PROVE_REQUESTS="search for a pattern in files=grep" \
 	"$REPO/scripts/ci-build-index.sh" "$work/dist-short" --command ls >"$work/short.log" 2>&1; then
