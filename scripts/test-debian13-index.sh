@@ -39,7 +39,11 @@ if [ ! -e "$root/.complete" ]; then
 	rm -rf "$root" "$root.tmp"
 	mkdir -p "$(dirname "$root")"
 	log "debootstrap $SUITE (minbase) from $MIRROR"
-	debootstrap --variant=minbase "$SUITE" "$root.tmp" "$MIRROR" >"$CMDAI_TOOLS/debootstrap/$SUITE.log" 2>&1 ||
+	# debootstrap fetches with wget, whose defaults wait 15 minutes on a
+	# stalled transfer and try 20 times: a stalled mirror would eat CI's
+	# time. A stall is cut after 60 s and tried again, a few times.
+	printf 'read_timeout = 60\ntries = 4\nwaitretry = 5\n' >"$CMDAI_TOOLS/debootstrap/wgetrc"
+	WGETRC="$CMDAI_TOOLS/debootstrap/wgetrc" debootstrap --variant=minbase "$SUITE" "$root.tmp" "$MIRROR" >"$CMDAI_TOOLS/debootstrap/$SUITE.log" 2>&1 ||
 		fail "debootstrap failed: $(tail -3 "$CMDAI_TOOLS/debootstrap/$SUITE.log")"
 	touch "$root.tmp/.complete"
 	mv "$root.tmp" "$root"
