@@ -36,8 +36,10 @@ type PublicKey struct {
 // ID is the key's minisign ID, as `minisign` prints it.
 func (k PublicKey) ID() string { return KeyID(k.Key.ID()) }
 
-// KeyID formats a minisign key ID as `minisign` prints it.
-func KeyID(id uint64) string { return fmt.Sprintf("%016X", id) }
+// KeyID formats a minisign key ID as `minisign` prints it: upper-case
+// hex without leading zeros (its "%" PRIX64), so that the ID in a .pub
+// file's comment and in cmdai's messages read the same.
+func KeyID(id uint64) string { return fmt.Sprintf("%X", id) }
 
 // PinnedKeys returns the release keys pinned in this build (none until the
 // project's key is made).

@@ -112,6 +112,10 @@ func TestParsePublicKeys(t *testing.T) {
 	if err != nil || len(keys) != 1 || keys[0].ID() != "E7620F1842B4E81F" {
 		t.Fatalf("ParsePublicKeys = %+v, %v", keys, err)
 	}
+	// minisign prints IDs without leading zeros ("6EDBD9379FE667A").
+	if got := KeyID(0x06EDBD9379FE667A); got != "6EDBD9379FE667A" {
+		t.Fatalf("KeyID = %s", got)
+	}
 	if _, err := ParsePublicKeys([]byte("RWQnot-a-key\n"), "f.pub"); err == nil || !strings.Contains(err.Error(), "f.pub, line 1") {
 		t.Fatalf("a bad key: %v", err)
 	}
