@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
@@ -31,13 +33,14 @@ func (s *Server) routes(socket bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/query", s.handleQuery)
 	mux.HandleFunc("/v1/docs", s.handleDocs)
+	mux.HandleFunc("/v1/explain", s.handleExplain)
 	mux.HandleFunc("/v1/status", s.handleStatus)
 	mux.HandleFunc("/v1/health", s.handleHealth)
 	if socket {
 		mux.HandleFunc("/v1/lease", s.handleLease)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/status or /v1/health", ExitCode: 2})
+		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/explain, /v1/status or /v1/health", ExitCode: 2})
 	})
 	return s.track(mux)
 }
@@ -150,6 +153,64 @@ func (s *Server) enter(ctx context.Context) *Error {
 		return &Error{Status: 503, Message: "the index is being written (index init, refresh, import, clear or docs): retry when it is done", ExitCode: 6}
 	}
 	return nil
+}
+
+// maxExplainBody bounds POST /v1/explain's body: a line of
+// explain.MaxLine bytes, each of which JSON may spell in six (\u0000).
+const maxExplainBody = 6*explain.MaxLine + 1024
+
+// handleExplain answers POST /v1/explain {"line": "..."} with the line
+// explained (ExplainResult): what `cmdai explain` and MCP's
+// explain_command print. A line the shell cannot parse is 400, exit 2.
+func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		writeError(w, &Error{Status: 405, Message: "POST a JSON {\"line\": \"...\"} to /v1/explain", ExitCode: 2})
+		return
+	}
+	req, err := decodeExplain(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.enter(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	res, eerr := s.b.Explain(r.Context(), req)
+	s.gate.leave()
+	if eerr != nil {
+		writeError(w, s.asError(eerr))
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// decodeExplain reads an explain request: one JSON object of known
+// fields, of valid UTF-8. The line itself (blank, too long, control
+// bytes, not shell) is Explain's to judge: one message wherever a line
+// comes from.
+func decodeExplain(w http.ResponseWriter, r *http.Request) (ExplainRequest, *Error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxExplainBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return ExplainRequest{}, &Error{Status: 413, Message: fmt.Sprintf("explain body over %d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10), ExitCode: 2}
+		}
+		return ExplainRequest{}, badRequest("read the request: %v", err)
+	}
+	if !utf8.Valid(raw) {
+		return ExplainRequest{}, badRequest("request is not valid UTF-8")
+	}
+	var req ExplainRequest
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, badRequest("bad explain JSON: %v (send {\"line\": \"tar -xzf a.tgz\"})", err)
+	}
+	if dec.More() {
+		return req, badRequest("bad explain JSON: one object per request")
+	}
+	return req, nil
 }
 
 // MaxCommandBytes bounds a command name asked for: names are short.
