@@ -1,0 +1,430 @@
+package explain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cmdai/cmdai/search"
+)
+
+// Explain gives every command of line and every word of each its verdict
+// from the index's documentation, read through lookup. Errors: one
+// wrapping ErrBadLine for a line that is not a shell command line (empty,
+// over MaxLine, binary, unparseable), else lookup's own failure (the
+// index unreachable, ctx done) with the command it was asked for.
+func Explain(ctx context.Context, line string, lookup Lookup, opts Options) (Result, error) {
+	if lookup == nil {
+		return Result{}, errors.New("explain: no lookup given: pass one that reads the index (search.Searcher.Docs)")
+	}
+	if err := checkLine(line); err != nil {
+		return Result{}, err
+	}
+	f, err := parseLine(line)
+	if err != nil {
+		return Result{}, err
+	}
+	e := &explainer{ctx: ctx, lookup: lookup, opts: opts, docs: map[string]*docResult{},
+		funcs: map[string]bool{}, aliases: map[string]bool{}}
+	e.file(f, line, func(o int) int { return o }, nil, 0)
+	if e.err != nil {
+		return Result{}, e.err
+	}
+	res := Result{Line: line, Commands: e.out}
+	if res.Commands == nil {
+		res.Commands = []Command{}
+	}
+	sort.SliceStable(res.Commands, func(i, k int) bool { return res.Commands[i].Start < res.Commands[k].Start })
+	for i := range res.Commands {
+		c := &res.Commands[i]
+		if c.Words == nil {
+			c.Words = []Word{}
+		}
+		if c.Verdict == NotInstalled {
+			res.NotInstalledCount++
+		}
+		for _, w := range c.Words {
+			if w.Verdict == UnknownOption {
+				res.UnknownCount++
+			}
+		}
+	}
+	res.OK = res.UnknownCount == 0 && res.NotInstalledCount == 0
+	return res, nil
+}
+
+// explainer is one Explain call's state.
+type explainer struct {
+	ctx    context.Context
+	lookup Lookup
+	opts   Options
+	docs   map[string]*docResult
+	// funcs and aliases are names the line itself defines.
+	funcs, aliases map[string]bool
+	out            []Command
+	err            error
+	// src is the text being walked (the line, or an alias body inside
+	// it); off maps an offset in src to one in the line.
+	src string
+	off func(int) int
+}
+
+type docResult struct {
+	doc   search.CommandDoc
+	t     *table
+	found bool
+}
+
+// maxDepth bounds nested parsing (an alias body holding sh -c '...').
+const maxDepth = 4
+
+// get looks a command up once per call; a failure other than "not in the
+// index" stops the whole explanation.
+func (e *explainer) get(name string) *docResult {
+	if r, ok := e.docs[name]; ok {
+		return r
+	}
+	r := &docResult{}
+	if e.err == nil {
+		if err := e.ctx.Err(); err != nil {
+			e.err = fmt.Errorf("explain: %w", err)
+		} else if doc, err := e.lookup(e.ctx, name); err == nil {
+			r.doc, r.t, r.found = doc, tableOf(doc), true
+		} else if !errors.Is(err, search.ErrUnknownCommand) {
+			e.err = fmt.Errorf("look %s up in the index: %w", name, err)
+		}
+	}
+	e.docs[name] = r
+	return r
+}
+
+// file walks a parsed line (or a nested body) and explains every simple
+// command in it.
+func (e *explainer) file(f *syntax.File, src string, off func(int) int, via []string, depth int) {
+	oldSrc, oldOff := e.src, e.off
+	e.src, e.off = src, off
+	defer func() { e.src, e.off = oldSrc, oldOff }()
+	timed := map[*syntax.CallExpr]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			if n.Name != nil {
+				e.funcs[n.Name.Value] = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 1 && n.Args[0].Lit() == "alias" {
+				for _, w := range n.Args[1:] {
+					if name, _, ok := strings.Cut(wordArg(src, w).lit, "="); ok {
+						e.aliases[name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if e.err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.TimeClause:
+			if n.Stmt != nil {
+				if c, ok := n.Stmt.Cmd.(*syntax.CallExpr); ok {
+					timed[c] = true
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true
+			}
+			args := make([]arg, len(n.Args))
+			for i, w := range n.Args {
+				args[i] = e.argOf(w)
+			}
+			v := via
+			if timed[n] {
+				v = append(append([]string(nil), via...), "time")
+			}
+			e.call(args, v, depth)
+		case *syntax.DeclClause:
+			e.builtinCmd(n.Variant.Value, int(n.Pos().Offset()), int(n.End().Offset()), via)
+		case *syntax.TestClause:
+			e.builtinCmd("[[", int(n.Pos().Offset()), int(n.End().Offset()), via)
+		case *syntax.LetClause:
+			e.builtinCmd("let", int(n.Pos().Offset()), int(n.End().Offset()), via)
+		}
+		return true
+	})
+}
+
+func (e *explainer) argOf(w *syntax.Word) arg {
+	a := wordArg(e.src, w)
+	s, t := a.start, a.end
+	if s >= 0 && t <= len(e.src) && s <= t {
+		a.text = e.src[s:t]
+	}
+	a.start, a.end = e.off(s), e.off(t)
+	return a
+}
+
+func (e *explainer) builtinCmd(name string, start, end int, via []string) {
+	c := Command{Name: name, Verdict: Undocumented, Note: "a shell builtin", Via: via,
+		Start: e.off(start), End: e.off(end)}
+	e.out = append(e.out, c)
+}
+
+// builtins are the shell's own commands: judged by a page only when the
+// index holds one of that name (echo, printf, test, kill).
+var builtins = set("cd", "echo", "export", "read", "set", "test", "[", "[[", "printf", "source", ".",
+	"eval", "exit", "shift", "trap", "wait", "type", "alias", "unalias", "unset", "local", "declare",
+	"typeset", "readonly", "let", "pushd", "popd", "dirs", "shopt", "hash", "help", "history", "jobs",
+	"fg", "bg", "disown", "umask", "ulimit", "getopts", "return", "break", "continue", ":", "true",
+	"false", "kill", "times", "enable", "bind", "complete", "compgen", "mapfile", "readarray", "caller",
+	"suspend", "logout", "fc")
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+var shells = set("sh", "bash", "dash", "zsh", "ksh")
+
+// call explains one simple command (and those it runs).
+func (e *explainer) call(args []arg, via []string, depth int) {
+	name := args[0]
+	cmd := Command{Name: name.lit, Via: via, Start: name.start, End: args[len(args)-1].end}
+	switch {
+	case name.dynamic || name.lit == "":
+		cmd.Name = name.text
+		cmd.Verdict, cmd.Note = Undocumented, "the command is named at run time"
+	case e.funcs[name.lit]:
+		cmd.Verdict, cmd.Note = Undocumented, "a shell function defined in this line: not looked up"
+	case e.aliases[name.lit] && name.lit != "alias":
+		cmd.Verdict, cmd.Note = Undocumented, "an alias defined in this line: its body is explained where it is defined"
+	}
+	if cmd.Verdict != "" {
+		cmd.Words = e.plainWords(args[1:], cmd.Note)
+		e.out = append(e.out, cmd)
+		return
+	}
+	if w, ok := wrappers[name.lit]; ok {
+		e.wrapper(w, args, via, depth)
+		return
+	}
+	if name.lit == "alias" {
+		e.alias(args, via, depth)
+		return
+	}
+	e.command(args, via, depth)
+}
+
+// plainWords are the words of a command nothing can judge: options
+// Undocumented, the rest operands.
+func (e *explainer) plainWords(args []arg, note string) []Word {
+	out := make([]Word, 0, len(args))
+	for _, a := range args {
+		w := e.word(a)
+		if strings.HasPrefix(a.lit, "-") && len(a.lit) > 1 {
+			w.Verdict, w.Note = Undocumented, note
+		} else {
+			w.Verdict = Operand
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// resolve looks the command named by args[0] up and fills cmd's verdict;
+// it returns the doc when the index has one.
+func (e *explainer) resolve(cmd *Command, a arg) *docResult {
+	n := a.lit
+	look := n
+	if strings.Contains(n, "/") {
+		look = path.Base(n)
+	}
+	r := e.get(look)
+	if e.err != nil {
+		return nil
+	}
+	if r.found {
+		cmd.Name = r.doc.Command
+		if cmd.Name == "" {
+			cmd.Name = look
+		}
+		cmd.Verdict, cmd.Page, cmd.Summary = Known, pageName(r.doc), r.doc.Description
+		if r.doc.AliasAsked != "" {
+			cmd.Note = n + " is another name of " + cmd.Name
+		}
+		return r
+	}
+	switch {
+	case builtins[n]:
+		cmd.Verdict, cmd.Note = Undocumented, "a shell builtin"
+	case strings.Contains(n, "/") && !strings.HasPrefix(n, "/"):
+		cmd.Verdict, cmd.Note = Undocumented, "a program run by its path: not in the index"
+	case e.opts.OnPath != nil && e.opts.OnPath(look):
+		cmd.Verdict, cmd.Note = Undocumented, "on PATH, but the index has no page of it"
+	default:
+		cmd.Verdict, cmd.Note = NotInstalled, "not in the index (not installed here, or not indexed: `cmdai index init --command "+look+"`)"
+	}
+	return nil
+}
+
+// command explains a command that is no wrapper.
+func (e *explainer) command(args []arg, via []string, depth int) {
+	cmd := Command{Name: args[0].lit, Via: via, Start: args[0].start, End: args[len(args)-1].end}
+	r := e.resolve(&cmd, args[0])
+	if e.err != nil {
+		return
+	}
+	if r == nil {
+		cmd.Words = e.plainWords(args[1:], cmd.Note)
+		e.out = append(e.out, cmd)
+		return
+	}
+	base := path.Base(args[0].lit)
+	j := &judger{e: e, name: cmd.Name, page: cmd.Page, t: r.t, base: base}
+	rest := args[1:]
+	switch {
+	case base == "find" || base == "gfind":
+		cmd.Words = j.find(rest, via, depth)
+	case shells[base] && depth < maxDepth:
+		cmd.Words = e.shellC(j, rest, via, depth)
+	case base == "tar" && len(rest) > 0 && !rest[0].dynamic && rest[0].lit != "" && rest[0].lit[0] != '-':
+		cmd.Words = j.tarOld(rest)
+	case base == "ps":
+		cmd.Words = j.ps(rest)
+	case r.t.subcommands:
+		cmd.Words = e.subcommand(j, &cmd, rest)
+	default:
+		cmd.Words, _ = j.judge(rest, mode{stopAt: -1})
+	}
+	e.out = append(e.out, cmd)
+}
+
+var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// subcommand judges a command whose synopsis names a subcommand (git
+// <command>): its own options up to the first operand; then, when the
+// index holds <cmd>-<operand> (git-commit), the rest by that page, else
+// by the command's page, leniently (the subcommand's options may not be
+// on it).
+func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
+	words, at := j.judge(args, mode{stopAt: 0})
+	if at >= len(args) {
+		return words
+	}
+	sub := args[at]
+	if !sub.dynamic && subName.MatchString(sub.lit) {
+		r := e.get(cmd.Name + "-" + sub.lit)
+		if e.err != nil {
+			return words
+		}
+		if r.found {
+			cmd.Name, cmd.Page, cmd.Summary = r.doc.Command, pageName(r.doc), r.doc.Description
+			words = append(words, operand(e.word(sub), "the subcommand: judged by "+cmd.Page))
+			sj := &judger{e: e, name: cmd.Name, page: cmd.Page, t: r.t, base: cmd.Name}
+			more, _ := sj.judge(args[at+1:], mode{stopAt: -1})
+			return append(words, more...)
+		}
+	}
+	words = append(words, operand(e.word(sub), "an operand (a subcommand, its page not in the index)"))
+	j.lenient = true
+	j.lenientNote = "after " + sub.text + ": " + j.page + " may not list its options"
+	more, _ := j.judge(args[at+1:], mode{stopAt: -1})
+	return append(words, more...)
+}
+
+// alias explains `alias name='body'`: the body is a command line itself.
+func (e *explainer) alias(args []arg, via []string, depth int) {
+	cmd := Command{Name: "alias", Via: via, Start: args[0].start, End: args[len(args)-1].end}
+	r := e.resolve(&cmd, args[0])
+	if e.err != nil {
+		return
+	}
+	if r == nil {
+		cmd.Note = "a shell builtin"
+	}
+	type body struct {
+		name string
+		a    arg
+	}
+	var bodies []body
+	for _, a := range args[1:] {
+		w := e.word(a)
+		if name, _, ok := strings.Cut(a.lit, "="); ok && !a.dynamic {
+			w.Verdict, w.Note = Operand, "defines the alias "+name
+			bodies = append(bodies, body{name, a})
+		} else if strings.HasPrefix(a.lit, "-") {
+			w.Verdict, w.Note = Undocumented, "a shell builtin's option"
+		} else {
+			w.Verdict = Operand
+		}
+		cmd.Words = append(cmd.Words, w)
+	}
+	e.out = append(e.out, cmd)
+	for _, b := range bodies {
+		_, text, _ := strings.Cut(b.a.lit, "=")
+		e.nested(text, b.a, append(append([]string(nil), via...), "alias "+b.name), depth)
+	}
+}
+
+// nested explains body, a command line held inside word a of the line
+// (an alias body, sh -c's string). Offsets point into a's text when body
+// appears in it verbatim, else at the whole word. A body that does not
+// parse is noted, never an error of the line.
+func (e *explainer) nested(body string, a arg, via []string, depth int) bool {
+	if depth >= maxDepth || strings.TrimSpace(body) == "" {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
+	if err != nil {
+		return false
+	}
+	base := -1
+	if a.start >= 0 {
+		if k := strings.Index(a.text, body); k >= 0 && a.end-a.start == len(a.text) {
+			base = a.start + k
+		}
+	}
+	start, end := a.start, a.end
+	off := func(o int) int {
+		if base >= 0 {
+			return base + o
+		}
+		return min(max(start, start+o), end)
+	}
+	e.file(f, body, off, via, depth+1)
+	return true
+}
+
+// shellC explains sh -c 'command line': its string is explained as a line.
+func (e *explainer) shellC(j *judger, args []arg, via []string, depth int) []Word {
+	words, _ := j.judge(args, mode{stopAt: -1})
+	for k, a := range args {
+		if a.dynamic || !strings.HasPrefix(a.lit, "-") || strings.HasPrefix(a.lit, "--") || !strings.Contains(a.lit[1:], "c") {
+			continue
+		}
+		if k+1 < len(args) && !args[k+1].dynamic {
+			b := args[k+1]
+			if e.nested(b.lit, b, append(append([]string(nil), via...), j.name+" -c"), depth) {
+				for i := range words {
+					if words[i].Start == b.start && words[i].End == b.end {
+						words[i].Note = join(words[i].Note, "a command line: explained as such")
+					}
+				}
+			}
+		}
+		break
+	}
+	return words
+}

@@ -1,0 +1,173 @@
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrBadLine is wrapped by every error about the line itself: empty,
+// too long, binary, or not shell the parser can read.
+var ErrBadLine = errors.New("bad command line")
+
+// arg is one shell word of a command as Explain judges it.
+type arg struct {
+	// lit is the word's value after quote removal when it is literal;
+	// when dynamic, the literal prefix before the first expansion or
+	// glob.
+	lit     string
+	dynamic bool
+	// text is the word as written.
+	text string
+	// start, end: byte offsets in the line. raw: line[start:end] is lit
+	// itself (no quotes, no escapes), so a character's offset within the
+	// word is start plus its index.
+	start, end int
+	raw        bool
+}
+
+// checkLine refuses what is not a command line, before parsing.
+func checkLine(line string) error {
+	if strings.TrimSpace(line) == "" {
+		return fmt.Errorf("%w: the line is empty: give a command, e.g. 'tar -xzvf a.tgz'", ErrBadLine)
+	}
+	if len(line) > MaxLine {
+		return fmt.Errorf("%w: the line is %d bytes, more than the %d a command line may have: explain one command line at a time", ErrBadLine, len(line), MaxLine)
+	}
+	if !utf8.ValidString(line) {
+		return fmt.Errorf("%w: the line is not UTF-8 text (binary bytes?): give a shell command line as text", ErrBadLine)
+	}
+	for i, r := range line {
+		if r == 0 || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+			return fmt.Errorf("%w: control byte 0x%02x at offset %d: a shell command line is text (binary data pasted?)", ErrBadLine, r, i)
+		}
+	}
+	return nil
+}
+
+// parseLine parses the line as bash.
+func parseLine(line string) (*syntax.File, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil, badParse(err)
+	}
+	return f, nil
+}
+
+func badParse(err error) error {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		hint := "fix the shell syntax"
+		low := strings.ToLower(pe.Text)
+		switch {
+		case strings.Contains(low, "quote") || strings.Contains(pe.Text, "`"):
+			hint = "close the unbalanced quote"
+		case strings.Contains(low, "must be followed by") || strings.Contains(low, "must end"):
+			hint = "complete the construct the parser names"
+		case pe.Incomplete:
+			hint = "the line ends too early: close what it opens"
+		}
+		return fmt.Errorf("%w: cannot parse it as shell at %d:%d: %s: %s", ErrBadLine, pe.Pos.Line(), pe.Pos.Col(), pe.Text, hint)
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%w: %v: rewrite it in bash syntax", ErrBadLine, err)
+	}
+	return fmt.Errorf("%w: cannot parse it as shell: %v", ErrBadLine, err)
+}
+
+// argOf reads a word: its literal value and whether parts of it are only
+// known at run time (expansions, command substitutions, globs, braces).
+func wordArg(line string, w *syntax.Word) arg {
+	a := arg{start: int(w.Pos().Offset()), end: int(w.End().Offset())}
+	var b strings.Builder
+	dyn := false
+	for _, p := range w.Parts {
+		if dyn {
+			break
+		}
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v, stop := unescape(p.Value)
+			b.WriteString(v)
+			dyn = stop
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				dyn = true
+				break
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					dyn = true
+					break
+				}
+				b.WriteString(unescapeDbl(l.Value))
+			}
+		default:
+			dyn = true
+		}
+	}
+	a.lit, a.dynamic = b.String(), dyn
+	if a.start >= 0 && a.end <= len(line) && a.start <= a.end {
+		a.raw = line[a.start:a.end] == a.lit && !dyn
+	}
+	return a
+}
+
+// unescape removes an unquoted literal's backslashes; stop reports a
+// glob or brace expansion, from where the value is not literal.
+func unescape(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+			}
+		case c == '*' || c == '?' || c == '[':
+			return b.String(), true
+		case c == '{' && braceExpands(s[i:]):
+			return b.String(), true
+		case c == '~' && i == 0:
+			return b.String(), true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), false
+}
+
+// braceExpands: s starts a {a,b} or {1..3} expansion ({} alone is find's).
+func braceExpands(s string) bool {
+	j := strings.IndexByte(s, '}')
+	if j < 0 {
+		return false
+	}
+	in := s[1:j]
+	return strings.Contains(in, ",") || strings.Contains(in, "..")
+}
+
+func unescapeDbl(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,508 @@
+package explain
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
+)
+
+// argKind is whether an option takes a value.
+type argKind int
+
+const (
+	argNone     argKind = iota
+	argRequired         // -f ARCHIVE, --file=ARCHIVE, --file ARCHIVE
+	argOptional         // --color[=WHEN]: a value only when attached
+)
+
+// spec is one spelling of a documented option.
+type spec struct {
+	name string // as written: "-x", "--extract", "-name"
+	arg  argKind
+	// nargs is how many words a single-dash long option (find's -fprintf
+	// file format) takes; exec marks -exec-like options whose value is a
+	// command ending at ";" or "+".
+	nargs int
+	exec  bool
+	rec   int // index of its record in the doc
+	// weak: learned from prose (a section's text, the synopsis) rather
+	// than an option record of its own.
+	weak bool
+}
+
+// table is what Explain knows of one command's options, built once per
+// CommandDoc from its records.
+type table struct {
+	doc     search.CommandDoc
+	long    map[string]*spec // "--extract"
+	short   map[byte]*spec   // 'x'
+	single  map[string]*spec // "-name" (single-dash long options)
+	numeric *spec            // -NUM (grep -5, ps -123)
+	// prefixes are spellings with a placeholder tail (find's -newerXY):
+	// a word is theirs if it starts with the prefix and has tailLen more
+	// letters.
+	prefixes []prefixSpec
+	// singleFirm counts single-dash long options from option records.
+	singleFirm int
+	// longNames are long's keys, sorted, for prefix abbreviations.
+	longNames []string
+	// options counts option records: with none, nothing is judged.
+	options int
+	// mentioned holds every flag-like token of the page's prose: many
+	// pages name an option only in running text.
+	mentioned map[string]bool
+	// synopsis is the summary's SYNOPSIS lines.
+	synopsis string
+	// subcommands: the synopsis names a command or subcommand operand
+	// (git <command>, ssh destination [command]).
+	subcommands bool
+}
+
+type prefixSpec struct {
+	prefix  string
+	tailLen int
+	s       *spec
+}
+
+// tableCache keeps the tables of docs a CachedLookup hands out (the same
+// Records slice each time), so that a warm caller parses each page's
+// option headings once. Bounded: cleared when full.
+var tableCache = struct {
+	sync.Mutex
+	m map[*search.Match]*table
+}{m: map[*search.Match]*table{}}
+
+const tableCacheMax = 4096
+
+func tableOf(doc search.CommandDoc) *table {
+	if len(doc.Records) == 0 {
+		return buildTable(doc)
+	}
+	key := &doc.Records[0]
+	tableCache.Lock()
+	t := tableCache.m[key]
+	tableCache.Unlock()
+	if t != nil && len(t.doc.Records) == len(doc.Records) {
+		return t
+	}
+	t = buildTable(doc)
+	tableCache.Lock()
+	if len(tableCache.m) >= tableCacheMax {
+		tableCache.m = map[*search.Match]*table{}
+	}
+	tableCache.m[key] = t
+	tableCache.Unlock()
+	return t
+}
+
+func buildTable(doc search.CommandDoc) *table {
+	t := &table{doc: doc, long: map[string]*spec{}, short: map[byte]*spec{}, single: map[string]*spec{},
+		mentioned: map[string]bool{}}
+	// Option records first: they are firm; prose and synopsis only fill
+	// gaps.
+	for i, r := range doc.Records {
+		if r.Kind != index.KindOption {
+			continue
+		}
+		t.options++
+		head := r.Text
+		if j := strings.IndexByte(head, '\n'); j >= 0 {
+			head = head[:j]
+		}
+		if j := strings.Index(head, ") option "); j >= 0 {
+			head = head[j+len(") option "):]
+		} else {
+			head = r.Option
+		}
+		if !t.addHeading(head, i, false) && r.Option != "" {
+			t.addHeading(r.Option, i, false)
+		}
+	}
+	for i, r := range doc.Records {
+		switch r.Kind {
+		case index.KindOption:
+			t.scanProse(r.Text, i, false)
+		case index.KindSummary:
+			t.synopsis = synopsisOf(r.Text)
+			t.scanSynopsis(t.synopsis, i)
+			t.scanProse(r.Text, i, true)
+		default:
+			t.scanProse(r.Text, i, true)
+		}
+	}
+	low := strings.ToLower(t.synopsis)
+	for _, w := range []string{"command", "<command>", "subcommand", "cmd"} {
+		if containsWord(low, w) {
+			t.subcommands = true
+		}
+	}
+	for k := range t.long {
+		t.longNames = append(t.longNames, k)
+	}
+	sort.Strings(t.longNames)
+	for _, s := range t.single {
+		if !s.weak {
+			t.singleFirm++
+		}
+	}
+	return t
+}
+
+// containsWord: w occurs in s between non-letters.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// synopsisOf is the SYNOPSIS lines of a summary record's text: those
+// after the "SYNOPSIS" line up to the first line of prose.
+func synopsisOf(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	in := false
+	for _, l := range lines {
+		if !in {
+			in = strings.TrimSpace(l) == "SYNOPSIS"
+			continue
+		}
+		tl := strings.TrimSpace(l)
+		if tl == "" {
+			continue
+		}
+		// Prose: a long line ending with a full stop, not a usage line.
+		if len(tl) > 60 && strings.HasSuffix(tl, ".") && !strings.ContainsAny(tl, "[]") {
+			break
+		}
+		out = append(out, l)
+		if len(out) > 40 {
+			break
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// addHeading reads one option heading ("-x, --extract, --get",
+// "-f, --file=ARCHIVE", "--color, --colour [=WHEN]", "-name pattern",
+// "-exec command ;") into specs for record rec. It reports whether it
+// found a spelling.
+func (t *table) addHeading(head string, rec int, weak bool) bool {
+	head = strings.TrimSpace(head)
+	if head == "" || (head[0] != '-' && head[0] != '+') {
+		return false
+	}
+	// Split the spellings ("-x, --extract") from the argument that
+	// follows the last one.
+	var spellings []string
+	rest := head
+	for {
+		rest = strings.TrimLeft(rest, " ")
+		if rest == "" || (rest[0] != '-' && rest[0] != '+') {
+			break
+		}
+		end := strings.IndexAny(rest, ", ")
+		if end < 0 {
+			end = len(rest)
+		}
+		// A bracket may hold a space or comma: "-i[SUFFIX]" is fine,
+		// "--pax-option keyword[[:]=value][,...]" ends at the space.
+		word := rest[:end]
+		if b := strings.IndexByte(word, '['); b >= 0 {
+			if c := matchingBracket(rest, b); c > end {
+				end = c + 1
+				word = rest[:end]
+			}
+		}
+		spellings = append(spellings, word)
+		rest = rest[end:]
+		if strings.HasPrefix(rest, ",") {
+			rest = rest[1:]
+			continue
+		}
+		if strings.HasPrefix(rest, " | ") {
+			rest = rest[3:]
+			continue
+		}
+		break
+	}
+	if len(spellings) == 0 {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	arg, nargs, exec := argOf(rest)
+	found := false
+	for _, sp := range spellings {
+		a := arg
+		name := sp
+		// Attached argument forms: --file=ARCHIVE, --color[=WHEN],
+		// -i[SUFFIX], --lines=[+]NUM.
+		if i := strings.Index(name, "[="); i > 0 {
+			name, a = name[:i], argOptional
+		} else if i := strings.IndexByte(name, '='); i > 0 {
+			name, a = name[:i], argRequired
+		} else if i := strings.IndexByte(name, '['); i > 1 {
+			inner := name[i:]
+			if strings.HasPrefix(name, "--[no-]") || strings.HasPrefix(name, "-[no-]") {
+				inner = ""
+			}
+			if inner != "" {
+				name, a = name[:i], argOptional
+			}
+		}
+		name = strings.TrimRight(name, ".:;")
+		if t.addSpelling(name, a, nargs, exec, rec, weak) {
+			found = true
+		}
+	}
+	return found
+}
+
+func matchingBracket(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// argOf reads what follows a heading's spellings: nothing, an argument
+// ("ARCHIVE", "<path>", "[=WHEN]" optional, "[eof-str]" optional), several
+// (find's "file format"), a command ("command ;"), or the start of a
+// description that shared the heading's line (not an argument).
+func argOf(rest string) (argKind, int, bool) {
+	if rest == "" {
+		return argNone, 0, false
+	}
+	words := strings.Fields(rest)
+	if words[len(words)-1] == ";" || words[len(words)-1] == "+" {
+		if words[0] == "command" || strings.Contains(rest, "{}") {
+			return argRequired, 1, true
+		}
+	}
+	// Prose: a capitalised word followed by more, ending with a stop.
+	if len(words) >= 3 && strings.HasSuffix(rest, ".") {
+		return argNone, 0, false
+	}
+	if len(words) > 4 {
+		return argNone, 0, false
+	}
+	if strings.HasPrefix(rest, "[") && strings.HasSuffix(rest, "]") && len(words) == 1 {
+		return argOptional, 1, false
+	}
+	n := 0
+	for _, w := range words {
+		if w != "..." && w != "|" {
+			n++
+		}
+	}
+	return argRequired, max(n, 1), false
+}
+
+// addSpelling adds one spelling; a spelling met again keeps its first
+// record but learns an argument a later heading gives it.
+func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec int, weak bool) bool {
+	if strings.HasPrefix(name, "--[no-]") {
+		base := name[len("--[no-]"):]
+		ok := t.addSpelling("--"+base, a, nargs, exec, rec, weak)
+		t.addSpelling("--no-"+base, a, nargs, exec, rec, weak)
+		return ok
+	}
+	if strings.HasPrefix(name, "-[no]") {
+		base := name[len("-[no]"):]
+		ok := t.addSpelling("-"+base, a, nargs, exec, rec, weak)
+		t.addSpelling("-no"+base, a, nargs, exec, rec, weak)
+		return ok
+	}
+	if len(name) < 2 || !validSpelling(name) {
+		return false
+	}
+	mk := func() *spec { return &spec{name: name, arg: a, nargs: nargs, exec: exec, rec: rec, weak: weak} }
+	put := func(old *spec) *spec {
+		if old == nil {
+			return mk()
+		}
+		if old.weak && !weak {
+			return mk()
+		}
+		if old.arg == argNone && a != argNone && !weak {
+			old.arg, old.nargs, old.exec = a, nargs, exec
+		}
+		return old
+	}
+	switch {
+	case name[0] == '+':
+		t.single[name] = put(t.single[name])
+	case strings.HasPrefix(name, "--"):
+		if len(name) == 2 {
+			return false
+		}
+		t.long[name] = put(t.long[name])
+	case len(name) == 2:
+		t.short[name[1]] = put(t.short[name[1]])
+	case isNumericPlaceholder(name[1:]):
+		t.numeric = put(t.numeric)
+	default:
+		body := name[1:]
+		// -newerXY: a tail of capital placeholder letters after a
+		// lower-case name.
+		if k := upperTail(body); k > 0 && k < len(body) && k <= 3 && strings.ToLower(body[:len(body)-k]) == body[:len(body)-k] {
+			s := mk()
+			t.prefixes = append(t.prefixes, prefixSpec{prefix: name[:len(name)-k], tailLen: k, s: s})
+			return true
+		}
+		// -Olevel: a capital letter with its value's name attached.
+		if len(body) >= 3 && unicode.IsUpper(rune(body[0])) && strings.ToLower(body[1:]) == body[1:] && isLetters(body[1:]) {
+			if t.short[body[0]] == nil {
+				t.short[body[0]] = &spec{name: name[:2], arg: argRequired, rec: rec, weak: weak}
+			}
+		}
+		t.single[name] = put(t.single[name])
+	}
+	return true
+}
+
+func validSpelling(name string) bool {
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !(isWordByte(c) || c == '-' || c == '?' || c == '@' || c == '#' || c == '.') {
+			return false
+		}
+	}
+	return name != "--" && !strings.HasSuffix(name, "-") || len(name) == 2
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isNumericPlaceholder: "NUM", "N", "123", "num": the -NUM form.
+func isNumericPlaceholder(s string) bool {
+	switch s {
+	case "NUM", "N", "NUMBER", "num", "number", "n", "COUNT", "count":
+		return true
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func upperTail(s string) int {
+	k := 0
+	for k < len(s) && unicode.IsUpper(rune(s[len(s)-1-k])) {
+		k++
+	}
+	return k
+}
+
+// scanSynopsis learns from usage lines: "[-f ARCHIVE]" (f takes a value),
+// "[-abc]" (each letter documented), "[--expression=script]".
+func (t *table) scanSynopsis(syn string, rec int) {
+	for i := 0; i < len(syn); i++ {
+		if syn[i] != '[' || i+1 >= len(syn) || syn[i+1] != '-' {
+			continue
+		}
+		j := matchingBracket(syn, i)
+		if j < 0 {
+			continue
+		}
+		inner := syn[i+1 : j]
+		if strings.ContainsAny(inner, "[|") {
+			for _, alt := range strings.Split(inner, "|") {
+				t.synopsisItem(strings.TrimSpace(alt), rec)
+			}
+			continue
+		}
+		t.synopsisItem(inner, rec)
+	}
+}
+
+func (t *table) synopsisItem(item string, rec int) {
+	if !strings.HasPrefix(item, "-") || len(item) < 2 {
+		return
+	}
+	fields := strings.Fields(item)
+	flag := fields[0]
+	if strings.HasPrefix(flag, "--") || len(fields) > 1 || strings.ContainsAny(flag, "=[") {
+		t.addHeading(item, rec, true)
+		return
+	}
+	// [-abc]: a set of single letters (BSD pages).
+	if len(flag) > 2 && len(flag) <= 64 && !isLetters(flag[1:]) {
+		return
+	}
+	if len(flag) > 2 && t.options > 0 && len(t.single) > 0 {
+		t.addSpelling(flag, argNone, 0, false, rec, true)
+		return
+	}
+	for k := 1; k < len(flag); k++ {
+		if t.short[flag[k]] == nil {
+			t.short[flag[k]] = &spec{name: "-" + flag[k:k+1], rec: rec, weak: true}
+		}
+	}
+}
+
+// scanProse learns from a record's prose: a line that starts with a dash
+// reads as an option heading ("-e script, --expression=script" in a
+// section the parser did not take for options), and every flag-like
+// token is remembered as mentioned.
+func (t *table) scanProse(text string, rec int, headings bool) {
+	for _, line := range strings.Split(text, "\n") {
+		tl := strings.TrimSpace(line)
+		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 {
+			t.addHeading(tl, rec, true)
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '-' && c != '+' {
+			continue
+		}
+		if i > 0 && !strings.ContainsRune(" \t\n([,'\"`|/", rune(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		if j < len(text) && text[j] == '-' {
+			j++
+		}
+		for j < len(text) && (isWordByte(text[j]) || text[j] == '-' || text[j] == '?' || text[j] == '@') {
+			j++
+		}
+		tok := strings.TrimRight(text[i:j], "-")
+		if len(tok) >= 2 && tok != "--" {
+			t.mentioned[tok] = true
+		}
+		i = j - 1
+	}
+}
