@@ -32,6 +32,8 @@ type mode struct {
 	stopAt int
 	// assigns: NAME=VALUE operands before that are env's, not counted.
 	assigns bool
+	// ended: a "--" before these words ended the options.
+	ended bool
 }
 
 // canFlag: the page gives a firm list of options, so a word missing from
@@ -242,7 +244,7 @@ func (e *explainer) valueOf(a arg, opt string) Word {
 func (j *judger) judge(args []arg, m mode) ([]Word, int) {
 	var out []Word
 	operands := 0
-	endOpts := false
+	endOpts := m.ended
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		lit := a.lit
@@ -461,6 +463,14 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 			break
 		}
 	}
+	valueOpt := ""
+	if len(flags) > 0 {
+		last := flags[len(flags)-1]
+		valueOpt = last.Option
+		if valueOpt == "" {
+			valueOpt = last.Text
+		}
+	}
 	switch {
 	case unknown:
 		w.Verdict = UnknownOption
@@ -491,11 +501,7 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 	w.Flags = flags
 	out := []Word{w}
 	if used == 1 {
-		opt := flags[len(flags)-1].Option
-		if opt == "" {
-			opt = flags[len(flags)-1].Text
-		}
-		out = append(out, j.e.valueOf(args[i+1], opt))
+		out = append(out, j.e.valueOf(args[i+1], valueOpt))
 	}
 	return out, used, true
 }

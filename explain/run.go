@@ -303,13 +303,21 @@ func (e *explainer) command(args []arg, via []string, depth int) {
 		cmd.Words = j.tarOld(rest)
 	case base == "ps":
 		cmd.Words = j.ps(rest)
-	case r.t.subcommands:
-		cmd.Words = e.subcommand(j, &cmd, rest)
 	default:
-		cmd.Words, _ = j.judge(rest, mode{stopAt: -1})
+		cmd.Words = e.subcommand(j, &cmd, rest)
 	}
 	e.out = append(e.out, cmd)
 }
+
+// subcommandFamilies take a subcommand as their first operand, whose
+// options their own page may not list: past it, a word missing from the
+// page is Undocumented, not an unknown option.
+var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "cargo", "kubectl", "apt",
+	"apt-get", "apt-cache", "systemctl", "ip", "svn", "hg", "go", "pip", "pip3", "conda", "brew", "yum", "dnf",
+	"snap", "gcloud", "aws", "az", "gem", "bundle", "mvn", "gradle", "openssl", "nmcli", "service", "dpkg-query",
+	"zypper", "pacman", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup", "dotnet",
+	"composer", "heroku", "ssh", "screen", "tmux", "perf", "nft", "ufw", "firewall-cmd", "loginctl", "hostnamectl",
+	"timedatectl", "journalctl", "update-alternatives", "debconf-set-selections", "su", "runuser", "parallel")
 
 var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
@@ -324,7 +332,7 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 		return words
 	}
 	sub := args[at]
-	if !sub.dynamic && subName.MatchString(sub.lit) {
+	if !sub.dynamic && subName.MatchString(sub.lit) && !strings.Contains(cmd.Name, "-") {
 		r := e.get(cmd.Name + "-" + sub.lit)
 		if e.err != nil {
 			return words
@@ -337,10 +345,22 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 			return append(words, more...)
 		}
 	}
-	words = append(words, operand(e.word(sub), "an operand (a subcommand, its page not in the index)"))
-	j.lenient = true
-	j.lenientNote = "after " + sub.text + ": " + j.page + " may not list its options"
-	more, _ := j.judge(args[at+1:], mode{stopAt: -1})
+	ended := false
+	for _, w := range words {
+		ended = ended || w.Note == "ends the options"
+	}
+	if j.t.subcommands || subcommandFamilies[j.base] {
+		words = append(words, operand(e.word(sub), "a subcommand: its page is not in the index"))
+		j.lenient = true
+		j.lenientNote = "after the subcommand " + sub.text + ": " + j.page + " may not list its options"
+	} else {
+		note := ""
+		if sub.dynamic {
+			note = "expanded at run time"
+		}
+		words = append(words, operand(e.word(sub), note))
+	}
+	more, _ := j.judge(args[at+1:], mode{stopAt: -1, ended: ended})
 	return append(words, more...)
 }
 
