@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -23,6 +24,20 @@ func explainSchema() *jsonschema.Schema {
 	s.Properties["line"].MinLength = ptr(1)
 	s.Properties["line"].MaxLength = ptr(explain.MaxLine)
 	return s
+}
+
+// explainOutputSchema is the schema of explain_command's structured
+// content (serve.ExplainResult). explain.Word holds words of its own (a
+// cluster's flags), which inference refuses as a cycle: a word's flags
+// are given the schema of a word whose flags are any objects (a flag
+// holds none).
+func explainOutputSchema() *jsonschema.Schema {
+	anyWords := map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[[]explain.Word](): {Types: []string{"null", "array"}, Items: &jsonschema.Schema{Type: "object"}},
+	}
+	word := mustSchemaWith[explain.Word](anyWords)
+	word.Properties["flags"] = &jsonschema.Schema{Types: []string{"null", "array"}, Items: mustSchemaWith[explain.Word](anyWords)}
+	return mustSchemaWith[serve.ExplainResult](map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[explain.Word](): word})
 }
 
 // explain answers explain_command: the compact text an agent reads, and
