@@ -103,6 +103,14 @@ func (j *judger) long(name string) (s *spec, arg argKind, abbrev bool, ambiguous
 			abbrev = s != nil
 		}
 	}
+	if s == nil && j.t != nil {
+		for _, p := range j.t.patterns {
+			if p.re.MatchString(name) {
+				s = p.s
+				break
+			}
+		}
+	}
 	if s == nil && f == nil && j.fb != nil {
 		f, _ = j.fb.prefix(name)
 	}
@@ -248,12 +256,19 @@ func (j *judger) judge(args []arg, m mode) ([]Word, int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		lit := a.lit
-		isOpt := !endOpts && len(lit) > 1 && lit[0] == '-' && !(a.dynamic && lit == "-")
-		if !isOpt && !endOpts && lit == "--" && !a.dynamic {
+		if !endOpts && lit == "--" && !a.dynamic {
 			w := operand(j.e.word(a), "ends the options")
 			out = append(out, w)
 			endOpts = true
 			continue
+		}
+		isOpt := !endOpts && len(lit) > 1 && lit[0] == '-'
+		if isOpt {
+			w := j.e.word(a)
+			if j.e.quirk(j, &w, a) {
+				out = append(out, w)
+				continue
+			}
 		}
 		if !isOpt && a.lit != "" && a.lit[0] == '+' && !endOpts && j.t != nil && j.t.single[a.lit] != nil {
 			w := j.e.word(a)
@@ -365,9 +380,6 @@ func (j *judger) shortWord(args []arg, i int) ([]Word, int) {
 			}
 		}
 	}
-	if q := j.e.quirk(j, &w, a); q {
-		return []Word{w}, 0
-	}
 	if !a.dynamic && allDigits(lit[1:]) {
 		if j.t != nil && j.t.numeric != nil {
 			j.known(&w, j.t.numeric)
@@ -414,6 +426,21 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 			f.Start, f.End = a.start+k, a.start+k+1
 		}
 		s, ak := j.short(c)
+		if s == nil && c >= '0' && c <= '9' && j.t != nil && j.t.numeric != nil {
+			// -4t: a -NUM option, then more letters.
+			n := k
+			for n < len(lit) && lit[n] >= '0' && lit[n] <= '9' {
+				n++
+			}
+			f.Text = "-" + lit[k:n]
+			if a.raw {
+				f.End = a.start + n
+			}
+			j.known(&f, j.t.numeric)
+			flags = append(flags, f)
+			k = n - 1
+			continue
+		}
 		switch {
 		case s != nil:
 			j.known(&f, s)

@@ -44,7 +44,8 @@ func realLookup(t testing.TB) Lookup {
 
 func pageDoc(ix *scanner.ManIndex, name string) (search.CommandDoc, error) {
 	mp := ix.Lookup(name)
-	if mp == nil {
+	// The index holds the pages of commands: sections 1, 6 and 8.
+	if mp == nil || !strings.ContainsAny(mp.Section[:1], "168") {
 		return search.CommandDoc{}, fmt.Errorf("%w %q", search.ErrUnknownCommand, name)
 	}
 	src, _, err := scanner.ReadPage(mp.Path, 16<<20)

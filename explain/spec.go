@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -46,6 +47,12 @@ type table struct {
 	// a word is theirs if it starts with the prefix and has tailLen more
 	// letters.
 	prefixes []prefixSpec
+	// fromSynopsis: specs being read from the synopsis, which may give
+	// an argument the option's heading lost.
+	fromSynopsis bool
+	// patterns are long spellings with a placeholder inside
+	// (--LTYPE-line-format): a word matches its regexp.
+	patterns []patternSpec
 	// singleFirm counts single-dash long options from option records.
 	singleFirm int
 	// longNames are long's keys, sorted, for prefix abbreviations.
@@ -60,6 +67,11 @@ type table struct {
 	// subcommands: the synopsis names a command or subcommand operand
 	// (git <command>, ssh destination [command]).
 	subcommands bool
+}
+
+type patternSpec struct {
+	re *regexp.Regexp
+	s  *spec
 }
 
 type prefixSpec struct {
@@ -109,14 +121,14 @@ func buildTable(doc search.CommandDoc) *table {
 			continue
 		}
 		t.options++
-		head := r.Text
-		if j := strings.IndexByte(head, '\n'); j >= 0 {
-			head = head[:j]
-		}
+		head, next, _ := strings.Cut(r.Text, "\n")
 		if j := strings.Index(head, ") option "); j >= 0 {
 			head = head[j+len(") option "):]
 		} else {
 			head = r.Option
+		}
+		if argOnNextLine(head, next) {
+			head += " ARG"
 		}
 		if !t.addHeading(head, i, false) && r.Option != "" {
 			t.addHeading(r.Option, i, false)
@@ -128,7 +140,9 @@ func buildTable(doc search.CommandDoc) *table {
 			t.scanProse(r.Text, i, false)
 		case index.KindSummary:
 			t.synopsis = synopsisOf(r.Text)
+			t.fromSynopsis = true
 			t.scanSynopsis(t.synopsis, i)
+			t.fromSynopsis = false
 			t.scanProse(r.Text, i, true)
 		default:
 			t.scanProse(r.Text, i, true)
@@ -150,6 +164,29 @@ func buildTable(doc search.CommandDoc) *table {
 		}
 	}
 	return t
+}
+
+// argOnNextLine: the heading names flags only and the text's next line
+// is an argument, not prose (mdoc's continued headings: ssh's
+// "-R" then "[bind_address:] port: host: hostport").
+func argOnNextLine(head, next string) bool {
+	for _, f := range strings.Fields(head) {
+		if !strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "+") {
+			return false
+		}
+	}
+	next, _, _ = strings.Cut(next, "\n")
+	next = strings.TrimSpace(next)
+	if next == "" || len(next) > 60 || strings.HasSuffix(next, ".") {
+		return false
+	}
+	c := next[0]
+	if !(c == '[' || c == '<' || c >= 'a' && c <= 'z') {
+		return false
+	}
+	// GNU descriptions are lower-case prose without a stop; an argument
+	// has the marks of a placeholder.
+	return strings.ContainsAny(next, "[<:_=") || !strings.Contains(next, " ")
 }
 
 // containsWord: w occurs in s between non-letters.
@@ -348,7 +385,7 @@ func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec in
 		if old.weak && !weak {
 			return mk()
 		}
-		if old.arg == argNone && a != argNone && !weak {
+		if old.arg == argNone && a != argNone && (!weak || t.fromSynopsis) {
 			old.arg, old.nargs, old.exec = a, nargs, exec
 		}
 		return old
@@ -359,6 +396,19 @@ func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec in
 	case strings.HasPrefix(name, "--"):
 		if len(name) == 2 {
 			return false
+		}
+		if k := strings.IndexFunc(name, unicode.IsUpper); k > 2 || k == 2 && len(name) > 3 && strings.ContainsRune(name[2:], '-') {
+			// --LTYPE-line-format: the capitals stand for a word.
+			parts := placeholder.Split(name, -1)
+			for i := range parts {
+				parts[i] = regexp.QuoteMeta(parts[i])
+			}
+			if len(parts) > 1 {
+				re, err := regexp.Compile("^" + strings.Join(parts, "[a-z0-9]+") + "$")
+				if err == nil {
+					t.patterns = append(t.patterns, patternSpec{re: re, s: mk()})
+				}
+			}
 		}
 		t.long[name] = put(t.long[name])
 	case len(name) == 2:
@@ -395,6 +445,8 @@ func validSpelling(name string) bool {
 	return name != "--" && !strings.HasSuffix(name, "-") || len(name) == 2
 }
 
+var placeholder = regexp.MustCompile(`[A-Z][A-Z0-9]+`)
+
 func isLetters(s string) bool {
 	for _, r := range s {
 		if !unicode.IsLetter(r) {
@@ -407,7 +459,7 @@ func isLetters(s string) bool {
 // isNumericPlaceholder: "NUM", "N", "123", "num": the -NUM form.
 func isNumericPlaceholder(s string) bool {
 	switch s {
-	case "NUM", "N", "NUMBER", "num", "number", "n", "COUNT", "count":
+	case "NUM", "N", "NUMBER", "num", "number", "n", "COUNT", "count", "COLUMN", "COLUMNS", "<number>", "<n>", "<num>", "LINES", "lines":
 		return true
 	}
 	for _, c := range s {

@@ -295,7 +295,7 @@ func (j *judger) ps(args []arg) []Word {
 
 var (
 	signalWord = regexp.MustCompile(`^-(SIG)?([A-Z][A-Z0-9+-]*|[0-9]+)$`)
-	modeWord   = regexp.MustCompile(`^[-+=][rwxXstugoa]*[rwxXst][rwxXstugoa]*$`)
+	modeWord   = regexp.MustCompile(`^[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*$`)
 )
 
 // quirk handles words some commands read their own way; it reports
