@@ -385,7 +385,7 @@ func (j *judger) shortWord(args []arg, i int) ([]Word, int) {
 			j.known(&w, j.t.numeric)
 			return []Word{w}, 0
 		}
-		if _, ak := j.short(lit[1]); ak < 0 {
+		if _, ak := j.short(lit[1]); ak < 0 && (j.t == nil || !j.t.mentioned[lit]) {
 			return []Word{operand(w, "a negative number")}, 0
 		}
 	}

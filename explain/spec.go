@@ -282,7 +282,29 @@ func (t *table) addHeading(head string, rec int, weak bool) bool {
 		return false
 	}
 	rest = strings.TrimSpace(rest)
+	// "-u user, --user=user": more spellings after the argument.
+	if k := strings.Index(rest, ", -"); k >= 0 {
+		t.addHeading(rest[k+2:], rec, weak)
+		rest = rest[:k]
+	}
 	arg, nargs, exec := argOf(rest)
+	// A value attached to one spelling (--file=ARCHIVE) is every
+	// spelling's: GNU pages say so once for all.
+	if arg == argNone {
+		for _, sp := range spellings {
+			switch {
+			case strings.Contains(sp, "[="):
+				arg = argOptional
+			case strings.Contains(sp, "="):
+				arg = argRequired
+			case strings.Contains(sp, "[") && !strings.Contains(sp, "[no"):
+				arg = argOptional
+			}
+			if arg == argRequired {
+				break
+			}
+		}
+	}
 	found := false
 	for _, sp := range spellings {
 		a := arg
