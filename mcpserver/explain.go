@@ -102,11 +102,15 @@ func explainText(res serve.ExplainResult) string {
 
 func wordLine(b *strings.Builder, w explain.Word, indent string) {
 	b.WriteString(indent + flat(w.Text, 60) + ": " + string(w.Verdict))
-	if w.Option != "" && w.Option != w.Text {
+	spellings, text := optionText(w.Help)
+	switch {
+	case spellings != "":
+		b.WriteString(" " + flat(spellings, 60))
+	case w.Option != "" && w.Option != w.Text:
 		b.WriteString(" " + w.Option)
 	}
-	if w.Help != "" {
-		b.WriteString(": " + flat(w.Help, 100))
+	if text != "" {
+		b.WriteString(": " + flat(text, 100))
 	}
 	if w.Note != "" {
 		b.WriteString(" (" + flat(w.Note, 100) + ")")
@@ -114,6 +118,17 @@ func wordLine(b *strings.Builder, w explain.Word, indent string) {
 		b.WriteString(" (value of " + w.Of + ")")
 	}
 	b.WriteByte('\n')
+}
+
+// optionText splits an option record's text into its heading's
+// spellings ("-c, --count" of "grep(1) option -c, --count") and its
+// description (the heading repeats what the agent reads beside it).
+func optionText(help string) (spellings, text string) {
+	head, rest, _ := strings.Cut(help, "\n")
+	if _, sp, ok := strings.Cut(head, ") option "); ok {
+		return sp, rest
+	}
+	return "", help
 }
 
 // flat is s on one line, cut to max runes.

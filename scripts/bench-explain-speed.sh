@@ -59,7 +59,7 @@ tr -d '\r' < in.txt > out.txt
 tar --zstdx f archive.tar
 frobnicate-not-here --all | sort
 EOF
-commands="tar grep find xargs ls head cp du gzip cut sort uniq sed awk ps df chmod mkdir mv rm tail wc curl ssh git git-log tr"
+commands="tar grep find xargs ls head cp du gzip cut sort uniq sed awk ps df chmod mkdir mv rm tail wc curl ssh git tr"
 
 if [ -z "${CMDAI_HOME:-}" ]; then
 	export CMDAI_HOME="$work/home"

@@ -66,25 +66,43 @@ func header(c explain.Command) string {
 }
 
 func writeWord(b *strings.Builder, w explain.Word, indent string) {
-	fmt.Fprintf(b, "%s%s %s %s\n", indent, pad(oneLine(w.Text, wordWidth), wordWidth), pad(string(w.Verdict), verdictWidth), strings.TrimRight(detail(w), " "))
+	// the verdicts in one column, a cluster's flags indented under it
+	line := pad(indent+oneLine(w.Text, wordWidth), wordWidth+2) + " " + pad(string(w.Verdict), verdictWidth) + " " + detail(w)
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
 }
 
-// detail is what the index says of a word: a documented option's flag
-// and text, else why the verdict.
+// detail is what the index says of a word: a documented option's
+// spellings and text, else why the verdict.
 func detail(w explain.Word) string {
 	var parts []string
-	if w.Option != "" && w.Option != w.Text {
+	spellings, text := optionText(w.Help)
+	switch {
+	case spellings != "":
+		parts = append(parts, oneLine(spellings, wordWidth+verdictWidth)+":")
+	case w.Option != "" && w.Option != w.Text:
 		parts = append(parts, w.Option)
 	}
-	if w.Help != "" {
-		parts = append(parts, oneLine(w.Help, helpRunes))
+	if text != "" {
+		parts = append(parts, oneLine(text, helpRunes))
 	}
 	if w.Note != "" {
 		parts = append(parts, "("+oneLine(w.Note, helpRunes)+")")
 	} else if w.Of != "" {
 		parts = append(parts, "(a value of "+w.Of+")")
 	}
-	return strings.Join(parts, "  ")
+	return strings.Join(parts, " ")
+}
+
+// optionText splits an option record's text into its heading's
+// spellings ("-x, --extract, --get" of "tar(1) option -x, --extract,
+// --get") and its description; a text without that heading is all
+// description.
+func optionText(help string) (spellings, text string) {
+	head, rest, _ := strings.Cut(help, "\n")
+	if _, sp, ok := strings.Cut(head, ") option "); ok {
+		return sp, rest
+	}
+	return "", help
 }
 
 // tally is the last line: whether the line checks, and what does not.
