@@ -82,6 +82,11 @@ type Local struct {
 	// opened for (cause) by the keyword index on disk (a degraded
 	// result), or returns cause when that does not apply.
 	ExplainFromDisk func(ctx context.Context, line string, cause error) (serve.ExplainResult, error)
+	// OpenDocs, when set, opens the index without its model (the
+	// collection alone): all explain_command reads. A session that only
+	// checks lines loads no model; its first search, docs or status call
+	// reopens the index whole.
+	OpenDocs Opener
 	// OnPath tells explain whether a command the index lacks is
 	// installed here (see explain.Options): nil for an index of another
 	// distribution.
@@ -98,8 +103,10 @@ type Local struct {
 	s       *search.Searcher
 	closeFn func()
 	// docs is s.Docs cached for explain, as long as s is open.
-	docs  explain.Lookup
-	timer *time.Timer
+	docs explain.Lookup
+	// docsOnly: s was opened by OpenDocs (no model).
+	docsOnly bool
+	timer    *time.Timer
 	// calls counts calls, so that an idle close that waited for the lock
 	// while a call ran does not close what that call just used.
 	calls int
@@ -139,12 +146,15 @@ func (l *Local) closeLocked() {
 	if l.closeFn != nil {
 		l.closeFn()
 	}
-	l.s, l.closeFn, l.docs = nil, nil, nil
+	l.s, l.closeFn, l.docs, l.docsOnly = nil, nil, nil, false
 }
 
 // searcher opens the index when it is not yet, and loads the keyword
 // index when asked and not yet. Callers hold l.mu.
 func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
+	if l.docsOnly {
+		l.closeLocked() // opened for explain alone: reopen it whole
+	}
 	if l.s == nil {
 		s, closeFn, err := l.open(l.base)
 		if err != nil {
@@ -160,6 +170,23 @@ func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
 			return nil, fmt.Errorf("load the keyword index: %w (mode semantic needs none)", err)
 		}
 	}
+	return l.s, nil
+}
+
+// docsSearcher is the open index, or the index opened by OpenDocs when
+// none is (searcher's when OpenDocs is not set). Callers hold l.mu.
+func (l *Local) docsSearcher() (*search.Searcher, error) {
+	if l.s != nil {
+		return l.s, nil
+	}
+	if l.OpenDocs == nil {
+		return l.searcher(false)
+	}
+	s, closeFn, err := l.OpenDocs(l.base)
+	if err != nil {
+		return nil, err
+	}
+	l.s, l.closeFn, l.docsOnly = &s, closeFn, true
 	return l.s, nil
 }
 
@@ -221,7 +248,7 @@ func (l *Local) Explain(ctx context.Context, line string) (serve.ExplainResult, 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
-	s, err := l.searcher(false)
+	s, err := l.docsSearcher()
 	if err != nil {
 		if l.ExplainFromDisk != nil && ctx.Err() == nil {
 			return l.ExplainFromDisk(ctx, line, err)

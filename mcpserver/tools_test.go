@@ -262,7 +262,7 @@ func TestExplainCommand(t *testing.T) {
 	}
 	out := res.Content[0].(*mcp.TextContent).Text
 	if res.IsError || !strings.HasPrefix(out, "NOT OK: 0 unknown option(s), 1 command(s) not installed\n") ||
-		!strings.Contains(out, "grep: known") || !strings.Contains(out, "-c: known --count") || !strings.Contains(out, "frobnicate: not installed") {
+		!strings.Contains(out, "grep: known") || !strings.Contains(out, "-c: known -c, --count: Suppress normal output") || !strings.Contains(out, "frobnicate: not installed") {
 		t.Errorf("explain_command (error %v):\n%s", res.IsError, out)
 	}
 	b, _ := json.Marshal(res.StructuredContent)

@@ -10,9 +10,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/explain"
@@ -214,6 +217,40 @@ func TestExplain(t *testing.T) {
 		res, raw := explainJSON(t, "--check", exampleLine)
 		if !res.OK || len(res.Commands) != 2 {
 			t.Errorf("without a model: %s", raw)
+		}
+	})
+
+	// cmdai mcp's explain_command opens the collection alone: a session
+	// without a model checks lines; a search then says the model is
+	// missing, and explain still answers after it.
+	t.Run("mcp no model", func(t *testing.T) {
+		py := mcpClientPython(t)
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := `
+import asyncio, os, sys
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+async def main():
+    async with Client(StdioServerParameters(command=sys.argv[1], env=dict(os.environ)), read_timeout_seconds=120) as c:
+        for name, args in [("explain_command", {"line": sys.argv[2]}), ("search_commands", {"query": "list files"}), ("explain_command", {"line": "tar --zstdx f"})]:
+            r = await c.call_tool(name, args)
+            print(name, r.is_error, "".join(x.text for x in r.content).replace("\n", " | "))
+asyncio.run(main())
+`
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, py, "-c", script, exe, exampleLine)
+		cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp", "CMDAI_MODEL_DIR=/nonexistent/model")
+		raw, err := cmd.CombinedOutput()
+		out := string(raw)
+		if err != nil {
+			t.Fatalf("client: %v\n%s", err, out)
+		}
+		if !strings.Contains(out, "explain_command False ok: ") || !strings.Contains(out, "search_commands True ") || !strings.Contains(out, "explain_command False NOT OK: 1 unknown option") {
+			t.Errorf("want explain_command to answer without a model, search_commands to fail:\n%s", out)
 		}
 	})
 

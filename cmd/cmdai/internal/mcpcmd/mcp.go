@@ -135,6 +135,7 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local.FromDisk = fromDisk(opts)
 	local.DocsFromDisk = docsFromDisk(opts)
 	local.ExplainFromDisk = explainFromDisk(opts)
+	local.OpenDocs = docsOpener(opts, &owns)
 	if info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil); err == nil {
 		local.OnPath = explaincmd.OnPath(ctx, info)
 	}
@@ -286,6 +287,27 @@ func opener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
 		}
 		owns.Store(conn.OwnsDataDir())
 		return s, func() { owns.Store(false); closeS(); conn.Close() }, nil
+	}
+}
+
+// docsOpener opens the distribution's collection alone, without the
+// model: what explain_command reads (see Local.OpenDocs).
+func docsOpener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
+	return func(ctx context.Context) (search.Searcher, func(), error) {
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		if err != nil {
+			return search.Searcher{}, nil, err
+		}
+		coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
+		if err == nil {
+			err = cmdutil.Answerable(ctx, coll)
+		}
+		if err != nil {
+			conn.Close()
+			return search.Searcher{}, nil, err
+		}
+		owns.Store(conn.OwnsDataDir())
+		return search.Searcher{Coll: coll}, func() { owns.Store(false); conn.Close() }, nil
 	}
 }
 
