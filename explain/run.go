@@ -81,6 +81,9 @@ type docResult struct {
 	found bool
 }
 
+// maxVia bounds the wrappers followed (sudo env nice ... ls).
+const maxVia = 16
+
 // maxDepth bounds nested parsing (an alias body holding sh -c '...').
 const maxDepth = 4
 
@@ -203,6 +206,8 @@ func (e *explainer) call(args []arg, via []string, depth int) {
 	name := args[0]
 	cmd := Command{Name: name.lit, Via: via, Start: name.start, End: args[len(args)-1].end}
 	switch {
+	case len(via) >= maxVia:
+		cmd.Verdict, cmd.Note = Undocumented, "run under too many wrappers to follow"
 	case name.dynamic || name.lit == "":
 		cmd.Name = name.text
 		cmd.Verdict, cmd.Note = Undocumented, "the command is named at run time"
