@@ -34,4 +34,3 @@ func TestLongLinesAreQuick(t *testing.T) {
 		}
 	}
 }
-
