@@ -72,7 +72,7 @@ fi
 data="$CMDAI_HOME/chroma"
 
 echo "# $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# index: $("$BIN" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); c=[c for c in s["collections"] if c["current"]][0]; print(c["name"], c["meta"]["commands"], "commands,", c["records_count"], "records")')"
+echo "# index: $("$BIN" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); c=[c for c in s["collections"] if c["current"]][0]; print(c["name"], c["metadata"]["commands_count"], "commands,", c["records_count"], "records")')"
 
 # times MODE CMD...: runs CMD LINE for each line (once untimed, then RUNS
 # times) and writes "MODE INDEX MEDIAN_MS [SERVER_MS]" lines.
