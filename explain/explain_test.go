@@ -324,8 +324,11 @@ func TestBuiltinsAndMissing(t *testing.T) {
 	if echo.Verdict != Known || echo.Words[0].Verdict != Known {
 		t.Errorf("echo -n, judged by its page: %+v", echo)
 	}
-	if w := r.Commands[2].Words[0]; w.Verdict != Operand {
-		t.Errorf("echo -x prints -x: %+v", w)
+	if w := r.Commands[2].Words[0]; w.Verdict != UnknownOption {
+		t.Errorf("echo -x: a mistaken option (echo would print it): %+v", w)
+	}
+	if r := explainT(t, "echo ----- -1; echo rm -rf x"); r.UnknownCount != 0 {
+		t.Errorf("echo prints dashes:\n%s", show(r))
 	}
 	if c := cmdOf(t, r, "export"); c.Verdict != Undocumented {
 		t.Errorf("export: %+v", c)
@@ -337,7 +340,7 @@ func TestBuiltinsAndMissing(t *testing.T) {
 	if c := cmdOf(t, r, "./run.sh"); c.Verdict != Undocumented {
 		t.Errorf("./run.sh: %+v", c)
 	}
-	if r.NotInstalledCount != 1 || r.OK || r.UnknownCount != 0 {
+	if r.NotInstalledCount != 1 || r.OK || r.UnknownCount != 1 {
 		t.Errorf("counts: %+v", r)
 	}
 	onPath := func(c string) bool { return c == "nosuch" }

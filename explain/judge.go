@@ -42,19 +42,7 @@ func (j *judger) canFlag() bool {
 	return j.t != nil && !j.lenient && j.t.firm()
 }
 
-func (t *table) firm() bool {
-	n := 0
-	for _, r := range t.doc.Records {
-		if r.Kind == "option" {
-			switch r.Option {
-			case "--help", "--version", "-h", "-V", "-?":
-			default:
-				n++
-			}
-		}
-	}
-	return n >= 1
-}
+func (t *table) firm() bool { return t.firmOptions >= 1 || t.proseHeads >= 4 }
 
 func (j *judger) unknownNote() string {
 	if j.t == nil {

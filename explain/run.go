@@ -308,11 +308,21 @@ func (e *explainer) command(args []arg, via []string, depth int) {
 		cmd.Words = j.tarOld(rest)
 	case base == "ps":
 		cmd.Words = j.ps(rest)
+	case stopsAtOperand[base]:
+		words, at := j.judge(rest, mode{stopAt: 0})
+		for _, a := range rest[at:] {
+			words = append(words, operand(e.word(a), ""))
+		}
+		cmd.Words = words
 	default:
 		cmd.Words = e.subcommand(j, &cmd, rest)
 	}
 	e.out = append(e.out, cmd)
 }
+
+// stopsAtOperand read options only before their first operand: the
+// rest is printed (echo mkdir -vp is no echo option).
+var stopsAtOperand = set("echo", "printf")
 
 // subcommandFamilies take a subcommand as their first operand, whose
 // options their own page may not list: past it, a word missing from the

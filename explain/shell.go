@@ -79,7 +79,7 @@ func badParse(err error) error {
 	return fmt.Errorf("%w: cannot parse it as shell: %v", ErrBadLine, err)
 }
 
-// argOf reads a word: its literal value and whether parts of it are only
+// wordArg reads a word: its literal value and whether parts of it are only
 // known at run time (expansions, command substitutions, globs, braces).
 func wordArg(line string, w *syntax.Word) arg {
 	a := arg{start: int(w.Pos().Offset()), end: int(w.End().Offset())}

@@ -57,8 +57,10 @@ type table struct {
 	singleFirm int
 	// longNames are long's keys, sorted, for prefix abbreviations.
 	longNames []string
-	// options counts option records: with none, nothing is judged.
-	options int
+	// options counts option records; firmOptions those that are more
+	// than --help and --version; proseHeads the option headings found in
+	// other sections' text. With none of them, nothing is refused.
+	options, firmOptions, proseHeads int
 	// mentioned holds every flag-like token of the page's prose: many
 	// pages name an option only in running text.
 	mentioned map[string]bool
@@ -121,6 +123,11 @@ func buildTable(doc search.CommandDoc) *table {
 			continue
 		}
 		t.options++
+		switch r.Option {
+		case "--help", "--version", "-h", "-V", "-?":
+		default:
+			t.firmOptions++
+		}
 		head, next, _ := strings.Cut(r.Text, "\n")
 		if j := strings.Index(head, ") option "); j >= 0 {
 			head = head[j+len(") option "):]
@@ -554,8 +561,8 @@ func (t *table) synopsisItem(item string, rec int) {
 func (t *table) scanProse(text string, rec int, headings bool) {
 	for _, line := range strings.Split(text, "\n") {
 		tl := strings.TrimSpace(line)
-		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 {
-			t.addHeading(tl, rec, true)
+		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 && t.addHeading(tl, rec, true) {
+			t.proseHeads++
 		}
 	}
 	for i := 0; i < len(text); i++ {

@@ -330,11 +330,11 @@ func (e *explainer) quirk(j *judger, w *Word, a arg) bool {
 			return true
 		}
 	case "echo":
-		for _, c := range l[1:] {
-			if c != 'n' && c != 'e' && c != 'E' {
-				w.Verdict, w.Note = Operand, "echo prints what is not one of its options"
-				return true
-			}
+		// echo prints a word that is not its options; one of letters
+		// still reads as a mistaken option and is judged.
+		if !isLetters(l[1:]) {
+			w.Verdict, w.Note = Operand, "echo prints what is not one of its options"
+			return true
 		}
 	case "test", "[":
 		if len(l) != 2 || j.t == nil || j.t.short[l[1]] == nil {
