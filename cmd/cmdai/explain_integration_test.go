@@ -321,6 +321,21 @@ asyncio.run(main())
 			}
 			t.Logf("warm explain through serve: %.2f ms", res.Millis)
 		}
+
+		// serve keeps each command's records while its index is the same:
+		// an init through it (under its lease) makes it read them anew.
+		const line = "ls -l | sed -n 1p"
+		before, err := c.Explain(context.Background(), serve.ExplainRequest{Line: line})
+		if err != nil || before.Commands[0].Verdict != explain.Known || before.Commands[1].Verdict != explain.Undocumented {
+			t.Fatalf("before the init: %+v %v; want ls known, sed undocumented", before, err)
+		}
+		if code, _, errOut := runCLI(t, "index", "init", "--batch-mode", "--force", "--command", "sed", "--command", "grep"); code != 0 {
+			t.Fatalf("init through serve: exit %d %s", code, errOut)
+		}
+		after, err := c.Explain(context.Background(), serve.ExplainRequest{Line: line})
+		if err != nil || after.Commands[0].Verdict != explain.Undocumented || after.Commands[1].Verdict != explain.Known {
+			t.Errorf("after an init of sed and grep alone: %+v %v; want ls undocumented, sed known (serve's cache dropped)", after, err)
+		}
 	})
 }
 
