@@ -308,10 +308,11 @@ func (e *explainer) command(args []arg, via []string, depth int) {
 		cmd.Words = j.tarOld(rest)
 	case base == "ps":
 		cmd.Words = j.ps(rest)
-	case stopsAtOperand[base]:
-		words, at := j.judge(rest, mode{stopAt: 0})
+	case stopsAtOperand[base] != nil:
+		stop := stopsAtOperand[base]
+		words, at := j.judge(rest, mode{stopAt: stop.operands})
 		for _, a := range rest[at:] {
-			words = append(words, operand(e.word(a), ""))
+			words = append(words, operand(e.word(a), stop.note))
 		}
 		cmd.Words = words
 	default:
@@ -322,7 +323,14 @@ func (e *explainer) command(args []arg, via []string, depth int) {
 
 // stopsAtOperand read options only before their first operand: the
 // rest is printed (echo mkdir -vp is no echo option).
-var stopsAtOperand = set("echo", "printf")
+var stopsAtOperand = map[string]*struct {
+	operands int
+	note     string
+}{
+	"echo":   {0, ""},
+	"printf": {0, ""},
+	"ssh":    {1, "the command run on the remote host: not judged here"},
+}
 
 // subcommandFamilies take a subcommand as their first operand, whose
 // options their own page may not list: past it, a word missing from the
@@ -331,7 +339,7 @@ var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "
 	"apt-get", "apt-cache", "systemctl", "ip", "svn", "hg", "go", "pip", "pip3", "conda", "brew", "yum", "dnf",
 	"snap", "gcloud", "aws", "az", "gem", "bundle", "mvn", "gradle", "openssl", "nmcli", "service", "dpkg-query",
 	"zypper", "pacman", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup", "dotnet",
-	"composer", "heroku", "ssh", "screen", "tmux", "perf", "nft", "ufw", "firewall-cmd", "loginctl", "hostnamectl",
+	"composer", "heroku", "screen", "tmux", "perf", "nft", "ufw", "firewall-cmd", "loginctl", "hostnamectl",
 	"timedatectl", "journalctl", "update-alternatives", "debconf-set-selections", "su", "runuser", "parallel")
 
 var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
