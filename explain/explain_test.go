@@ -483,6 +483,27 @@ func TestBadLines(t *testing.T) {
 	}
 }
 
+func TestBadLineHints(t *testing.T) {
+	for line, hint := range map[string]string{
+		"du -s <file>":   "placeholder",
+		"find . ( -name": "quote the character",
+		"echo 'a":        "unbalanced quote",
+		"if true; then":  "ends too early",
+	} {
+		_, err := Explain(context.Background(), line, fixtureLookup(nil), Options{})
+		if !errors.Is(err, ErrBadLine) || !strings.Contains(err.Error(), hint) {
+			t.Errorf("%q: %v, want a hint with %q", line, err, hint)
+		}
+	}
+}
+
+func TestHereDocWithoutBody(t *testing.T) {
+	r := explainT(t, "cat <<'EOF' | grep -c x")
+	if len(r.Commands) != 2 || !r.OK {
+		t.Errorf("%s", show(r))
+	}
+}
+
 func TestHereDoc(t *testing.T) {
 	r := explainT(t, "cat <<EOF | grep -c x\nrm -rf /\n--bogus\nEOF")
 	var names []string

@@ -48,25 +48,62 @@ func checkLine(line string) error {
 	return nil
 }
 
-// parseLine parses the line as bash.
+// parseLine parses the line as bash. A here-document whose body the line
+// does not hold (a one-line `ssh host <<'EOF'`) is read as an empty one:
+// the body is not a command anyway.
 func parseLine(line string) (*syntax.File, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
-	if err != nil {
-		return nil, badParse(err)
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(strings.NewReader(line), "")
+	if err == nil {
+		return f, nil
 	}
-	return f, nil
+	src := line
+	for range 4 {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) {
+			break
+		}
+		delim, ok := unclosedHeredoc(pe.Text)
+		if !ok {
+			break
+		}
+		src += "\n" + delim
+		if f, err2 := p.Parse(strings.NewReader(src), ""); err2 == nil {
+			return f, nil
+		} else {
+			err = err2
+		}
+	}
+	return nil, badParse(err)
+}
+
+// unclosedHeredoc reads the parser's "unclosed here-document `EOF`".
+func unclosedHeredoc(msg string) (string, bool) {
+	const pre = "unclosed here-document `"
+	i := strings.Index(msg, pre)
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len(pre):]
+	j := strings.IndexByte(rest, '`')
+	if j <= 0 {
+		return "", false
+	}
+	return rest[:j], true
 }
 
 func badParse(err error) error {
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
-		hint := "fix the shell syntax"
+		hint := "fix the shell syntax there"
 		low := strings.ToLower(pe.Text)
 		switch {
-		case strings.Contains(low, "quote") || strings.Contains(pe.Text, "`"):
+		case strings.Contains(low, "closing quote"):
 			hint = "close the unbalanced quote"
-		case strings.Contains(low, "must be followed by") || strings.Contains(low, "must end"):
-			hint = "complete the construct the parser names"
+		case strings.Contains(low, "must be followed by a word"):
+			hint = "a < or > is a redirection: replace a placeholder such as <file> with a real word, or quote it"
+		case strings.Contains(low, "can only"):
+			hint = "quote the character, or put it where the shell takes it"
 		case pe.Incomplete:
 			hint = "the line ends too early: close what it opens"
 		}
