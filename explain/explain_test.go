@@ -602,3 +602,37 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("%s", b)
 	}
 }
+
+func TestCommandQuirks(t *testing.T) {
+	r := explainT(t, "chmod -x f; chmod u+x,go-w f; chmod -R +x d; kill -9 1; kill -HUP 2; kill -s TERM 3; tail -n +5 f; tail -f f")
+	if !r.OK {
+		t.Errorf("all fine:\n%s", show(r))
+	}
+	if w := r.Commands[0].Words[0]; w.Verdict != Operand || w.Note != "a mode" {
+		t.Errorf("chmod -x: %+v", w)
+	}
+	if w := r.Commands[3].Words[0]; w.Verdict != Known || w.Note != "a signal" {
+		t.Errorf("kill -9: %+v", w)
+	}
+	if w := r.Commands[6].Words[1]; w.Of != "--lines" {
+		t.Errorf("tail -n +5: %+v", w)
+	}
+	r = explainT(t, "chmod -Q f; kill -q 1")
+	if r.UnknownCount != 2 {
+		t.Errorf("chmod -Q and kill -q are unknown:\n%s", show(r))
+	}
+}
+
+func TestSingleDashLongOptions(t *testing.T) {
+	r := explainT(t, "javaish -cp lib -verbose -jar app.jar")
+	if !r.OK {
+		t.Errorf("%s", show(r))
+	}
+	if w := r.Commands[0].Words[1]; w.Of != "-cp" {
+		t.Errorf("lib: %+v", w)
+	}
+	r = explainT(t, "javaish -verbosee -jar app.jar")
+	if w := r.Commands[0].Words[0]; w.Verdict != UnknownOption || len(w.Flags) != 0 {
+		t.Errorf("-verbosee is one unknown option, not a cluster: %+v", w)
+	}
+}

@@ -62,7 +62,12 @@ var fixtures = map[string]fixture{
 	"helpish": {syn: "helpish [things]", desc: "a tool with prose only", prose: []string{"It takes a few flags."}},
 	"wc":      {syn: "wc [OPTION]... [FILE]...", desc: "count", heads: []string{"-l, --lines", "-w, --words"}},
 	"sh":      {syn: "sh [-c string] [arg...]", desc: "a shell", heads: []string{"-c", "-e", "-x"}},
-	"awk":     {syn: "awk [-F fs] [-v var=value] 'prog' [file...]", desc: "scan patterns", heads: []string{"-F fs", "-v var=value", "-f progfile"}},
+	"chmod":   {syn: "chmod [OPTION]... MODE[,MODE]... FILE...", desc: "change modes", heads: []string{"-R, --recursive", "-v, --verbose"}},
+	"kill":    {syn: "kill [options] <pid> [...]", desc: "signal a process", heads: []string{"-s signal", "-l, --list [signal]", "-L, --table"}},
+	"tail":    {syn: "tail [OPTION]... [FILE]...", desc: "show the end of files", heads: []string{"-n, --lines=[+]NUM", "-f, --follow[={name|descriptor}]"}},
+	"javaish": {syn: "javaish [options] -jar file [args...]", desc: "a runtime with single-dash long options",
+		heads: []string{"-jar file", "-cp classpath", "-version", "-verbose", "-D<name>=<value>"}},
+	"awk": {syn: "awk [-F fs] [-v var=value] 'prog' [file...]", desc: "scan patterns", heads: []string{"-F fs", "-v var=value", "-f progfile"}},
 }
 
 // fixtureDoc builds name's CommandDoc the way search.DocOf orders it.
