@@ -126,7 +126,7 @@ func runExplain(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := print(opts, res); err != nil {
+	if err := printResult(opts, res); err != nil {
 		return err
 	}
 	if opts.Check && !res.OK {
@@ -160,9 +160,9 @@ func explainThroughServe(ctx context.Context, opts *Options) (Result, bool, erro
 	return res, true, nil
 }
 
-// print prints a result as text or JSON, and a degraded one's warning on
+// printResult prints a result as text or JSON, and a degraded one's warning on
 // stderr (one-shot or from serve alike).
-func print(opts *Options, res Result) error {
+func printResult(opts *Options, res Result) error {
 	if res.Degraded {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url to judge by the index; --strict makes this an error)\n", res.DegradedReason)
 	}
