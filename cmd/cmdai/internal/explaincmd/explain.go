@@ -160,8 +160,8 @@ func explainThroughServe(ctx context.Context, opts *Options) (Result, bool, erro
 	return res, true, nil
 }
 
-// printResult prints a result as text or JSON, and a degraded one's warning on
-// stderr (one-shot or from serve alike).
+// printResult prints a result as text or JSON, and a degraded one's
+// warning on stderr (one-shot or from serve alike).
 func printResult(opts *Options, res Result) error {
 	if res.Degraded {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url to judge by the index; --strict makes this an error)\n", res.DegradedReason)
