@@ -100,7 +100,7 @@ func (e *explainer) get(name string) *docResult {
 		} else if doc, err := e.lookup(e.ctx, name); err == nil {
 			r.doc, r.t, r.found = doc, tableOf(doc), true
 		} else if !errors.Is(err, search.ErrUnknownCommand) {
-			e.err = fmt.Errorf("look %s up in the index: %w", name, err)
+			e.err = fmt.Errorf("look %s up in the index: %w (see `cmdai index status` for the index and the server's health)", name, err)
 		}
 	}
 	e.docs[name] = r
