@@ -373,9 +373,9 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 		ended = ended || w.Note == "ends the options"
 	}
 	if j.t.subcommands || subcommandFamilies[j.base] {
-		words = append(words, operand(e.word(sub), "a subcommand: its page is not in the index"))
+		words = append(words, operand(e.word(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.text+" is not in the index)"))
 		j.lenient = true
-		j.lenientNote = "after the subcommand " + sub.text + ": " + j.page + " may not list its options"
+		j.lenientNote = "after " + sub.text + ", which may name a subcommand: " + j.page + " may not list its options"
 	} else {
 		note := ""
 		if sub.dynamic {
