@@ -636,3 +636,14 @@ func TestSingleDashLongOptions(t *testing.T) {
 		t.Errorf("-verbosee is one unknown option, not a cluster: %+v", w)
 	}
 }
+
+func TestDynamicValues(t *testing.T) {
+	r := explainT(t, `head -n$N f; grep --count=3 x`)
+	w := r.Commands[0].Words[0]
+	if w.Verdict != Known || len(w.Flags) != 2 || w.Flags[1].Of != "--lines" || w.Flags[1].Text != "$N" {
+		t.Errorf("-n$N: %+v", w)
+	}
+	if w := r.Commands[1].Words[0]; w.Verdict != Known || !strings.Contains(w.Note, "value") {
+		t.Errorf("--count=3: %+v", w)
+	}
+}

@@ -340,6 +340,9 @@ func (j *judger) longWord(args []arg, i int) ([]Word, int) {
 		j.unknown(&w, name)
 		return []Word{w}, 0
 	}
+	if hasEq && arg == argNone && w.Verdict == Known {
+		w.Note = join(w.Note, "given a value, which the page does not show it taking")
+	}
 	if arg == argRequired && !hasEq && i+1 < len(args) {
 		opt := w.Option
 		if opt == "" {
