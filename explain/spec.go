@@ -474,6 +474,10 @@ func validSpelling(name string) bool {
 	return name != "--" && !strings.HasSuffix(name, "-") || len(name) == 2
 }
 
+// proseHeading is a line of prose that reads as an option heading
+// ("-e script, --expression=script"), not a listing's "-rw-r--r--".
+var proseHeading = regexp.MustCompile(`^--?[A-Za-z0-9?][A-Za-z0-9-]*(\[?=|\[|,| |$)`)
+
 var placeholder = regexp.MustCompile(`[A-Z][A-Z0-9]+`)
 
 func isLetters(s string) bool {
@@ -539,8 +543,8 @@ func (t *table) synopsisItem(item string, rec int) {
 		t.addHeading(item, rec, true)
 		return
 	}
-	// [-abc]: a set of single letters (BSD pages).
-	if len(flag) > 2 && len(flag) <= 64 && !isLetters(flag[1:]) {
+	// [-abc]: a set of single letters (BSD pages: [-ABC@1%,]).
+	if len(flag) > 64 || strings.Trim(flag[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%#?,") != "" {
 		return
 	}
 	if len(flag) > 2 && t.options > 0 && len(t.single) > 0 {
@@ -548,6 +552,9 @@ func (t *table) synopsisItem(item string, rec int) {
 		return
 	}
 	for k := 1; k < len(flag); k++ {
+		if flag[k] == ',' {
+			continue
+		}
 		if t.short[flag[k]] == nil {
 			t.short[flag[k]] = &spec{name: "-" + flag[k:k+1], rec: rec, weak: true}
 		}
@@ -561,7 +568,8 @@ func (t *table) synopsisItem(item string, rec int) {
 func (t *table) scanProse(text string, rec int, headings bool) {
 	for _, line := range strings.Split(text, "\n") {
 		tl := strings.TrimSpace(line)
-		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 && t.addHeading(tl, rec, true) {
+		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 && proseHeading.MatchString(tl) &&
+			!strings.Contains(strings.Fields(tl)[0][2:], "--") && t.addHeading(tl, rec, true) {
 			t.proseHeads++
 		}
 	}
