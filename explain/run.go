@@ -340,7 +340,7 @@ var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "
 	"snap", "gcloud", "aws", "az", "gem", "bundle", "mvn", "gradle", "openssl", "nmcli", "service", "dpkg-query",
 	"zypper", "pacman", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup", "dotnet",
 	"composer", "heroku", "screen", "tmux", "perf", "nft", "ufw", "firewall-cmd", "loginctl", "hostnamectl",
-	"timedatectl", "journalctl", "update-alternatives", "debconf-set-selections", "su", "runuser", "parallel")
+	"timedatectl", "journalctl", "update-alternatives", "debconf-set-selections", "parallel")
 
 var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
