@@ -706,3 +706,10 @@ func TestHeadings(t *testing.T) {
 		t.Errorf("placeholders: %+v %+v", tb.prefixes, tb.patterns)
 	}
 }
+
+func TestAliasBodyThatDoesNotParse(t *testing.T) {
+	r := explainT(t, `alias bad='ls "'`)
+	if w := r.Commands[0].Words[0]; !strings.Contains(w.Note, "does not parse") {
+		t.Errorf("%+v", w)
+	}
+}

@@ -387,7 +387,8 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 	return append(words, more...)
 }
 
-// alias explains `alias name='body'`: the body is a command line itself.
+// alias explains `alias name='body'`: the body is a command line itself,
+// explained with "alias name" in Via.
 func (e *explainer) alias(args []arg, via []string, depth int) {
 	cmd := Command{Name: "alias", Via: via, Start: args[0].start, End: args[len(args)-1].end}
 	r := e.resolve(&cmd, args[0])
@@ -397,34 +398,29 @@ func (e *explainer) alias(args []arg, via []string, depth int) {
 	if r == nil {
 		cmd.Note = "a shell builtin"
 	}
-	type body struct {
-		name string
-		a    arg
-	}
-	var bodies []body
 	for _, a := range args[1:] {
 		w := e.word(a)
-		if name, _, ok := strings.Cut(a.lit, "="); ok && !a.dynamic {
+		switch name, body, ok := strings.Cut(a.lit, "="); {
+		case ok && !a.dynamic:
 			w.Verdict, w.Note = Operand, "defines the alias "+name
-			bodies = append(bodies, body{name, a})
-		} else if strings.HasPrefix(a.lit, "-") {
+			if strings.TrimSpace(body) != "" && !e.nested(body, a, append(append([]string(nil), via...), "alias "+name), depth) {
+				w.Note += ": its body does not parse as shell, so it is not explained"
+			}
+		case strings.HasPrefix(a.lit, "-"):
 			w.Verdict, w.Note = Undocumented, "a shell builtin's option"
-		} else {
+		default:
 			w.Verdict = Operand
 		}
 		cmd.Words = append(cmd.Words, w)
 	}
 	e.out = append(e.out, cmd)
-	for _, b := range bodies {
-		_, text, _ := strings.Cut(b.a.lit, "=")
-		e.nested(text, b.a, append(append([]string(nil), via...), "alias "+b.name), depth)
-	}
 }
 
 // nested explains body, a command line held inside word a of the line
 // (an alias body, sh -c's string). Offsets point into a's text when body
 // appears in it verbatim, else at the whole word. A body that does not
-// parse is noted, never an error of the line.
+// parse is no error of the line: nested reports false and the caller
+// notes it.
 func (e *explainer) nested(body string, a arg, via []string, depth int) bool {
 	if depth >= maxDepth || strings.TrimSpace(body) == "" {
 		return false
