@@ -713,3 +713,37 @@ func TestAliasBodyThatDoesNotParse(t *testing.T) {
 		t.Errorf("%+v", w)
 	}
 }
+
+func TestWrappersWithoutPages(t *testing.T) {
+	// No page of watch, strace or chroot in the fixtures: our own
+	// knowledge of their options still finds the command they run.
+	r := explainT(t, "watch -n 5 'grep -c x f | wc -l'; strace -f -o log cat f; chroot /srv ls -l; command -v ls")
+	for _, c := range []struct{ name, via string }{{"grep", "watch"}, {"wc", "watch"}, {"cat", "strace"}, {"ls", "chroot"}} {
+		found := false
+		for _, cmd := range r.Commands {
+			if cmd.Name == c.name && slices.Equal(cmd.Via, []string{c.via}) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s via %s not found:\n%s", c.name, c.via, show(r))
+		}
+	}
+	if w := wordOf(t, cmdOf(t, r, "strace"), "log"); w.Of != "-o" {
+		t.Errorf("log is -o's value: %+v", w)
+	}
+	if w := wordOf(t, cmdOf(t, r, "watch"), "-n"); w.Verdict != Undocumented {
+		t.Errorf("watch has no page: -n is undocumented, never unknown: %+v", w)
+	}
+	// command -v names a command; it runs none.
+	if n := len(r.Commands); n != 8 {
+		t.Errorf("%d commands:\n%s", n, show(r))
+	}
+}
+
+func TestPartlyExpandedCluster(t *testing.T) {
+	r := explainT(t, `rm -r$X f`)
+	if w := r.Commands[0].Words[0]; w.Verdict != Undocumented || !strings.Contains(w.Note, "run time") || w.Option != "--recursive" {
+		t.Errorf("-r$X: %+v", w)
+	}
+}

@@ -438,6 +438,7 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 		case j.mentioned(&f, "-"+string(c)):
 		case ak >= 0:
 			f.Verdict, f.Note = Undocumented, "not on the page; read as "+j.name+" takes it"
+			undoc = true
 		default:
 			if strict {
 				return nil, 0, false
@@ -505,11 +506,11 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 	default:
 		w.Verdict = Known
 	}
-	if len(flags) == 1 && (w.Verdict == Known || w.Verdict == UnknownOption) {
+	if len(flags) == 1 {
 		f := flags[0]
-		w.Option, w.OptionID, w.Help, w.Note = f.Option, f.OptionID, f.Help, join(w.Note, f.Note)
-		if w.Verdict == UnknownOption {
-			w.Note = f.Note
+		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
+		if w.Note != f.Note {
+			w.Note = join(w.Note, f.Note)
 		}
 		flags = nil
 	} else if w.Verdict == Known && len(flags) > 0 && flags[0].Verdict == Known && countOptions(flags) == 1 {
