@@ -375,7 +375,7 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 	if j.t.subcommands || subcommandFamilies[j.base] {
 		words = append(words, operand(e.word(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.text+" is not in the index)"))
 		j.lenient = true
-		j.lenientNote = "after " + sub.text + ", which may name a subcommand: " + j.page + " may not list its options"
+		j.lenientNote = "after the subcommand (or operand) " + sub.text + ": " + j.page + " may not list its options"
 	} else {
 		note := ""
 		if sub.dynamic {
