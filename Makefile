@@ -98,6 +98,7 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	./scripts/bench-embed.sh
 	./scripts/bench-index.sh
 	./scripts/bench-explain-speed.sh
+	./scripts/bench-explain.sh
 
 # The release of this platform (scripts/dist): byte-reproducible, so every
 # time in it is the commit's, and the build drops paths and build ids.
