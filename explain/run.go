@@ -334,13 +334,13 @@ var stopsAtOperand = map[string]*struct {
 
 // subcommandFamilies take a subcommand as their first operand, whose
 // options their own page may not list: past it, a word missing from the
-// page is Undocumented, not an unknown option.
+// page is Undocumented, not an unknown option. Commands whose page lists
+// every subcommand's options (apt-get, systemctl, dnf, pacman) are not
+// here: their pages judge.
 var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "cargo", "kubectl", "apt",
-	"apt-get", "apt-cache", "systemctl", "ip", "svn", "hg", "go", "pip", "pip3", "conda", "brew", "yum", "dnf",
-	"snap", "gcloud", "aws", "az", "gem", "bundle", "mvn", "gradle", "openssl", "nmcli", "service", "dpkg-query",
-	"zypper", "pacman", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup", "dotnet",
-	"composer", "heroku", "screen", "tmux", "perf", "nft", "ufw", "firewall-cmd", "loginctl", "hostnamectl",
-	"timedatectl", "journalctl", "update-alternatives", "debconf-set-selections", "parallel")
+	"ip", "svn", "hg", "go", "pip", "pip3", "conda", "brew", "snap", "gcloud", "aws", "az", "gem", "bundle",
+	"mvn", "gradle", "openssl", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup",
+	"dotnet", "composer", "heroku", "screen", "tmux", "perf", "nft", "parallel")
 
 var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
