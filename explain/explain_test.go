@@ -747,3 +747,22 @@ func TestPartlyExpandedCluster(t *testing.T) {
 		t.Errorf("-r$X: %+v", w)
 	}
 }
+
+func TestSubcommandUsageInThePage(t *testing.T) {
+	r := explainT(t, "tmux -L sock attach -d -t work")
+	if !r.OK {
+		t.Fatalf("%s", show(r))
+	}
+	if w := wordOf(t, r.Commands[0], "work"); w.Of != "-t" {
+		t.Errorf("work is -t's value: %+v", w)
+	}
+	r = explainT(t, "tmux attach-session -j")
+	if r.UnknownCount != 1 {
+		t.Errorf("-j is no option of attach-session's usage:\n%s", show(r))
+	}
+	// A subcommand with no usage line: its words are not judged.
+	r = explainT(t, "tmux kill-server -j")
+	if w := r.Commands[0].Words[1]; w.Verdict != Undocumented || !strings.Contains(w.Note, "after the subcommand") {
+		t.Errorf("%+v", w)
+	}
+}

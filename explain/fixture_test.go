@@ -67,6 +67,8 @@ var fixtures = map[string]fixture{
 	"tail":    {syn: "tail [OPTION]... [FILE]...", desc: "show the end of files", heads: []string{"-n, --lines=[+]NUM", "-f, --follow[={name|descriptor}]"}},
 	"javaish": {syn: "javaish [options] -jar file [args...]", desc: "a runtime with single-dash long options",
 		heads: []string{"-jar file", "-cp classpath", "-version", "-verbose", "-D<name>=<value>"}},
+	"tmux": {syn: "tmux [-2CluvV] [-L socket-name] [command [flags]]", desc: "a terminal multiplexer", heads: []string{"-L socket-name", "-v"},
+		prose: []string{"These commands look after sessions:\n\nattach-session\n    [-dr] [-t target-session]\n\n(alias: attach)\n\nJoin a session from a terminal."}},
 	"awk": {syn: "awk [-F fs] [-v var=value] 'prog' [file...]", desc: "scan patterns", heads: []string{"-F fs", "-v var=value", "-f progfile"}},
 }
 

@@ -509,7 +509,10 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 	if len(flags) == 1 {
 		f := flags[0]
 		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
-		if w.Note != f.Note {
+		switch {
+		case w.Verdict == UnknownOption:
+			w.Note = f.Note
+		case w.Note != f.Note:
 			w.Note = join(w.Note, f.Note)
 		}
 		flags = nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -342,8 +341,6 @@ var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "
 	"mvn", "gradle", "openssl", "flatpak", "helm", "terraform", "vagrant", "lxc", "virsh", "gh", "hub", "rustup",
 	"dotnet", "composer", "heroku", "screen", "tmux", "perf", "nft", "parallel")
 
-var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-
 // subcommand judges a command whose synopsis names a subcommand (git
 // <command>): its own options up to the first operand; then, when the
 // index holds <cmd>-<operand> (git-commit), the rest by that page, else
@@ -355,6 +352,10 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 		return words
 	}
 	sub := args[at]
+	ended := false
+	for _, w := range words {
+		ended = ended || w.Note == "ends the options"
+	}
 	if !sub.dynamic && subName.MatchString(sub.lit) && !strings.Contains(cmd.Name, "-") {
 		r := e.get(cmd.Name + "-" + sub.lit)
 		if e.err != nil {
@@ -368,9 +369,13 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 			return append(words, more...)
 		}
 	}
-	ended := false
-	for _, w := range words {
-		ended = ended || w.Note == "ends the options"
+	if subcommandFamilies[j.base] && !sub.dynamic {
+		if st := subcommandUsage(j.t.doc, sub.lit); st != nil {
+			words = append(words, operand(e.word(sub), "the subcommand: judged by its usage line in "+j.page))
+			sj := &judger{e: e, name: j.name + " " + sub.lit, page: j.page + " (" + sub.lit + ")", t: st, base: j.base}
+			more, _ := sj.judge(args[at+1:], mode{stopAt: -1, ended: ended})
+			return append(words, more...)
+		}
 	}
 	if j.t.subcommands || subcommandFamilies[j.base] {
 		words = append(words, operand(e.word(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.text+" is not in the index)"))

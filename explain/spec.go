@@ -478,6 +478,8 @@ func validSpelling(name string) bool {
 // ("-e script, --expression=script"), not a listing's "-rw-r--r--".
 var proseHeading = regexp.MustCompile(`^--?[A-Za-z0-9?][A-Za-z0-9-]*(\[?=|\[|,| |$)`)
 
+var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
 var placeholder = regexp.MustCompile(`[A-Z][A-Z0-9]+`)
 
 func isLetters(s string) bool {
@@ -594,4 +596,67 @@ func (t *table) scanProse(text string, rec int, headings bool) {
 		}
 		i = j - 1
 	}
+}
+
+// subcommandUsage finds a subcommand's usage in its command's own page
+// (tmux(1): a line "attach-session", then "[-dErx] [-t target-session]",
+// then "(alias: attach)"; or the name and usage on one line) and reads its
+// options into a table of their own: the subcommand is judged by them,
+// firmly.
+func subcommandUsage(doc search.CommandDoc, sub string) *table {
+	for i, r := range doc.Records {
+		if r.Kind == index.KindOption || !strings.Contains(r.Text, sub) {
+			continue
+		}
+		lines := strings.Split(r.Text, "\n")
+		for k := 0; k < len(lines); k++ {
+			tl := strings.TrimSpace(lines[k])
+			first, rest, _ := strings.Cut(tl, " ")
+			if !subName.MatchString(first) || first != tl && !strings.HasPrefix(rest, "[-") {
+				continue
+			}
+			// The usage: the rest of this line and the lines that follow
+			// up to a blank one; then perhaps "(alias: name)".
+			usage := []string{rest}
+			m := k + 1
+			for ; m < len(lines) && strings.TrimSpace(lines[m]) != ""; m++ {
+				usage = append(usage, strings.TrimSpace(lines[m]))
+			}
+			for m < len(lines) && strings.TrimSpace(lines[m]) == "" {
+				m++
+			}
+			alias := ""
+			if m < len(lines) {
+				if a, ok := strings.CutPrefix(strings.TrimSpace(lines[m]), "(alias: "); ok {
+					alias = strings.TrimSuffix(a, ")")
+				}
+			}
+			u := strings.Join(usage, " ")
+			if (first != sub && alias != sub) || !strings.Contains(u, "[-") {
+				continue
+			}
+			t := &table{doc: doc, long: map[string]*spec{}, short: map[byte]*spec{}, single: map[string]*spec{},
+				mentioned: map[string]bool{}, synopsis: first + " " + u}
+			t.fromSynopsis = true
+			t.scanSynopsis(u, i)
+			t.fromSynopsis = false
+			// Firm for us: these are the subcommand's options, all of them.
+			for _, sp := range t.short {
+				sp.weak = false
+			}
+			for _, sp := range t.long {
+				sp.weak = false
+			}
+			t.firmOptions = len(t.short) + len(t.long) + len(t.single)
+			if t.firmOptions == 0 {
+				continue
+			}
+			for k := range t.long {
+				t.longNames = append(t.longNames, k)
+			}
+			sort.Strings(t.longNames)
+			return t
+		}
+	}
+	return nil
 }
