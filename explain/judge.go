@@ -189,7 +189,7 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-// mentionedWeak: the page's prose names the flag though no option entry
+// mentioned: the page's prose names the flag though no option entry
 // does: known, with a note, rather than a false alarm.
 func (j *judger) mentioned(w *Word, flag string) bool {
 	if j.t == nil || !j.t.mentioned[flag] {

@@ -465,13 +465,18 @@ func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec in
 }
 
 func validSpelling(name string) bool {
+	if name == "--" {
+		return false
+	}
 	for i := 1; i < len(name); i++ {
 		c := name[i]
 		if !(isWordByte(c) || c == '-' || c == '?' || c == '@' || c == '#' || c == '.') {
 			return false
 		}
 	}
-	return name != "--" && !strings.HasSuffix(name, "-") || len(name) == 2
+	// A trailing dash is a word broken at the line's end ("--no-"), not
+	// a flag; "-" followed by one character is always one.
+	return len(name) == 2 || !strings.HasSuffix(name, "-")
 }
 
 // proseHeading is a line of prose that reads as an option heading
