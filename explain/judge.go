@@ -42,6 +42,9 @@ func (j *judger) canFlag() bool {
 	return j.t != nil && !j.lenient && j.t.firm()
 }
 
+// firm: the page has option entries beyond --help and --version, or
+// at least four option headings in its prose (sed's page keeps its
+// options there): enough to refuse what it lacks. A help-only page is not.
 func (t *table) firm() bool { return t.firmOptions >= 1 || t.proseHeads >= 4 }
 
 func (j *judger) unknownNote() string {
