@@ -282,6 +282,15 @@ func Candidates(kind, seed string, u Unit, donor map[string]bool) []string {
 	return nil
 }
 
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 func validFlag(s string) bool {
 	for i := 1; i < len(s); i++ {
 		c := s[i]
@@ -294,13 +303,16 @@ func validFlag(s string) bool {
 
 // Apply puts the first candidate that fs says is absent (and fits u: a
 // cluster letter takes a letter) in place of u in line: the new line,
-// the new option and its byte range there; ok false when none fits.
+// the new option and its byte range there; ok false when none fits. A
+// number (-01, -3) is never one: for many commands a -NUM word is a
+// value, a negative number, a signal or the old -NUM form (tail -01,
+// kill -02), not an option name that could be absent.
 func Apply(line string, u Unit, fs *FlagSet, cands []string) (out, to string, start, end int, ok bool) {
 	if !u.Raw(line) {
 		return "", "", 0, 0, false
 	}
 	for _, c := range cands {
-		if c == u.Flag || !fs.Absent(c) || u.Cluster && len(c) != 2 {
+		if c == u.Flag || !fs.Absent(c) || u.Cluster && len(c) != 2 || allDigits(c[1:]) {
 			continue
 		}
 		repl := c

@@ -88,6 +88,10 @@ func TestApplyReplacesTheUnitWithAnAbsentOption(t *testing.T) {
 	if _, _, _, _, ok := Apply(line, long, fs, []string{"--all", "-f"}); ok {
 		t.Error("Apply used a documented option")
 	}
+	// a number is no option name: tail -10 -> -01 is still tail -01
+	if out, _, _, _, ok := Apply("frob -10 x", Unit{Flag: "-10", Start: 5, End: 8}, fs, []string{"-01", "-3"}); ok {
+		t.Errorf("Apply made the number mutation %q", out)
+	}
 	// a range that does not hold the flag (quoted, shifted) is refused
 	if _, _, _, _, ok := Apply(line, Unit{Flag: "--recursive", Start: 14, End: 25}, fs, []string{"--deep-tree"}); ok {
 		t.Error("Apply replaced a range that does not hold the option")
