@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks `cmdai explain`, as BENCHMARKS.md records it. Over the same
-# 20 command lines, side by side in one run, the wall time per line of:
+# 20 command lines (scripts/bench-explain-lines.txt), side by side in one
+# run, the wall time per line of:
 #   oneshot   `cmdai explain --no-serve LINE`: cmdai starts its private
 #             Chroma server for the line (no model: none is loaded)
 #   url       `cmdai explain --chroma-url URL LINE`: a Chroma server
@@ -35,30 +36,10 @@ cleanup() {
 trap cleanup EXIT
 unset CMDAI_CHROMA_URL CMDAI_CHROMA_DATA CMDAI_NO_SERVE CMDAI_DISTRO CMDAI_JSON
 
-# The 20 lines: pipelines, lists, wrappers, clusters, long options with
-# values, a subcommand, an unknown option and a command not installed.
-cat >"$work/lines" <<'EOF'
-tar -xzvf a.tgz -C /tmp | grep -c foo
-find . -name '*.go' -mtime -1 -print0 | xargs -0 grep -l TODO
-ls -lah --sort=size /var/log | head -n 20
-cp -a --no-clobber src/ dst/ && du -sh dst
-gzip -dc access.log.gz | cut -d' ' -f1 | sort | uniq -c | sort -rn | head
-sed -i.bak -e 's/foo/bar/g' config.txt
-awk -F: '{print $1}' /etc/passwd | sort -u
-ps aux --sort=-%mem | head -5
-df -hT -x tmpfs
-chmod -R u+rwX,go-w project/
-mkdir -p a/b/c && mv -v *.txt a/b/c/
-rm -rf --one-file-system build/
-tail -n 100 -f /var/log/syslog | grep --line-buffered -i error
-wc -l $(find . -name '*.c')
-curl -fsSL -o out.html https://example.org/
-ssh -p 2222 -i ~/.ssh/id_ed25519 user@host uptime
-git log --oneline -n 5
-tr -d '\r' < in.txt > out.txt
-tar --zstdx f archive.tar
-frobnicate-not-here --all | sort
-EOF
+# The 20 lines (scripts/bench-explain-lines.txt, data: never run):
+# pipelines, lists, wrappers, clusters, long options with values, a
+# subcommand, an unknown option and a command not installed.
+cp "$REPO/scripts/bench-explain-lines.txt" "$work/lines"
 commands="tar grep find xargs ls head cp du gzip cut sort uniq sed awk ps df chmod mkdir mv rm tail wc curl ssh git tr"
 
 if [ -z "${CMDAI_HOME:-}" ]; then
