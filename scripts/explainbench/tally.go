@@ -184,7 +184,7 @@ func readHandcheck(path, part string, sample []lineResult) (*report.Handcheck, e
 		return nil, err
 	}
 	defer f.Close()
-	type row struct{ cmd, opt, verdict, reason string }
+	type row struct{ cmd, opt, verdict, reason, class string }
 	rows := map[int][]row{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -200,22 +200,46 @@ func readHandcheck(path, part string, sample []lineResult) (*report.Handcheck, e
 		if _, err := fmt.Sscan(c[0], &n); err != nil {
 			continue
 		}
-		rows[n] = append(rows[n], row{c[1], c[2], strings.TrimSpace(c[3]), c[4]})
+		x := row{cmd: c[1], opt: c[2], verdict: strings.TrimSpace(c[3]), reason: c[4]}
+		if len(c) > 5 {
+			x.class = c[5]
+		}
+		rows[n] = append(rows[n], x)
 	}
 	hc := &report.Handcheck{File: path, Part: part}
+	classes := map[string]*report.Count{}
 	for _, r := range sample {
 		if part != "all" && r.Part != part {
 			continue
 		}
 		hc.Sampled++
-		rs := rows[r.N]
-		if len(rs) == 0 {
+		// the line's verdicts: a row for each option it flags now (one
+		// the file does not judge leaves the line unchecked)
+		var rs []row
+		missing := false
+		for i, u := range r.Unknown {
+			found := false
+			for _, x := range rows[r.N] {
+				if x.cmd == u.Command && x.opt == u.Flag {
+					if !seenBefore(r.Unknown[:i], u) {
+						rs = append(rs, x)
+					}
+					found = true
+					break
+				}
+			}
+			missing = missing || !found
+		}
+		if missing || len(rs) == 0 {
 			hc.Unchecked = append(hc.Unchecked, r.N)
 			continue
 		}
 		hc.Checked++
 		fa := false
 		for _, x := range rs {
+			if x.class != "" {
+				inc(classes, x.class, x.cmd+" "+x.opt)
+			}
 			if x.verdict == "false alarm" {
 				fa = true
 				hc.FalseList = append(hc.FalseList, fmt.Sprintf("%d %s %s: %s", r.N, x.cmd, x.opt, x.reason))
@@ -227,6 +251,7 @@ func readHandcheck(path, part string, sample []lineResult) (*report.Handcheck, e
 			hc.TrueCatches++
 		}
 	}
+	hc.ByClass = sorted(classes, 0)
 	if hc.Checked > 0 {
 		hc.Share = float64(hc.FalseAlarms) / float64(hc.Checked)
 		hc.Low, hc.High = report.Wilson(hc.FalseAlarms, hc.Checked)
@@ -355,4 +380,13 @@ func writeJSONL(path string, n int, at func(int) any) error {
 		return err
 	}
 	return f.Close()
+}
+
+func seenBefore(ms []miss, u miss) bool {
+	for _, m := range ms {
+		if m.Command == u.Command && m.Flag == u.Flag {
+			return true
+		}
+	}
+	return false
 }

@@ -79,6 +79,8 @@ type Handcheck struct {
 	TrueCatches int      `json:"true_catch_lines"`
 	Unchecked   []int    `json:"unchecked_lines,omitempty"`
 	FalseList   []string `json:"false_alarms,omitempty"`
+	// ByClass counts the checked options by what the line got wrong.
+	ByClass []Count `json:"by_class,omitempty"`
 	// Wilson 95 % interval of the false-alarm share of flagged lines.
 	Share, Low, High float64
 }
@@ -218,6 +220,9 @@ func Summary(rep *Report) string {
 			hc.Part, Pct(p.FlaggedShare), Pct(hc.Share), Pct(p.FlaggedShare*hc.Share), Pct(p.FlaggedShare*hc.High))
 		if len(hc.Unchecked) > 0 {
 			fmt.Fprintf(&b, "unchecked sampled lines: %v\n", hc.Unchecked)
+		}
+		for _, c := range hc.ByClass {
+			fmt.Fprintf(&b, "- %d %s (e.g. %s)\n", c.N, c.Key, strings.Join(c.Examples, "; "))
 		}
 	}
 	for _, p := range rep.Parts {
