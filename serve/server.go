@@ -15,8 +15,8 @@ import (
 
 // Options configure a Server; zero values take the defaults.
 type Options struct {
-	// Listen is an extra TCP address (loopback only) for query, status
-	// and health; the lease is only offered on the socket.
+	// Listen is an extra TCP address (loopback only) for every endpoint
+	// but the lease, which is only offered on the socket.
 	Listen string
 	// IdleTimeout: exit after this long without a request (0: never).
 	IdleTimeout time.Duration

@@ -44,7 +44,7 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 	opts := &ServeOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
-		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (queries, status and health; no authentication)", Destination: &opts.Listen},
+		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (everything but the writer's lease: queries, docs, explain, status, health; no authentication)", Destination: &opts.Listen},
 		&cli.DurationFlag{Name: "wait", Value: DefaultWait, Usage: "when another cmdai holds the index data, wait up to `DURATION` for it to let go before exiting 6 (0: exit at once)", Destination: &opts.Wait},
 		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
