@@ -147,8 +147,20 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
+		// the baseline's own mutations, judged again now: detection paired
+		baseMuts, err := readMutations(filepath.Join(filepath.Dir(o.baseline), "mutations.jsonl"))
+		if err != nil {
+			return err
+		}
+		again := make([]mutation, len(baseMuts))
+		for i, m := range baseMuts {
+			again[i] = m
+			b.judgeMutation(ctx, &again[i])
+		}
 		for _, part := range []string{"all", "train", "test"} {
-			rep.Paired = append(rep.Paired, paired(part, base, results))
+			p := paired(part, base, results)
+			pairedDetection(&p, baseMuts, again)
+			rep.Paired = append(rep.Paired, p)
 		}
 	}
 	rep.Finished = time.Now().UTC().Format(time.RFC3339)

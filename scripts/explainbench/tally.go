@@ -390,3 +390,46 @@ func seenBefore(ms []miss, u miss) bool {
 	}
 	return false
 }
+
+func readMutations(path string) ([]mutation, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []mutation
+	dec := json.NewDecoder(f)
+	for dec.More() {
+		var m mutation
+		if err := dec.Decode(&m); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// pairedDetection compares the baseline's mutations as it judged them
+// (before) and as this run does (again).
+func pairedDetection(p *report.Paired, before, again []mutation) {
+	for i, b := range before {
+		if p.Part != "all" && b.Part != p.Part {
+			continue
+		}
+		a := again[i]
+		p.Mutations++
+		if b.Flagged {
+			p.DetBefore++
+		}
+		if a.Flagged {
+			p.DetAfter++
+		}
+		if a.Flagged && !b.Flagged {
+			p.DetGained++
+		}
+		if b.Flagged && !a.Flagged {
+			p.DetLost++
+		}
+	}
+	p.PDet = report.McNemar(p.DetGained, p.DetLost)
+}

@@ -112,6 +112,10 @@ type Paired struct {
 	PFull                 float64
 	CoverageBefore        float64
 	CoverageAfter         float64
+	// The baseline's mutations judged by both: flagged before/after.
+	Mutations, DetBefore, DetAfter int
+	DetGained, DetLost             int
+	PDet                           float64
 }
 
 // McNemar is the exact two-sided McNemar p: the binomial test of b
@@ -263,10 +267,11 @@ func Summary(rep *Report) string {
 		}
 	}
 	if len(rep.Paired) > 0 {
-		b.WriteString("\n## paired with the baseline run\n\n| part | lines | flagged before -> after | unflagged | newly flagged | McNemar p | fully matched lines before -> after (gained/lost, p) | coverage before -> after |\n|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("\n## paired with the baseline run\n\n| part | lines | flagged before -> after | unflagged | newly flagged | McNemar p | fully matched lines before -> after (gained/lost, p) | coverage before -> after | baseline's mutations flagged before -> after (gained/lost, p) |\n|---|---|---|---|---|---|---|---|---|\n")
 		for _, p := range rep.Paired {
-			fmt.Fprintf(&b, "| %s | %d | %d -> %d | %d | %d | %.3g | %d -> %d (%d/%d, %.3g) | %s -> %s |\n", p.Part, p.Lines, p.FlaggedBefore, p.FlaggedAfter,
-				p.Unflagged, p.NewlyFlagged, p.P, p.FullBefore, p.FullAfter, p.FullGained, p.FullLost, p.PFull, Pct(p.CoverageBefore), Pct(p.CoverageAfter))
+			fmt.Fprintf(&b, "| %s | %d | %d -> %d | %d | %d | %.3g | %d -> %d (%d/%d, %.3g) | %s -> %s | %d -> %d of %d (%d/%d, %.3g) |\n", p.Part, p.Lines, p.FlaggedBefore, p.FlaggedAfter,
+				p.Unflagged, p.NewlyFlagged, p.P, p.FullBefore, p.FullAfter, p.FullGained, p.FullLost, p.PFull, Pct(p.CoverageBefore), Pct(p.CoverageAfter),
+				p.DetBefore, p.DetAfter, p.Mutations, p.DetGained, p.DetLost, p.PDet)
 		}
 	}
 	return b.String()
