@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 
 	"github.com/cmdai/cmdai/explain"
@@ -16,7 +17,8 @@ const (
 	causeNotOnPage     = "not on the installed page (BSD-only, another version's, or invented)"
 	causeOnPageNoRec   = "on the installed page, not matched to a record"
 	causeValueAsOption = "a value taken as an option (the option before it takes one)"
-	causeSubcommand    = "after a subcommand whose page is not in the index (not judged)"
+	causeSubcommand    = "after a subcommand with no page of its own (not judged)"
+	causeSubNotIndexed = "after a subcommand whose page is installed but not indexed, not being on PATH (not judged)"
 	causeAmbiguous     = "ambiguous abbreviation (not judged)"
 	causeNegation      = "--no-X negation the page does not spell out (not judged)"
 	causeRunTime       = "option name expanded at run time (not judged)"
@@ -48,6 +50,9 @@ func (b *bench) missOf(c explain.Command, u, w explain.Word) miss {
 	m := miss{Command: c.Name, Page: c.Page, Word: w.Text, Flag: flagOf(u.Text), Verdict: string(u.Verdict), Note: u.Note}
 	if u.Verdict != explain.UnknownOption {
 		m.Cause = causeOfUndocumented(u.Note)
+		if m.Cause == causeSubcommand && b.o.man && b.subPageInstalled(c.Name, u.Note) {
+			m.Cause = causeSubNotIndexed
+		}
 		return m
 	}
 	if !b.o.man {
@@ -66,6 +71,28 @@ func (b *bench) missOf(c explain.Command, u, w explain.Word) miss {
 		m.Cause = causeNotOnPage
 	}
 	return m
+}
+
+var afterSub = regexp.MustCompile(`after the subcommand (?:\(or operand\) )?([a-z][a-z0-9-]*)`)
+
+// subPageInstalled: man has a page CMD-SUB (git-log) for the subcommand
+// the note names.
+func (b *bench) subPageInstalled(cmd, note string) bool {
+	m := afterSub.FindStringSubmatch(note)
+	if m == nil {
+		return false
+	}
+	key := "\x00w:" + cmd + "-" + m[1]
+	if v, ok := b.pages[key]; ok {
+		return v != ""
+	}
+	out, err := exec.Command("man", "-w", cmd+"-"+m[1]).Output()
+	v := ""
+	if err == nil {
+		v = strings.TrimSpace(string(out))
+	}
+	b.pages[key] = v
+	return v != ""
 }
 
 // valueAfterOption: the word before w is an option whose page entry
