@@ -648,65 +648,6 @@ func TestDynamicValues(t *testing.T) {
 	}
 }
 
-func TestSpecsFromSynopsisAndProse(t *testing.T) {
-	tb := buildTable(search.CommandDoc{Records: []search.Match{
-		{ID: "b.1#NAME", Kind: "summary", Text: "b(1) - a BSD tool\nSYNOPSIS\nb [-AB@1%] [-f file] [--long=VALUE]\nA sentence that is long enough to be prose and ends with a stop here."},
-		{ID: "b.1#DESCRIPTION", Kind: "section", Text: "b(1) DESCRIPTION\n-q, --quiet\nsay less\n-rw-r--r-- 1 root root 0 file\n--level=N\nhow much"},
-	}})
-	for _, c := range "AB@1%fq" {
-		if tb.short[byte(c)] == nil {
-			t.Errorf("-%c not learned", c)
-		}
-	}
-	if s := tb.short['f']; s == nil || s.arg != argRequired {
-		t.Errorf("-f file takes a value: %+v", s)
-	}
-	if s := tb.long["--level"]; s == nil || s.arg != argRequired || !s.weak {
-		t.Errorf("--level=N from prose: %+v", s)
-	}
-	if s := tb.long["--long"]; s == nil || s.arg != argRequired {
-		t.Errorf("--long=VALUE from the synopsis: %+v", s)
-	}
-	if tb.proseHeads != 2 || tb.single["-rw-r--r--"] != nil {
-		t.Errorf("a listing line is no heading: %d heads, %v", tb.proseHeads, tb.single)
-	}
-}
-
-func TestHeadings(t *testing.T) {
-	tb := buildTable(search.CommandDoc{Records: []search.Match{
-		{ID: "1", Kind: "option", Option: "--file", Text: "c(1) option -f, --file=ARCHIVE\nDoes a thing."},
-		{ID: "2", Kind: "option", Option: "--color", Text: "c(1) option --color, --colour [=WHEN]\nDoes a thing."},
-		{ID: "3", Kind: "option", Option: "-exec", Text: "c(1) option -exec command ;\nDoes a thing."},
-		{ID: "4", Kind: "option", Option: "-fprintf", Text: "c(1) option -fprintf file format\nDoes a thing."},
-		{ID: "5", Kind: "option", Option: "--user", Text: "c(1) option -u user, --user=user\nDoes a thing."},
-		{ID: "6", Kind: "option", Option: "--ignore-x", Text: "c(1) option --ignore-x, --no-ignore-x Ignore the exit codes of x.\nDoes a thing."},
-		{ID: "7", Kind: "option", Option: "-R", Text: "c(1) option -R\n[bind_address:] port: host: hostport\nDoes a thing."},
-		{ID: "8", Kind: "option", Option: "--[no-]verify", Text: "c(1) option --[no-]verify\nDoes a thing."},
-		{ID: "9", Kind: "option", Option: "-i", Text: "c(1) option -i[SUFFIX], --in-place[=SUFFIX]\nDoes a thing."},
-		{ID: "10", Kind: "option", Option: "-newerXY", Text: "c(1) option -newerXY reference\nDoes a thing."},
-		{ID: "11", Kind: "option", Option: "--context", Text: "c(1) option -C, -NUM, --context NUM\nDoes a thing."},
-		{ID: "12", Kind: "option", Option: "--LTYPE-line-format", Text: "c(1) option --LTYPE-line-format=LFMT\nDoes a thing."},
-	}})
-	for _, c := range []struct {
-		got  *spec
-		want argKind
-	}{{tb.short['f'], argRequired}, {tb.long["--file"], argRequired}, {tb.long["--colour"], argOptional},
-		{tb.single["-exec"], argRequired}, {tb.single["-fprintf"], argRequired}, {tb.short['u'], argRequired},
-		{tb.long["--user"], argRequired}, {tb.long["--no-ignore-x"], argNone}, {tb.short['R'], argRequired},
-		{tb.long["--verify"], argNone}, {tb.long["--no-verify"], argNone}, {tb.short['i'], argOptional},
-		{tb.long["--in-place"], argOptional}, {tb.numeric, argRequired}, {tb.short['C'], argRequired}} {
-		if c.got == nil || c.got.arg != c.want {
-			t.Errorf("%+v, want arg %d", c.got, c.want)
-		}
-	}
-	if !tb.single["-exec"].exec || tb.single["-fprintf"].nargs != 2 {
-		t.Errorf("-exec %+v -fprintf %+v", tb.single["-exec"], tb.single["-fprintf"])
-	}
-	if len(tb.prefixes) != 1 || tb.prefixes[0].prefix != "-newer" || len(tb.patterns) != 1 || !tb.patterns[0].re.MatchString("--unchanged-line-format") {
-		t.Errorf("placeholders: %+v %+v", tb.prefixes, tb.patterns)
-	}
-}
-
 func TestAliasBodyThatDoesNotParse(t *testing.T) {
 	r := explainT(t, `alias bad='ls "'`)
 	if w := r.Commands[0].Words[0]; !strings.Contains(w.Note, "does not parse") {

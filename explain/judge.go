@@ -3,6 +3,7 @@ package explain
 import (
 	"strings"
 
+	"github.com/cmdai/cmdai/explain/optable"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -12,13 +13,13 @@ import (
 // ending the options, options after operands.
 type judger struct {
 	e    *explainer
-	name string // the command, for notes
-	base string // the command as invoked (its quirks)
-	page string // "tar(1)"
-	t    *table // the command's page; nil: none in the index
+	name string         // the command, for notes
+	base string         // the command as invoked (its quirks)
+	page string         // "tar(1)"
+	t    *optable.Table // the command's page; nil: none in the index
 	// fb is what we know of a wrapper's options ourselves (which take a
 	// value), for when its page is missing or terse.
-	fb *table
+	fb *optable.Table
 	// lenient: an option the page lacks is Undocumented, not
 	// UnknownOption (after a subcommand that has no page of its own).
 	lenient     bool
@@ -39,13 +40,8 @@ type mode struct {
 // canFlag: the page gives a firm list of options, so a word missing from
 // it is an unknown option rather than something we cannot judge.
 func (j *judger) canFlag() bool {
-	return j.t != nil && !j.lenient && j.t.firm()
+	return j.t != nil && !j.lenient && j.t.Firm()
 }
-
-// firm: the page has option entries beyond --help and --version, or
-// at least four option headings in its prose (sed's page keeps its
-// options there): enough to refuse what it lacks. A help-only page is not.
-func (t *table) firm() bool { return t.firmOptions >= 1 || t.proseHeads >= 4 }
 
 func (j *judger) unknownNote() string {
 	if j.t == nil {
@@ -59,109 +55,72 @@ func (j *judger) unknownNote() string {
 
 // short finds a single letter option: its page spec (nil when the page
 // lacks it) and whether it takes a value (the page's word, else ours).
-func (j *judger) short(c byte) (*spec, argKind) {
-	var s, f *spec
+func (j *judger) short(c byte) (*optable.Spec, optable.ArgKind) {
+	var s, f *optable.Spec
 	if j.t != nil {
-		s = j.t.short[c]
+		s = j.t.Short[c]
 	}
 	if j.fb != nil {
-		f = j.fb.short[c]
+		f = j.fb.Short[c]
 	}
 	return pick(s, f)
 }
 
-func pick(s, f *spec) (*spec, argKind) {
+func pick(s, f *optable.Spec) (*optable.Spec, optable.ArgKind) {
 	switch {
-	case s != nil && f != nil && f.arg > s.arg:
-		return s, f.arg
+	case s != nil && f != nil && f.Arg > s.Arg:
+		return s, f.Arg
 	case s != nil:
-		return s, s.arg
+		return s, s.Arg
 	case f != nil:
-		return nil, f.arg
+		return nil, f.Arg
 	}
 	return nil, -1
 }
 
 // long finds a long option by exact name or unique prefix.
-func (j *judger) long(name string) (s *spec, arg argKind, abbrev bool, ambiguous []string) {
-	var f *spec
+func (j *judger) long(name string) (s *optable.Spec, arg optable.ArgKind, abbrev bool, ambiguous []string) {
+	var f *optable.Spec
 	if j.fb != nil {
-		f = j.fb.long[name]
+		f = j.fb.Long[name]
 	}
 	if j.t != nil {
-		if s = j.t.long[name]; s == nil {
-			s, ambiguous = j.t.prefix(name)
+		if s = j.t.Long[name]; s == nil {
+			s, ambiguous = j.t.PrefixOf(name)
 			abbrev = s != nil
 		}
 	}
 	if s == nil && j.t != nil {
-		for _, p := range j.t.patterns {
-			if p.re.MatchString(name) {
-				s = p.s
+		for _, p := range j.t.Patterns {
+			if p.Re.MatchString(name) {
+				s = p.S
 				break
 			}
 		}
 	}
 	if s == nil && f == nil && j.fb != nil {
-		f, _ = j.fb.prefix(name)
+		f, _ = j.fb.PrefixOf(name)
 	}
 	s, arg = pick(s, f)
 	return s, arg, abbrev, ambiguous
 }
 
-// prefix is the long option name abbreviates, when only one record's
-// spellings start with it; ambiguous lists them when several do.
-func (t *table) prefix(name string) (*spec, []string) {
-	if len(name) < 3 {
-		return nil, nil
-	}
-	var hit *spec
-	var names []string
-	recs := map[int]bool{}
-	lo, hi := 0, len(t.longNames)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if t.longNames[m] < name {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	for k := lo; k < len(t.longNames) && strings.HasPrefix(t.longNames[k], name); k++ {
-		s := t.long[t.longNames[k]]
-		names = append(names, s.name)
-		if !recs[s.rec] {
-			recs[s.rec] = true
-			if hit == nil {
-				hit = s
-			}
-		}
-	}
-	if len(recs) == 1 {
-		return hit, nil
-	}
-	if len(recs) > 1 {
-		return nil, names
-	}
-	return nil, nil
-}
-
 // known fills w from a documented spec.
-func (j *judger) known(w *Word, s *spec) {
+func (j *judger) known(w *Word, s *optable.Spec) {
 	w.Verdict = Known
-	if j.t == nil || s == nil || s.rec >= len(j.t.doc.Records) {
+	if j.t == nil || s == nil || s.Rec >= len(j.t.Doc.Records) {
 		w.Note = join(w.Note, "no page: read as "+j.name+" takes it")
 		w.Verdict = Undocumented
 		return
 	}
-	r := j.t.doc.Records[s.rec]
-	w.Option = s.name
+	r := j.t.Doc.Records[s.Rec]
+	w.Option = s.Name
 	if r.Option != "" && r.Kind == "option" {
 		w.Option = r.Option
 	}
 	w.OptionID = r.ID
-	if s.weak {
-		w.Help = excerpt(r.Text, s.name)
+	if s.Weak {
+		w.Help = excerpt(r.Text, s.Name)
 		w.Note = join(w.Note, "named in the page's text, without an option entry of its own")
 	} else {
 		w.Help = r.Text
@@ -195,14 +154,14 @@ func join(a, b string) string {
 // mentioned: the page's prose names the flag though no option entry
 // does: known, with a note, rather than a false alarm.
 func (j *judger) mentioned(w *Word, flag string) bool {
-	if j.t == nil || !j.t.mentioned[flag] {
+	if j.t == nil || !j.t.Mentioned[flag] {
 		return false
 	}
 	w.Verdict = Known
 	w.Option = flag
 	w.Note = join(w.Note, "named in the page's text, without an option entry of its own")
-	if len(j.t.doc.Records) > 0 {
-		for _, r := range j.t.doc.Records {
+	if len(j.t.Doc.Records) > 0 {
+		for _, r := range j.t.Doc.Records {
 			if strings.Contains(r.Text, flag) {
 				w.OptionID, w.Help = r.ID, excerpt(r.Text, flag)
 				break
@@ -261,9 +220,9 @@ func (j *judger) judge(args []arg, m mode) ([]Word, int) {
 				continue
 			}
 		}
-		if !isOpt && a.lit != "" && a.lit[0] == '+' && !endOpts && j.t != nil && j.t.single[a.lit] != nil {
+		if !isOpt && a.lit != "" && a.lit[0] == '+' && !endOpts && j.t != nil && j.t.Single[a.lit] != nil {
 			w := j.e.word(a)
-			j.known(&w, j.t.single[a.lit])
+			j.known(&w, j.t.Single[a.lit])
 			out = append(out, w)
 			continue
 		}
@@ -305,7 +264,7 @@ func isAssign(s string) bool {
 		return false
 	}
 	for k := 0; k < eq; k++ {
-		if !isWordByte(s[k]) {
+		if !optable.IsWordByte(s[k]) {
 			return false
 		}
 	}
@@ -327,13 +286,13 @@ func (j *judger) longWord(args []arg, i int) ([]Word, int) {
 	case s != nil:
 		j.known(&w, s)
 		if abbrev {
-			w.Note = join(w.Note, "abbreviation of "+s.name)
+			w.Note = join(w.Note, "abbreviation of "+s.Name)
 		}
 	case len(amb) > 0:
 		w.Verdict, w.Note = Undocumented, "ambiguous abbreviation: "+strings.Join(amb, ", ")
 		return []Word{w}, 0
 	case j.mentioned(&w, name):
-	case strings.HasPrefix(name, "--no-") && j.t != nil && j.t.long["--"+name[5:]] != nil:
+	case strings.HasPrefix(name, "--no-") && j.t != nil && j.t.Long["--"+name[5:]] != nil:
 		w.Verdict, w.Note = Undocumented, "the negation of --"+name[5:]+", which the page does not spell out"
 		return []Word{w}, 0
 	case arg >= 0:
@@ -343,10 +302,10 @@ func (j *judger) longWord(args []arg, i int) ([]Word, int) {
 		j.unknown(&w, name)
 		return []Word{w}, 0
 	}
-	if hasEq && arg == argNone && w.Verdict == Known {
+	if hasEq && arg == optable.ArgNone && w.Verdict == Known {
 		w.Note = join(w.Note, "given a value, which the page does not show it taking")
 	}
-	if arg == argRequired && !hasEq && i+1 < len(args) {
+	if arg == optable.ArgRequired && !hasEq && i+1 < len(args) {
 		opt := w.Option
 		if opt == "" {
 			opt = name
@@ -363,30 +322,30 @@ func (j *judger) shortWord(args []arg, i int) ([]Word, int) {
 	lit := a.lit
 	w := j.e.word(a)
 	if j.t != nil && !a.dynamic && len(lit) > 2 {
-		if s := j.t.single[lit]; s != nil {
+		if s := j.t.Single[lit]; s != nil {
 			j.known(&w, s)
 			return j.takeValues(w, s, args, i)
 		}
-		for _, p := range j.t.prefixes {
-			if len(lit) == len(p.prefix)+p.tailLen && strings.HasPrefix(lit, p.prefix) {
-				j.known(&w, p.s)
-				return j.takeValues(w, p.s, args, i)
+		for _, p := range j.t.Prefixes {
+			if len(lit) == len(p.Prefix)+p.TailLen && strings.HasPrefix(lit, p.Prefix) {
+				j.known(&w, p.S)
+				return j.takeValues(w, p.S, args, i)
 			}
 		}
 	}
 	if !a.dynamic && allDigits(lit[1:]) {
-		if j.t != nil && j.t.numeric != nil {
-			j.known(&w, j.t.numeric)
+		if j.t != nil && j.t.Numeric != nil {
+			j.known(&w, j.t.Numeric)
 			return []Word{w}, 0
 		}
-		if _, ak := j.short(lit[1]); ak < 0 && (j.t == nil || !j.t.mentioned[lit]) {
+		if _, ak := j.short(lit[1]); ak < 0 && (j.t == nil || !j.t.Mentioned[lit]) {
 			return []Word{operand(w, "a negative number")}, 0
 		}
 	}
 	// Java-style pages (many single-dash long options, this word not one
 	// of them, its first letter no short option): the whole word is the
 	// unknown option, not a cluster.
-	if j.t != nil && len(lit) > 2 && j.t.singleFirm >= 3 && !a.dynamic {
+	if j.t != nil && len(lit) > 2 && j.t.SingleFirm >= 3 && !a.dynamic {
 		if s, _ := j.short(lit[1]); s == nil {
 			if !j.mentioned(&w, lit) {
 				j.unknown(&w, lit)
@@ -394,7 +353,7 @@ func (j *judger) shortWord(args []arg, i int) ([]Word, int) {
 			return []Word{w}, 0
 		}
 	}
-	if j.t != nil && len(lit) > 2 && !a.dynamic && j.t.mentioned[lit] {
+	if j.t != nil && len(lit) > 2 && !a.dynamic && j.t.Mentioned[lit] {
 		// A cluster the page itself writes (an example's -xzvf).
 		if ws, used, ok := j.cluster(args, i, true); ok {
 			return ws, used
@@ -420,7 +379,7 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 			f.Start, f.End = a.start+k, a.start+k+1
 		}
 		s, ak := j.short(c)
-		if s == nil && c >= '0' && c <= '9' && j.t != nil && j.t.numeric != nil {
+		if s == nil && c >= '0' && c <= '9' && j.t != nil && j.t.Numeric != nil {
 			// -4t: a -NUM option, then more letters.
 			n := k
 			for n < len(lit) && lit[n] >= '0' && lit[n] <= '9' {
@@ -430,7 +389,7 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 			if a.raw {
 				f.End = a.start + n
 			}
-			j.known(&f, j.t.numeric)
+			j.known(&f, j.t.Numeric)
 			flags = append(flags, f)
 			k = n - 1
 			continue
@@ -463,8 +422,8 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 		if opt == "" {
 			opt = f.Text
 		}
-		if ak == argRequired || ak == argOptional {
-			if k+1 < len(lit) || (a.dynamic && ak == argRequired) {
+		if ak == optable.ArgRequired || ak == optable.ArgOptional {
+			if k+1 < len(lit) || (a.dynamic && ak == optable.ArgRequired) {
 				v := Word{Text: lit[k+1:], Start: a.start, End: a.end, Verdict: Operand, Of: opt, Note: "a value of " + opt}
 				if a.raw {
 					v.Start = a.start + k + 1
@@ -479,7 +438,7 @@ func (j *judger) cluster(args []arg, i int, strict bool) ([]Word, int, bool) {
 				break
 			}
 			valueDone = true
-			if ak == argRequired && i+1 < len(args) {
+			if ak == optable.ArgRequired && i+1 < len(args) {
 				used = 1
 			}
 			break
@@ -543,11 +502,11 @@ func countOptions(flags []Word) int {
 
 // takeValues consumes a single-dash long option's value words (find's
 // -fprintf file format).
-func (j *judger) takeValues(w Word, s *spec, args []arg, i int) ([]Word, int) {
+func (j *judger) takeValues(w Word, s *optable.Spec, args []arg, i int) ([]Word, int) {
 	out := []Word{w}
 	n := 0
-	if s.arg == argRequired {
-		n = max(s.nargs, 1)
+	if s.Arg == optable.ArgRequired {
+		n = max(s.NArgs, 1)
 	}
 	used := 0
 	for k := 1; k <= n && i+k < len(args); k++ {

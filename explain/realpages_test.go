@@ -85,52 +85,6 @@ func show(r Result) string {
 	return b.String()
 }
 
-// TestExploreReal prints lines from EXPLAIN_LINES (one per line) against
-// the real pages: a tool for tuning, silent otherwise.
-func TestExploreReal(t *testing.T) {
-	file := os.Getenv("EXPLAIN_LINES")
-	if file == "" {
-		t.Skip("set EXPLAIN_LINES to a file of command lines")
-	}
-	l := realLookup(t)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	verbose := os.Getenv("EXPLAIN_VERBOSE") != ""
-	lines, bad, unk := 0, 0, 0
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" {
-			continue
-		}
-		lines++
-		r, err := Explain(context.Background(), line, l, Options{})
-		if err != nil {
-			bad++
-			if verbose {
-				t.Logf("ERR %q: %v", line, err)
-			}
-			continue
-		}
-		if r.UnknownCount > 0 {
-			unk++
-			var parts []string
-			for _, c := range r.Commands {
-				for _, w := range c.Words {
-					if w.Verdict == UnknownOption {
-						parts = append(parts, c.Name+" "+w.Text+" ("+w.Note+")")
-					}
-				}
-			}
-			t.Logf("UNKNOWN %s  ==> %s", line, strings.Join(parts, "; "))
-		}
-		if verbose {
-			t.Logf("%s\n%s", line, show(r))
-		}
-	}
-	t.Logf("%d lines, %d bad, %d with an unknown option", lines, bad, unk)
-}
-
 // TestRealPages checks the lines against this machine's pages.
 func TestRealPages(t *testing.T) {
 	l := realLookup(t)

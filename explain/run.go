@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/cmdai/cmdai/explain/optable"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -76,7 +77,7 @@ type explainer struct {
 
 type docResult struct {
 	doc   search.CommandDoc
-	t     *table
+	t     *optable.Table
 	found bool
 }
 
@@ -97,7 +98,7 @@ func (e *explainer) get(name string) *docResult {
 		if err := e.ctx.Err(); err != nil {
 			e.err = fmt.Errorf("explain: %w", err)
 		} else if doc, err := e.lookup(e.ctx, name); err == nil {
-			r.doc, r.t, r.found = doc, tableOf(doc), true
+			r.doc, r.t, r.found = doc, optable.TableOf(doc), true
 		} else if !errors.Is(err, search.ErrUnknownCommand) {
 			e.err = fmt.Errorf("look %s up in the index: %w (see `cmdai index status` for the index and the server's health)", name, err)
 		}
@@ -356,7 +357,7 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 	for _, w := range words {
 		ended = ended || w.Note == "ends the options"
 	}
-	if !sub.dynamic && subName.MatchString(sub.lit) && !strings.Contains(cmd.Name, "-") {
+	if !sub.dynamic && optable.IsSubcommandName(sub.lit) && !strings.Contains(cmd.Name, "-") {
 		r := e.get(cmd.Name + "-" + sub.lit)
 		if e.err != nil {
 			return words
@@ -370,14 +371,14 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 		}
 	}
 	if subcommandFamilies[j.base] && !sub.dynamic {
-		if st := subcommandUsage(j.t.doc, sub.lit); st != nil {
+		if st := optable.SubcommandUsage(j.t.Doc, sub.lit); st != nil {
 			words = append(words, operand(e.word(sub), "the subcommand: judged by its usage line in "+j.page))
 			sj := &judger{e: e, name: j.name + " " + sub.lit, page: j.page + " (" + sub.lit + ")", t: st, base: j.base}
 			more, _ := sj.judge(args[at+1:], mode{stopAt: -1, ended: ended})
 			return append(words, more...)
 		}
 	}
-	if j.t.subcommands || subcommandFamilies[j.base] {
+	if j.t.Subcommands || subcommandFamilies[j.base] {
 		words = append(words, operand(e.word(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.text+" is not in the index)"))
 		j.lenient = true
 		j.lenientNote = "after the subcommand (or operand) " + sub.text + ": " + j.page + " may not list its options"

@@ -1,9 +1,9 @@
 package explain
 
 import (
+	"github.com/cmdai/cmdai/explain/optable"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -21,7 +21,7 @@ type wrapperDef struct {
 	noCommand []string
 	// shellString: a single operand is a shell command line (watch).
 	shellString bool
-	fb          *table
+	fb          *optable.Table
 }
 
 var wrappers = map[string]*wrapperDef{
@@ -56,15 +56,7 @@ var wrappers = map[string]*wrapperDef{
 
 func init() {
 	for _, w := range wrappers {
-		t := &table{long: map[string]*spec{}, short: map[byte]*spec{}, single: map[string]*spec{}, mentioned: map[string]bool{}}
-		for _, h := range w.heads {
-			t.addHeading(h, -1, false)
-		}
-		for k := range t.long {
-			t.longNames = append(t.longNames, k)
-		}
-		sort.Strings(t.longNames)
-		w.fb = t
+		w.fb = optable.FromHeadings(w.heads)
 	}
 	for _, n := range []string{"exec", "command", "builtin", "time"} {
 		builtins[n] = true
@@ -119,24 +111,24 @@ func isFindExpr(l string) bool {
 
 var findOperators = set("(", ")", "!", ",", "-o", "-a", "-or", "-and", "-not")
 
-func (j *judger) findSpec(l string) *spec {
+func (j *judger) findSpec(l string) *optable.Spec {
 	if j.t == nil {
 		return nil
 	}
-	if s := j.t.single[l]; s != nil {
+	if s := j.t.Single[l]; s != nil {
 		return s
 	}
 	if len(l) == 2 {
-		if s := j.t.short[l[1]]; s != nil {
+		if s := j.t.Short[l[1]]; s != nil {
 			return s
 		}
 	}
-	for _, p := range j.t.prefixes {
-		if len(l) == len(p.prefix)+p.tailLen && strings.HasPrefix(l, p.prefix) {
-			return p.s
+	for _, p := range j.t.Prefixes {
+		if len(l) == len(p.Prefix)+p.TailLen && strings.HasPrefix(l, p.Prefix) {
+			return p.S
 		}
 	}
-	return j.t.long[l]
+	return j.t.Long[l]
 }
 
 // find judges find's words: its options (-H -L -P -D -O), the starting
@@ -203,7 +195,7 @@ func (j *judger) find(args []arg, via []string, depth int) []Word {
 			continue
 		}
 		j.known(&w, s)
-		if s.exec || l == "-exec" || l == "-execdir" || l == "-ok" || l == "-okdir" {
+		if s.Exec || l == "-exec" || l == "-execdir" || l == "-ok" || l == "-okdir" {
 			k := i + 1
 			for ; k < len(args); k++ {
 				t := args[k]
@@ -239,7 +231,7 @@ func (j *judger) find(args []arg, via []string, depth int) []Word {
 // words that follow, in order.
 func (j *judger) tarOld(args []arg) []Word {
 	first := args[0]
-	if !isLetters(first.lit) || len(first.lit) > 20 {
+	if !optable.IsLetters(first.lit) || len(first.lit) > 20 {
 		out, _ := j.judge(args, mode{stopAt: -1})
 		return out
 	}
@@ -263,7 +255,7 @@ func (j *judger) tarOld(args []arg) []Word {
 			unknown = unknown || f.Verdict == UnknownOption
 		}
 		flags = append(flags, f)
-		if ak == argRequired && next < len(args) {
+		if ak == optable.ArgRequired && next < len(args) {
 			opt := f.Option
 			if opt == "" {
 				opt = "-" + string(c)
@@ -286,7 +278,7 @@ func (j *judger) ps(args []arg) []Word {
 	out, _ := j.judge(args, mode{stopAt: -1})
 	for i := range out {
 		w := &out[i]
-		if w.Verdict == Operand && w.Of == "" && isLetters(w.Text) {
+		if w.Verdict == Operand && w.Of == "" && optable.IsLetters(w.Text) {
 			w.Verdict, w.Note = Undocumented, "a BSD-style option (no dash): not judged"
 		}
 	}
@@ -307,7 +299,7 @@ func (e *explainer) quirk(j *judger, w *Word, a arg) bool {
 	l := a.lit
 	switch j.base {
 	case "kill", "pkill", "killall", "pgrep":
-		if signalWord.MatchString(l) && (j.t == nil || j.t.short[l[1]] == nil || len(l) > 2) {
+		if signalWord.MatchString(l) && (j.t == nil || j.t.Short[l[1]] == nil || len(l) > 2) {
 			w.Verdict, w.Option, w.Note = Known, "-SIGNAL", "a signal"
 			return true
 		}
@@ -317,8 +309,8 @@ func (e *explainer) quirk(j *judger, w *Word, a arg) bool {
 			return true
 		}
 	case "head", "tail":
-		if allDigits(l[1:]) && j.t != nil && j.t.numeric == nil {
-			if s := j.t.long["--lines"]; s != nil {
+		if allDigits(l[1:]) && j.t != nil && j.t.Numeric == nil {
+			if s := j.t.Long["--lines"]; s != nil {
 				j.known(w, s)
 				w.Note = join(w.Note, "-NUM: the old form of -n NUM")
 				return true
@@ -332,12 +324,12 @@ func (e *explainer) quirk(j *judger, w *Word, a arg) bool {
 	case "echo":
 		// echo prints a word that is not its options; one of letters
 		// still reads as a mistaken option and is judged.
-		if !isLetters(l[1:]) {
+		if !optable.IsLetters(l[1:]) {
 			w.Verdict, w.Note = Operand, "echo prints what is not one of its options"
 			return true
 		}
 	case "test", "[":
-		if len(l) != 2 || j.t == nil || j.t.short[l[1]] == nil {
+		if len(l) != 2 || j.t == nil || j.t.Short[l[1]] == nil {
 			w.Verdict, w.Note = Operand, "an operator of the expression"
 			return true
 		}

@@ -1,4 +1,9 @@
-package explain
+// Package optable reads a command's option table from its records in the
+// index: every spelling of every documented option and whether it takes a
+// value, from the option records' headings, the synopsis, and the options
+// the page names only in its prose. Package explain judges a command
+// line's words against it.
+package optable
 
 import (
 	"regexp"
@@ -11,75 +16,75 @@ import (
 	"github.com/cmdai/cmdai/search"
 )
 
-// argKind is whether an option takes a value.
-type argKind int
+// ArgKind is whether an option takes a value.
+type ArgKind int
 
 const (
-	argNone     argKind = iota
-	argRequired         // -f ARCHIVE, --file=ARCHIVE, --file ARCHIVE
-	argOptional         // --color[=WHEN]: a value only when attached
+	ArgNone     ArgKind = iota
+	ArgRequired         // -f ARCHIVE, --file=ARCHIVE, --file ARCHIVE
+	ArgOptional         // --color[=WHEN]: a value only when attached
 )
 
-// spec is one spelling of a documented option.
-type spec struct {
-	name string // as written: "-x", "--extract", "-name"
-	arg  argKind
-	// nargs is how many words a single-dash long option (find's -fprintf
+// Spec is one spelling of a documented option.
+type Spec struct {
+	Name string // as written: "-x", "--extract", "-name"
+	Arg  ArgKind
+	// NArgs is how many words a single-dash long option (find's -fprintf
 	// file format) takes; exec marks -exec-like options whose value is a
 	// command ending at ";" or "+".
-	nargs int
-	exec  bool
-	rec   int // index of its record in the doc
-	// weak: learned from prose (a section's text, the synopsis) rather
+	NArgs int
+	Exec  bool
+	Rec   int // index of its record in the doc
+	// Weak: learned from prose (a section's text, the synopsis) rather
 	// than an option record of its own.
-	weak bool
+	Weak bool
 }
 
-// table is what Explain knows of one command's options, built once per
+// Table is what Explain knows of one command's options, built once per
 // CommandDoc from its records.
-type table struct {
-	doc     search.CommandDoc
-	long    map[string]*spec // "--extract"
-	short   map[byte]*spec   // 'x'
-	single  map[string]*spec // "-name" (single-dash long options)
-	numeric *spec            // -NUM (grep -5, ps -123)
-	// prefixes are spellings with a placeholder tail (find's -newerXY):
+type Table struct {
+	Doc     search.CommandDoc
+	Long    map[string]*Spec // "--extract"
+	Short   map[byte]*Spec   // 'x'
+	Single  map[string]*Spec // "-name" (single-dash long options)
+	Numeric *Spec            // -NUM (grep -5, ps -123)
+	// Prefixes are spellings with a placeholder tail (find's -newerXY):
 	// a word is theirs if it starts with the prefix and has tailLen more
 	// letters.
-	prefixes []prefixSpec
-	// fromSynopsis: specs being read from the synopsis, which may give
+	Prefixes []PrefixSpec
+	// FromSynopsis: specs being read from the synopsis, which may give
 	// an argument the option's heading lost.
-	fromSynopsis bool
-	// patterns are long spellings with a placeholder inside
+	FromSynopsis bool
+	// Patterns are long spellings with a placeholder inside
 	// (--LTYPE-line-format): a word matches its regexp.
-	patterns []patternSpec
-	// singleFirm counts single-dash long options from option records.
-	singleFirm int
-	// longNames are long's keys, sorted, for prefix abbreviations.
-	longNames []string
-	// options counts option records; firmOptions those that are more
-	// than --help and --version; proseHeads the option headings found in
+	Patterns []PatternSpec
+	// SingleFirm counts single-dash long options from option records.
+	SingleFirm int
+	// LongNames are long's keys, sorted, for prefix abbreviations.
+	LongNames []string
+	// Options counts option records; FirmOptions those that are more
+	// than --help and --version; ProseHeads the option headings found in
 	// other sections' text. With none of them, nothing is refused.
-	options, firmOptions, proseHeads int
-	// mentioned holds every flag-like token of the page's prose: many
+	Options, FirmOptions, ProseHeads int
+	// Mentioned holds every flag-like token of the page's prose: many
 	// pages name an option only in running text.
-	mentioned map[string]bool
-	// synopsis is the summary's SYNOPSIS lines.
-	synopsis string
-	// subcommands: the synopsis names a command or subcommand operand
+	Mentioned map[string]bool
+	// Synopsis is the summary's SYNOPSIS lines.
+	Synopsis string
+	// Subcommands: the synopsis names a command or subcommand operand
 	// (git <command>, ssh destination [command]).
-	subcommands bool
+	Subcommands bool
 }
 
-type patternSpec struct {
-	re *regexp.Regexp
-	s  *spec
+type PatternSpec struct {
+	Re *regexp.Regexp
+	S  *Spec
 }
 
-type prefixSpec struct {
-	prefix  string
-	tailLen int
-	s       *spec
+type PrefixSpec struct {
+	Prefix  string
+	TailLen int
+	S       *Spec
 }
 
 // tableCache keeps the tables of docs a CachedLookup hands out (the same
@@ -87,12 +92,12 @@ type prefixSpec struct {
 // option headings once. Bounded: cleared when full.
 var tableCache = struct {
 	sync.Mutex
-	m map[*search.Match]*table
-}{m: map[*search.Match]*table{}}
+	m map[*search.Match]*Table
+}{m: map[*search.Match]*Table{}}
 
 const tableCacheMax = 4096
 
-func tableOf(doc search.CommandDoc) *table {
+func TableOf(doc search.CommandDoc) *Table {
 	if len(doc.Records) == 0 {
 		return buildTable(doc)
 	}
@@ -100,33 +105,33 @@ func tableOf(doc search.CommandDoc) *table {
 	tableCache.Lock()
 	t := tableCache.m[key]
 	tableCache.Unlock()
-	if t != nil && len(t.doc.Records) == len(doc.Records) {
+	if t != nil && len(t.Doc.Records) == len(doc.Records) {
 		return t
 	}
 	t = buildTable(doc)
 	tableCache.Lock()
 	if len(tableCache.m) >= tableCacheMax {
-		tableCache.m = map[*search.Match]*table{}
+		tableCache.m = map[*search.Match]*Table{}
 	}
 	tableCache.m[key] = t
 	tableCache.Unlock()
 	return t
 }
 
-func buildTable(doc search.CommandDoc) *table {
-	t := &table{doc: doc, long: map[string]*spec{}, short: map[byte]*spec{}, single: map[string]*spec{},
-		mentioned: map[string]bool{}}
+func buildTable(doc search.CommandDoc) *Table {
+	t := &Table{Doc: doc, Long: map[string]*Spec{}, Short: map[byte]*Spec{}, Single: map[string]*Spec{},
+		Mentioned: map[string]bool{}}
 	// Option records first: they are firm; prose and synopsis only fill
 	// gaps.
 	for i, r := range doc.Records {
 		if r.Kind != index.KindOption {
 			continue
 		}
-		t.options++
+		t.Options++
 		switch r.Option {
 		case "--help", "--version", "-h", "-V", "-?":
 		default:
-			t.firmOptions++
+			t.FirmOptions++
 		}
 		head, next, _ := strings.Cut(r.Text, "\n")
 		if j := strings.Index(head, ") option "); j >= 0 {
@@ -146,28 +151,28 @@ func buildTable(doc search.CommandDoc) *table {
 		case index.KindOption:
 			t.scanProse(r.Text, i, false)
 		case index.KindSummary:
-			t.synopsis = synopsisOf(r.Text)
-			t.fromSynopsis = true
-			t.scanSynopsis(t.synopsis, i)
-			t.fromSynopsis = false
+			t.Synopsis = synopsisOf(r.Text)
+			t.FromSynopsis = true
+			t.scanSynopsis(t.Synopsis, i)
+			t.FromSynopsis = false
 			t.scanProse(r.Text, i, true)
 		default:
 			t.scanProse(r.Text, i, true)
 		}
 	}
-	low := strings.ToLower(t.synopsis)
+	low := strings.ToLower(t.Synopsis)
 	for _, w := range []string{"command", "<command>", "subcommand", "cmd"} {
 		if containsWord(low, w) {
-			t.subcommands = true
+			t.Subcommands = true
 		}
 	}
-	for k := range t.long {
-		t.longNames = append(t.longNames, k)
+	for k := range t.Long {
+		t.LongNames = append(t.LongNames, k)
 	}
-	sort.Strings(t.longNames)
-	for _, s := range t.single {
-		if !s.weak {
-			t.singleFirm++
+	sort.Strings(t.LongNames)
+	for _, s := range t.Single {
+		if !s.Weak {
+			t.SingleFirm++
 		}
 	}
 	return t
@@ -204,14 +209,14 @@ func containsWord(s, w string) bool {
 			return false
 		}
 		a, b := i+j, i+j+len(w)
-		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
+		if (a == 0 || !IsWordByte(s[a-1])) && (b == len(s) || !IsWordByte(s[b])) {
 			return true
 		}
 		i = a + 1
 	}
 }
 
-func isWordByte(c byte) bool {
+func IsWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
@@ -246,7 +251,7 @@ func synopsisOf(text string) string {
 // "-f, --file=ARCHIVE", "--color, --colour [=WHEN]", "-name pattern",
 // "-exec command ;") into specs for record rec. It reports whether it
 // found a spelling.
-func (t *table) addHeading(head string, rec int, weak bool) bool {
+func (t *Table) addHeading(head string, rec int, weak bool) bool {
 	head = strings.TrimSpace(head)
 	if head == "" || (head[0] != '-' && head[0] != '+') {
 		return false
@@ -297,17 +302,17 @@ func (t *table) addHeading(head string, rec int, weak bool) bool {
 	arg, nargs, exec := argOf(rest)
 	// A value attached to one spelling (--file=ARCHIVE) is every
 	// spelling's: GNU pages say so once for all.
-	if arg == argNone {
+	if arg == ArgNone {
 		for _, sp := range spellings {
 			switch {
 			case strings.Contains(sp, "[="):
-				arg = argOptional
+				arg = ArgOptional
 			case strings.Contains(sp, "="):
-				arg = argRequired
+				arg = ArgRequired
 			case strings.Contains(sp, "[") && !strings.Contains(sp, "[no"):
-				arg = argOptional
+				arg = ArgOptional
 			}
-			if arg == argRequired {
+			if arg == ArgRequired {
 				break
 			}
 		}
@@ -319,16 +324,16 @@ func (t *table) addHeading(head string, rec int, weak bool) bool {
 		// Attached argument forms: --file=ARCHIVE, --color[=WHEN],
 		// -i[SUFFIX], --lines=[+]NUM.
 		if i := strings.Index(name, "[="); i > 0 {
-			name, a = name[:i], argOptional
+			name, a = name[:i], ArgOptional
 		} else if i := strings.IndexByte(name, '='); i > 0 {
-			name, a = name[:i], argRequired
+			name, a = name[:i], ArgRequired
 		} else if i := strings.IndexByte(name, '['); i > 1 {
 			inner := name[i:]
 			if strings.HasPrefix(name, "--[no-]") || strings.HasPrefix(name, "-[no-]") {
 				inner = ""
 			}
 			if inner != "" {
-				name, a = name[:i], argOptional
+				name, a = name[:i], ArgOptional
 			}
 		}
 		name = strings.TrimRight(name, ".:;")
@@ -359,25 +364,25 @@ func matchingBracket(s string, open int) int {
 // ("ARCHIVE", "<path>", "[=WHEN]" optional, "[eof-str]" optional), several
 // (find's "file format"), a command ("command ;"), or the start of a
 // description that shared the heading's line (not an argument).
-func argOf(rest string) (argKind, int, bool) {
+func argOf(rest string) (ArgKind, int, bool) {
 	if rest == "" {
-		return argNone, 0, false
+		return ArgNone, 0, false
 	}
 	words := strings.Fields(rest)
 	if words[len(words)-1] == ";" || words[len(words)-1] == "+" {
 		if words[0] == "command" || strings.Contains(rest, "{}") {
-			return argRequired, 1, true
+			return ArgRequired, 1, true
 		}
 	}
 	// Prose: a capitalised word followed by more, ending with a stop.
 	if len(words) >= 3 && strings.HasSuffix(rest, ".") {
-		return argNone, 0, false
+		return ArgNone, 0, false
 	}
 	if len(words) > 4 {
-		return argNone, 0, false
+		return ArgNone, 0, false
 	}
 	if strings.HasPrefix(rest, "[") && strings.HasSuffix(rest, "]") && len(words) == 1 {
-		return argOptional, 1, false
+		return ArgOptional, 1, false
 	}
 	n := 0
 	for _, w := range words {
@@ -385,12 +390,12 @@ func argOf(rest string) (argKind, int, bool) {
 			n++
 		}
 	}
-	return argRequired, max(n, 1), false
+	return ArgRequired, max(n, 1), false
 }
 
 // addSpelling adds one spelling; a spelling met again keeps its first
 // record but learns an argument a later heading gives it.
-func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec int, weak bool) bool {
+func (t *Table) addSpelling(name string, a ArgKind, nargs int, exec bool, rec int, weak bool) bool {
 	if strings.HasPrefix(name, "--[no-]") {
 		base := name[len("--[no-]"):]
 		ok := t.addSpelling("--"+base, a, nargs, exec, rec, weak)
@@ -406,22 +411,22 @@ func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec in
 	if len(name) < 2 || !validSpelling(name) {
 		return false
 	}
-	mk := func() *spec { return &spec{name: name, arg: a, nargs: nargs, exec: exec, rec: rec, weak: weak} }
-	put := func(old *spec) *spec {
+	mk := func() *Spec { return &Spec{Name: name, Arg: a, NArgs: nargs, Exec: exec, Rec: rec, Weak: weak} }
+	put := func(old *Spec) *Spec {
 		if old == nil {
 			return mk()
 		}
-		if old.weak && !weak {
+		if old.Weak && !weak {
 			return mk()
 		}
-		if old.arg == argNone && a != argNone && (!weak || t.fromSynopsis) {
-			old.arg, old.nargs, old.exec = a, nargs, exec
+		if old.Arg == ArgNone && a != ArgNone && (!weak || t.FromSynopsis) {
+			old.Arg, old.NArgs, old.Exec = a, nargs, exec
 		}
 		return old
 	}
 	switch {
 	case name[0] == '+':
-		t.single[name] = put(t.single[name])
+		t.Single[name] = put(t.Single[name])
 	case strings.HasPrefix(name, "--"):
 		if len(name) == 2 {
 			return false
@@ -435,31 +440,31 @@ func (t *table) addSpelling(name string, a argKind, nargs int, exec bool, rec in
 			if len(parts) > 1 {
 				re, err := regexp.Compile("^" + strings.Join(parts, "[a-z0-9]+") + "$")
 				if err == nil {
-					t.patterns = append(t.patterns, patternSpec{re: re, s: mk()})
+					t.Patterns = append(t.Patterns, PatternSpec{Re: re, S: mk()})
 				}
 			}
 		}
-		t.long[name] = put(t.long[name])
+		t.Long[name] = put(t.Long[name])
 	case len(name) == 2:
-		t.short[name[1]] = put(t.short[name[1]])
+		t.Short[name[1]] = put(t.Short[name[1]])
 	case isNumericPlaceholder(name[1:]):
-		t.numeric = put(t.numeric)
+		t.Numeric = put(t.Numeric)
 	default:
 		body := name[1:]
 		// -newerXY: a tail of capital placeholder letters after a
 		// lower-case name.
 		if k := upperTail(body); k > 0 && k < len(body) && k <= 3 && strings.ToLower(body[:len(body)-k]) == body[:len(body)-k] {
 			s := mk()
-			t.prefixes = append(t.prefixes, prefixSpec{prefix: name[:len(name)-k], tailLen: k, s: s})
+			t.Prefixes = append(t.Prefixes, PrefixSpec{Prefix: name[:len(name)-k], TailLen: k, S: s})
 			return true
 		}
 		// -Olevel: a capital letter with its value's name attached.
-		if len(body) >= 3 && unicode.IsUpper(rune(body[0])) && strings.ToLower(body[1:]) == body[1:] && isLetters(body[1:]) {
-			if t.short[body[0]] == nil {
-				t.short[body[0]] = &spec{name: name[:2], arg: argRequired, rec: rec, weak: weak}
+		if len(body) >= 3 && unicode.IsUpper(rune(body[0])) && strings.ToLower(body[1:]) == body[1:] && IsLetters(body[1:]) {
+			if t.Short[body[0]] == nil {
+				t.Short[body[0]] = &Spec{Name: name[:2], Arg: ArgRequired, Rec: rec, Weak: weak}
 			}
 		}
-		t.single[name] = put(t.single[name])
+		t.Single[name] = put(t.Single[name])
 	}
 	return true
 }
@@ -470,7 +475,7 @@ func validSpelling(name string) bool {
 	}
 	for i := 1; i < len(name); i++ {
 		c := name[i]
-		if !(isWordByte(c) || c == '-' || c == '?' || c == '@' || c == '#' || c == '.') {
+		if !(IsWordByte(c) || c == '-' || c == '?' || c == '@' || c == '#' || c == '.') {
 			return false
 		}
 	}
@@ -487,7 +492,7 @@ var subName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 var placeholder = regexp.MustCompile(`[A-Z][A-Z0-9]+`)
 
-func isLetters(s string) bool {
+func IsLetters(s string) bool {
 	for _, r := range s {
 		if !unicode.IsLetter(r) {
 			return false
@@ -520,7 +525,7 @@ func upperTail(s string) int {
 
 // scanSynopsis learns from usage lines: "[-f ARCHIVE]" (f takes a value),
 // "[-abc]" (each letter documented), "[--expression=script]".
-func (t *table) scanSynopsis(syn string, rec int) {
+func (t *Table) scanSynopsis(syn string, rec int) {
 	for i := 0; i < len(syn); i++ {
 		if syn[i] != '[' || i+1 >= len(syn) || syn[i+1] != '-' {
 			continue
@@ -540,7 +545,7 @@ func (t *table) scanSynopsis(syn string, rec int) {
 	}
 }
 
-func (t *table) synopsisItem(item string, rec int) {
+func (t *Table) synopsisItem(item string, rec int) {
 	if !strings.HasPrefix(item, "-") || len(item) < 2 {
 		return
 	}
@@ -554,16 +559,16 @@ func (t *table) synopsisItem(item string, rec int) {
 	if len(flag) > 64 || strings.Trim(flag[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%#?,") != "" {
 		return
 	}
-	if len(flag) > 2 && t.options > 0 && len(t.single) > 0 {
-		t.addSpelling(flag, argNone, 0, false, rec, true)
+	if len(flag) > 2 && t.Options > 0 && len(t.Single) > 0 {
+		t.addSpelling(flag, ArgNone, 0, false, rec, true)
 		return
 	}
 	for k := 1; k < len(flag); k++ {
 		if flag[k] == ',' {
 			continue
 		}
-		if t.short[flag[k]] == nil {
-			t.short[flag[k]] = &spec{name: "-" + flag[k:k+1], rec: rec, weak: true}
+		if t.Short[flag[k]] == nil {
+			t.Short[flag[k]] = &Spec{Name: "-" + flag[k:k+1], Rec: rec, Weak: true}
 		}
 	}
 }
@@ -572,12 +577,12 @@ func (t *table) synopsisItem(item string, rec int) {
 // reads as an option heading ("-e script, --expression=script" in a
 // section the parser did not take for options), and every flag-like
 // token is remembered as mentioned.
-func (t *table) scanProse(text string, rec int, headings bool) {
+func (t *Table) scanProse(text string, rec int, headings bool) {
 	for _, line := range strings.Split(text, "\n") {
 		tl := strings.TrimSpace(line)
 		if headings && strings.HasPrefix(tl, "-") && len(tl) < 80 && proseHeading.MatchString(tl) &&
 			!strings.Contains(strings.Fields(tl)[0][2:], "--") && t.addHeading(tl, rec, true) {
-			t.proseHeads++
+			t.ProseHeads++
 		}
 	}
 	for i := 0; i < len(text); i++ {
@@ -592,23 +597,23 @@ func (t *table) scanProse(text string, rec int, headings bool) {
 		if j < len(text) && text[j] == '-' {
 			j++
 		}
-		for j < len(text) && (isWordByte(text[j]) || text[j] == '-' || text[j] == '?' || text[j] == '@') {
+		for j < len(text) && (IsWordByte(text[j]) || text[j] == '-' || text[j] == '?' || text[j] == '@') {
 			j++
 		}
 		tok := strings.TrimRight(text[i:j], "-")
 		if len(tok) >= 2 && tok != "--" {
-			t.mentioned[tok] = true
+			t.Mentioned[tok] = true
 		}
 		i = j - 1
 	}
 }
 
-// subcommandUsage finds a subcommand's usage in its command's own page
+// SubcommandUsage finds a subcommand's usage in its command's own page
 // (tmux(1): a line "attach-session", then "[-dErx] [-t target-session]",
 // then "(alias: attach)"; or the name and usage on one line) and reads its
 // options into a table of their own: the subcommand is judged by them,
 // firmly.
-func subcommandUsage(doc search.CommandDoc, sub string) *table {
+func SubcommandUsage(doc search.CommandDoc, sub string) *Table {
 	for i, r := range doc.Records {
 		if r.Kind == index.KindOption || !strings.Contains(r.Text, sub) {
 			continue
@@ -640,28 +645,89 @@ func subcommandUsage(doc search.CommandDoc, sub string) *table {
 			if (first != sub && alias != sub) || !strings.Contains(u, "[-") {
 				continue
 			}
-			t := &table{doc: doc, long: map[string]*spec{}, short: map[byte]*spec{}, single: map[string]*spec{},
-				mentioned: map[string]bool{}, synopsis: first + " " + u}
-			t.fromSynopsis = true
+			t := &Table{Doc: doc, Long: map[string]*Spec{}, Short: map[byte]*Spec{}, Single: map[string]*Spec{},
+				Mentioned: map[string]bool{}, Synopsis: first + " " + u}
+			t.FromSynopsis = true
 			t.scanSynopsis(u, i)
-			t.fromSynopsis = false
+			t.FromSynopsis = false
 			// Firm for us: these are the subcommand's options, all of them.
-			for _, sp := range t.short {
-				sp.weak = false
+			for _, sp := range t.Short {
+				sp.Weak = false
 			}
-			for _, sp := range t.long {
-				sp.weak = false
+			for _, sp := range t.Long {
+				sp.Weak = false
 			}
-			t.firmOptions = len(t.short) + len(t.long) + len(t.single)
-			if t.firmOptions == 0 {
+			t.FirmOptions = len(t.Short) + len(t.Long) + len(t.Single)
+			if t.FirmOptions == 0 {
 				continue
 			}
-			for k := range t.long {
-				t.longNames = append(t.longNames, k)
+			for k := range t.Long {
+				t.LongNames = append(t.LongNames, k)
 			}
-			sort.Strings(t.longNames)
+			sort.Strings(t.LongNames)
 			return t
 		}
 	}
 	return nil
 }
+
+// Firm: the page has option entries beyond --help and --version, or
+// at least four option headings in its prose (sed's page keeps its
+// options there): enough to refuse what it lacks. A help-only page is not.
+func (t *Table) Firm() bool { return t.FirmOptions >= 1 || t.ProseHeads >= 4 }
+
+// PrefixOf is the long option name abbreviates, when only one record's
+// spellings start with it; ambiguous lists them when several do.
+func (t *Table) PrefixOf(name string) (*Spec, []string) {
+	if len(name) < 3 {
+		return nil, nil
+	}
+	var hit *Spec
+	var names []string
+	recs := map[int]bool{}
+	lo, hi := 0, len(t.LongNames)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if t.LongNames[m] < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for k := lo; k < len(t.LongNames) && strings.HasPrefix(t.LongNames[k], name); k++ {
+		s := t.Long[t.LongNames[k]]
+		names = append(names, s.Name)
+		if !recs[s.Rec] {
+			recs[s.Rec] = true
+			if hit == nil {
+				hit = s
+			}
+		}
+	}
+	if len(recs) == 1 {
+		return hit, nil
+	}
+	if len(recs) > 1 {
+		return nil, names
+	}
+	return nil, nil
+}
+
+// FromHeadings is the table of options given as headings ("-w,
+// --timeout SECONDS"): what explain knows of a wrapper's options itself,
+// for when the wrapper's page is missing or terse.
+func FromHeadings(heads []string) *Table {
+	t := &Table{Long: map[string]*Spec{}, Short: map[byte]*Spec{}, Single: map[string]*Spec{}, Mentioned: map[string]bool{}}
+	for _, h := range heads {
+		t.addHeading(h, -1, false)
+	}
+	for k := range t.Long {
+		t.LongNames = append(t.LongNames, k)
+	}
+	sort.Strings(t.LongNames)
+	return t
+}
+
+// IsSubcommandName says whether s looks like a subcommand's name
+// (commit, log, cherry-pick): lower-case words joined by dashes.
+func IsSubcommandName(s string) bool { return subName.MatchString(s) }
