@@ -13,23 +13,24 @@ package explain
 import (
 	"context"
 
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/search"
 )
 
-// Verdict is what the index says of a command or a word.
-type Verdict string
+// The verdicts and words are package judge's: the names here are
+// explain's API, and what its callers use.
+type (
+	Verdict = judge.Verdict
+	Word    = judge.Word
+)
 
-// The verdicts. A command is Known (the index documents it), NotInstalled
-// or Undocumented; a word is Known (a documented option), UnknownOption,
-// Operand (not an option: a file, a pattern, an option's value) or
-// Undocumented (its command has no option records to judge it by: never
-// a guess).
+// The verdicts (see package judge).
 const (
-	Known         Verdict = "known"
-	UnknownOption Verdict = "unknown option"
-	NotInstalled  Verdict = "not installed"
-	Undocumented  Verdict = "undocumented"
-	Operand       Verdict = "operand"
+	Known         = judge.Known
+	UnknownOption = judge.UnknownOption
+	NotInstalled  = judge.NotInstalled
+	Undocumented  = judge.Undocumented
+	Operand       = judge.Operand
 )
 
 // Lookup returns one command's documentation from the index
@@ -43,30 +44,6 @@ type Options struct {
 	// machine's PATH (Undocumented rather than NotInstalled). Nil: the
 	// index alone decides (an imported index of another machine).
 	OnPath func(command string) bool
-}
-
-// Word is one word of a command's arguments.
-type Word struct {
-	Text  string `json:"text"`
-	Start int    `json:"start"` // byte offsets in the line
-	End   int    `json:"end"`
-	// Verdict is this word's; an option's value (the "ARCHIVE" of -f
-	// ARCHIVE) is an Operand whose Of names the option.
-	Verdict Verdict `json:"verdict"`
-	// Option is the documented flag the word matched, as the page spells
-	// it ("--extract" for -x in -xzvf; "--regexp" for --reg); OptionID
-	// the option record's id; Help its text.
-	Option   string `json:"option,omitempty"`
-	OptionID string `json:"option_id,omitempty"`
-	Help     string `json:"help,omitempty"`
-	// Of is the option a value belongs to.
-	Of string `json:"of,omitempty"`
-	// Flags are the words' parts when it is a cluster of short options
-	// (-xzvf): one entry each, in order.
-	Flags []Word `json:"flags,omitempty"`
-	// Note says why, where the verdict needs it ("abbreviation of
-	// --regexp", "no such option in tar(1)", "a value of -C").
-	Note string `json:"note,omitempty"`
 }
 
 // Command is one command of the line, as run (after the wrappers).

@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/explain/optable"
 	"github.com/cmdai/cmdai/search"
 )
@@ -123,7 +124,7 @@ func (e *explainer) file(f *syntax.File, src string, off func(int) int, via []st
 		case *syntax.CallExpr:
 			if len(n.Args) > 1 && n.Args[0].Lit() == "alias" {
 				for _, w := range n.Args[1:] {
-					if name, _, ok := strings.Cut(wordArg(src, w).lit, "="); ok {
+					if name, _, ok := strings.Cut(wordArg(src, w).Lit, "="); ok {
 						e.aliases[name] = true
 					}
 				}
@@ -146,7 +147,7 @@ func (e *explainer) file(f *syntax.File, src string, off func(int) int, via []st
 			if len(n.Args) == 0 {
 				return true
 			}
-			args := make([]arg, len(n.Args))
+			args := make([]judge.Arg, len(n.Args))
 			for i, w := range n.Args {
 				args[i] = e.argOf(w)
 			}
@@ -166,13 +167,13 @@ func (e *explainer) file(f *syntax.File, src string, off func(int) int, via []st
 	})
 }
 
-func (e *explainer) argOf(w *syntax.Word) arg {
+func (e *explainer) argOf(w *syntax.Word) judge.Arg {
 	a := wordArg(e.src, w)
-	s, t := a.start, a.end
+	s, t := a.Start, a.End
 	if s >= 0 && t <= len(e.src) && s <= t {
-		a.text = e.src[s:t]
+		a.Text = e.src[s:t]
 	}
-	a.start, a.end = e.off(s), e.off(t)
+	a.Start, a.End = e.off(s), e.off(t)
 	return a
 }
 
@@ -202,18 +203,18 @@ func set(names ...string) map[string]bool {
 var shells = set("sh", "bash", "dash", "zsh", "ksh")
 
 // call explains one simple command (and those it runs).
-func (e *explainer) call(args []arg, via []string, depth int) {
+func (e *explainer) call(args []judge.Arg, via []string, depth int) {
 	name := args[0]
-	cmd := Command{Name: name.lit, Via: via, Start: name.start, End: args[len(args)-1].end}
+	cmd := Command{Name: name.Lit, Via: via, Start: name.Start, End: args[len(args)-1].End}
 	switch {
 	case len(via) >= maxVia:
 		cmd.Verdict, cmd.Note = Undocumented, "run under too many wrappers to follow"
-	case name.dynamic || name.lit == "":
-		cmd.Name = name.text
+	case name.Dynamic || name.Lit == "":
+		cmd.Name = name.Text
 		cmd.Verdict, cmd.Note = Undocumented, "the command is named at run time"
-	case e.funcs[name.lit]:
+	case e.funcs[name.Lit]:
 		cmd.Verdict, cmd.Note = Undocumented, "a shell function defined in this line: not looked up"
-	case e.aliases[name.lit] && name.lit != "alias":
+	case e.aliases[name.Lit] && name.Lit != "alias":
 		cmd.Verdict, cmd.Note = Undocumented, "an alias defined in this line: its body is explained where it is defined"
 	}
 	if cmd.Verdict != "" {
@@ -221,11 +222,11 @@ func (e *explainer) call(args []arg, via []string, depth int) {
 		e.out = append(e.out, cmd)
 		return
 	}
-	if w, ok := wrappers[name.lit]; ok {
+	if w, ok := wrappers[name.Lit]; ok {
 		e.wrapper(w, args, via, depth)
 		return
 	}
-	if name.lit == "alias" {
+	if name.Lit == "alias" {
 		e.alias(args, via, depth)
 		return
 	}
@@ -234,11 +235,11 @@ func (e *explainer) call(args []arg, via []string, depth int) {
 
 // plainWords are the words of a command nothing can judge: options
 // Undocumented, the rest operands.
-func (e *explainer) plainWords(args []arg, note string) []Word {
+func (e *explainer) plainWords(args []judge.Arg, note string) []Word {
 	out := make([]Word, 0, len(args))
 	for _, a := range args {
-		w := e.word(a)
-		if strings.HasPrefix(a.lit, "-") && len(a.lit) > 1 {
+		w := judge.NewWord(a)
+		if strings.HasPrefix(a.Lit, "-") && len(a.Lit) > 1 {
 			w.Verdict, w.Note = Undocumented, note
 		} else {
 			w.Verdict = Operand
@@ -250,8 +251,8 @@ func (e *explainer) plainWords(args []arg, note string) []Word {
 
 // resolve looks the command named by args[0] up and fills cmd's verdict;
 // it returns the doc when the index has one.
-func (e *explainer) resolve(cmd *Command, a arg) *docResult {
-	n := a.lit
+func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
+	n := a.Lit
 	look := n
 	if strings.Contains(n, "/") {
 		look = path.Base(n)
@@ -265,7 +266,7 @@ func (e *explainer) resolve(cmd *Command, a arg) *docResult {
 		if cmd.Name == "" {
 			cmd.Name = look
 		}
-		cmd.Verdict, cmd.Page, cmd.Summary = Known, pageName(r.doc), r.doc.Description
+		cmd.Verdict, cmd.Page, cmd.Summary = Known, judge.PageName(r.doc), r.doc.Description
 		if r.doc.AliasAsked != "" {
 			cmd.Note = n + " is another name of " + cmd.Name
 		}
@@ -285,8 +286,8 @@ func (e *explainer) resolve(cmd *Command, a arg) *docResult {
 }
 
 // command explains a command that is no wrapper.
-func (e *explainer) command(args []arg, via []string, depth int) {
-	cmd := Command{Name: args[0].lit, Via: via, Start: args[0].start, End: args[len(args)-1].end}
+func (e *explainer) command(args []judge.Arg, via []string, depth int) {
+	cmd := Command{Name: args[0].Lit, Via: via, Start: args[0].Start, End: args[len(args)-1].End}
 	r := e.resolve(&cmd, args[0])
 	if e.err != nil {
 		return
@@ -296,23 +297,23 @@ func (e *explainer) command(args []arg, via []string, depth int) {
 		e.out = append(e.out, cmd)
 		return
 	}
-	base := path.Base(args[0].lit)
-	j := &judger{e: e, name: cmd.Name, page: cmd.Page, t: r.t, base: base}
+	base := path.Base(args[0].Lit)
+	j := &judge.Judger{Call: e.call, Name: cmd.Name, Page: cmd.Page, Table: r.t, Base: base}
 	rest := args[1:]
 	switch {
 	case base == "find" || base == "gfind":
-		cmd.Words = j.find(rest, via, depth)
+		cmd.Words = j.Find(rest, via, depth)
 	case shells[base] && depth < maxDepth:
 		cmd.Words = e.shellC(j, rest, via, depth)
-	case base == "tar" && len(rest) > 0 && !rest[0].dynamic && rest[0].lit != "" && rest[0].lit[0] != '-':
-		cmd.Words = j.tarOld(rest)
+	case base == "tar" && len(rest) > 0 && !rest[0].Dynamic && rest[0].Lit != "" && rest[0].Lit[0] != '-':
+		cmd.Words = j.TarOld(rest)
 	case base == "ps":
-		cmd.Words = j.ps(rest)
+		cmd.Words = j.PS(rest)
 	case stopsAtOperand[base] != nil:
 		stop := stopsAtOperand[base]
-		words, at := j.judge(rest, mode{stopAt: stop.operands})
+		words, at := j.Judge(rest, judge.Mode{StopAt: stop.operands})
 		for _, a := range rest[at:] {
-			words = append(words, operand(e.word(a), stop.note))
+			words = append(words, judge.OperandWord(judge.NewWord(a), stop.note))
 		}
 		cmd.Words = words
 	default:
@@ -347,8 +348,8 @@ var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "
 // index holds <cmd>-<operand> (git-commit), the rest by that page, else
 // by the command's page, leniently (the subcommand's options may not be
 // on it).
-func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
-	words, at := j.judge(args, mode{stopAt: 0})
+func (e *explainer) subcommand(j *judge.Judger, cmd *Command, args []judge.Arg) []Word {
+	words, at := j.Judge(args, judge.Mode{StopAt: 0})
 	if at >= len(args) {
 		return words
 	}
@@ -357,46 +358,46 @@ func (e *explainer) subcommand(j *judger, cmd *Command, args []arg) []Word {
 	for _, w := range words {
 		ended = ended || w.Note == "ends the options"
 	}
-	if !sub.dynamic && optable.IsSubcommandName(sub.lit) && !strings.Contains(cmd.Name, "-") {
-		r := e.get(cmd.Name + "-" + sub.lit)
+	if !sub.Dynamic && optable.IsSubcommandName(sub.Lit) && !strings.Contains(cmd.Name, "-") {
+		r := e.get(cmd.Name + "-" + sub.Lit)
 		if e.err != nil {
 			return words
 		}
 		if r.found {
-			cmd.Name, cmd.Page, cmd.Summary = r.doc.Command, pageName(r.doc), r.doc.Description
-			words = append(words, operand(e.word(sub), "the subcommand: judged by "+cmd.Page))
-			sj := &judger{e: e, name: cmd.Name, page: cmd.Page, t: r.t, base: cmd.Name}
-			more, _ := sj.judge(args[at+1:], mode{stopAt: -1})
+			cmd.Name, cmd.Page, cmd.Summary = r.doc.Command, judge.PageName(r.doc), r.doc.Description
+			words = append(words, judge.OperandWord(judge.NewWord(sub), "the subcommand: judged by "+cmd.Page))
+			sj := &judge.Judger{Call: e.call, Name: cmd.Name, Page: cmd.Page, Table: r.t, Base: cmd.Name}
+			more, _ := sj.Judge(args[at+1:], judge.Mode{StopAt: -1})
 			return append(words, more...)
 		}
 	}
-	if subcommandFamilies[j.base] && !sub.dynamic {
-		if st := optable.SubcommandUsage(j.t.Doc, sub.lit); st != nil {
-			words = append(words, operand(e.word(sub), "the subcommand: judged by its usage line in "+j.page))
-			sj := &judger{e: e, name: j.name + " " + sub.lit, page: j.page + " (" + sub.lit + ")", t: st, base: j.base}
-			more, _ := sj.judge(args[at+1:], mode{stopAt: -1, ended: ended})
+	if subcommandFamilies[j.Base] && !sub.Dynamic {
+		if st := optable.SubcommandUsage(j.Table.Doc, sub.Lit); st != nil {
+			words = append(words, judge.OperandWord(judge.NewWord(sub), "the subcommand: judged by its usage line in "+j.Page))
+			sj := &judge.Judger{Call: e.call, Name: j.Name + " " + sub.Lit, Page: j.Page + " (" + sub.Lit + ")", Table: st, Base: j.Base}
+			more, _ := sj.Judge(args[at+1:], judge.Mode{StopAt: -1, Ended: ended})
 			return append(words, more...)
 		}
 	}
-	if j.t.Subcommands || subcommandFamilies[j.base] {
-		words = append(words, operand(e.word(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.text+" is not in the index)"))
-		j.lenient = true
-		j.lenientNote = "after the subcommand (or operand) " + sub.text + ": " + j.page + " may not list its options"
+	if j.Table.Subcommands || subcommandFamilies[j.Base] {
+		words = append(words, judge.OperandWord(judge.NewWord(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.Text+" is not in the index)"))
+		j.Lenient = true
+		j.LenientNote = "after the subcommand (or operand) " + sub.Text + ": " + j.Page + " may not list its options"
 	} else {
 		note := ""
-		if sub.dynamic {
+		if sub.Dynamic {
 			note = "expanded at run time"
 		}
-		words = append(words, operand(e.word(sub), note))
+		words = append(words, judge.OperandWord(judge.NewWord(sub), note))
 	}
-	more, _ := j.judge(args[at+1:], mode{stopAt: -1, ended: ended})
+	more, _ := j.Judge(args[at+1:], judge.Mode{StopAt: -1, Ended: ended})
 	return append(words, more...)
 }
 
 // alias explains `alias name='body'`: the body is a command line itself,
 // explained with "alias name" in Via.
-func (e *explainer) alias(args []arg, via []string, depth int) {
-	cmd := Command{Name: "alias", Via: via, Start: args[0].start, End: args[len(args)-1].end}
+func (e *explainer) alias(args []judge.Arg, via []string, depth int) {
+	cmd := Command{Name: "alias", Via: via, Start: args[0].Start, End: args[len(args)-1].End}
 	r := e.resolve(&cmd, args[0])
 	if e.err != nil {
 		return
@@ -405,14 +406,14 @@ func (e *explainer) alias(args []arg, via []string, depth int) {
 		cmd.Note = "a shell builtin"
 	}
 	for _, a := range args[1:] {
-		w := e.word(a)
-		switch name, body, ok := strings.Cut(a.lit, "="); {
-		case ok && !a.dynamic:
+		w := judge.NewWord(a)
+		switch name, body, ok := strings.Cut(a.Lit, "="); {
+		case ok && !a.Dynamic:
 			w.Verdict, w.Note = Operand, "defines the alias "+name
 			if strings.TrimSpace(body) != "" && !e.nested(body, a, append(append([]string(nil), via...), "alias "+name), depth) {
 				w.Note += ": its body does not parse as shell, so it is not explained"
 			}
-		case strings.HasPrefix(a.lit, "-"):
+		case strings.HasPrefix(a.Lit, "-"):
 			w.Verdict, w.Note = Undocumented, "a shell builtin's option"
 		default:
 			w.Verdict = Operand
@@ -427,7 +428,7 @@ func (e *explainer) alias(args []arg, via []string, depth int) {
 // appears in it verbatim, else at the whole word. A body that does not
 // parse is no error of the line: nested reports false and the caller
 // notes it.
-func (e *explainer) nested(body string, a arg, via []string, depth int) bool {
+func (e *explainer) nested(body string, a judge.Arg, via []string, depth int) bool {
 	if depth >= maxDepth || strings.TrimSpace(body) == "" {
 		return false
 	}
@@ -436,12 +437,12 @@ func (e *explainer) nested(body string, a arg, via []string, depth int) bool {
 		return false
 	}
 	base := -1
-	if a.start >= 0 {
-		if k := strings.Index(a.text, body); k >= 0 && a.end-a.start == len(a.text) {
-			base = a.start + k
+	if a.Start >= 0 {
+		if k := strings.Index(a.Text, body); k >= 0 && a.End-a.Start == len(a.Text) {
+			base = a.Start + k
 		}
 	}
-	start, end := a.start, a.end
+	start, end := a.Start, a.End
 	off := func(o int) int {
 		if base >= 0 {
 			return base + o
@@ -453,18 +454,18 @@ func (e *explainer) nested(body string, a arg, via []string, depth int) bool {
 }
 
 // shellC explains sh -c 'command line': its string is explained as a line.
-func (e *explainer) shellC(j *judger, args []arg, via []string, depth int) []Word {
-	words, _ := j.judge(args, mode{stopAt: -1})
+func (e *explainer) shellC(j *judge.Judger, args []judge.Arg, via []string, depth int) []Word {
+	words, _ := j.Judge(args, judge.Mode{StopAt: -1})
 	for k, a := range args {
-		if a.dynamic || !strings.HasPrefix(a.lit, "-") || strings.HasPrefix(a.lit, "--") || !strings.Contains(a.lit[1:], "c") {
+		if a.Dynamic || !strings.HasPrefix(a.Lit, "-") || strings.HasPrefix(a.Lit, "--") || !strings.Contains(a.Lit[1:], "c") {
 			continue
 		}
-		if k+1 < len(args) && !args[k+1].dynamic {
+		if k+1 < len(args) && !args[k+1].Dynamic {
 			b := args[k+1]
-			if e.nested(b.lit, b, append(append([]string(nil), via...), j.name+" -c"), depth) {
+			if e.nested(b.Lit, b, append(append([]string(nil), via...), j.Name+" -c"), depth) {
 				for i := range words {
-					if words[i].Start == b.start && words[i].End == b.end {
-						words[i].Note = join(words[i].Note, "a command line: explained as such")
+					if words[i].Start == b.Start && words[i].End == b.End {
+						words[i].Note = judge.JoinNotes(words[i].Note, "a command line: explained as such")
 					}
 				}
 			}

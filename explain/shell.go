@@ -6,28 +6,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/explain/judge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // ErrBadLine is wrapped by every error about the line itself: empty,
 // too long, binary, or not shell the parser can read.
 var ErrBadLine = errors.New("bad command line")
-
-// arg is one shell word of a command as Explain judges it.
-type arg struct {
-	// lit is the word's value after quote removal when it is literal;
-	// when dynamic, the literal prefix before the first expansion or
-	// glob.
-	lit     string
-	dynamic bool
-	// text is the word as written.
-	text string
-	// start, end: byte offsets in the line. raw: line[start:end] is lit
-	// itself (no quotes, no escapes), so a character's offset within the
-	// word is start plus its index.
-	start, end int
-	raw        bool
-}
 
 // checkLine refuses what is not a command line, before parsing.
 func checkLine(line string) error {
@@ -118,8 +103,8 @@ func badParse(err error) error {
 
 // wordArg reads a word: its literal value and whether parts of it are only
 // known at run time (expansions, command substitutions, globs, braces).
-func wordArg(line string, w *syntax.Word) arg {
-	a := arg{start: int(w.Pos().Offset()), end: int(w.End().Offset())}
+func wordArg(line string, w *syntax.Word) judge.Arg {
+	a := judge.Arg{Start: int(w.Pos().Offset()), End: int(w.End().Offset())}
 	var b strings.Builder
 	dyn := false
 	for _, p := range w.Parts {
@@ -150,9 +135,9 @@ func wordArg(line string, w *syntax.Word) arg {
 			dyn = true
 		}
 	}
-	a.lit, a.dynamic = b.String(), dyn
-	if a.start >= 0 && a.end <= len(line) && a.start <= a.end {
-		a.raw = line[a.start:a.end] == a.lit && !dyn
+	a.Lit, a.Dynamic = b.String(), dyn
+	if a.Start >= 0 && a.End <= len(line) && a.Start <= a.End {
+		a.Raw = line[a.Start:a.End] == a.Lit && !dyn
 	}
 	return a
 }
