@@ -369,6 +369,44 @@ func (j *Judger) shortWord(args []Arg, i int) ([]Word, int) {
 	return ws, used
 }
 
+// clusterVerdict is the verdict of a cluster's word w from its letters'
+// (flags): unknown or undocumented when one letter is, else known; a
+// cluster of one option reads as that option.
+func clusterVerdict(w Word, flags []Word, dynamic, unknown, undoc, valueDone bool) Word {
+	switch {
+	case unknown:
+		w.Verdict = UnknownOption
+		for _, f := range flags {
+			if f.Verdict == UnknownOption {
+				w.Note = JoinNotes(w.Note, f.Text+": "+f.Note)
+			}
+		}
+	case undoc:
+		w.Verdict = Undocumented
+		w.Note = flags[len(flags)-1].Note
+	case dynamic && !valueDone:
+		w.Verdict, w.Note = Undocumented, "part of the word is expanded at run time"
+	default:
+		w.Verdict = Known
+	}
+	if len(flags) == 1 {
+		f := flags[0]
+		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
+		switch {
+		case w.Verdict == UnknownOption:
+			w.Note = f.Note
+		case w.Note != f.Note:
+			w.Note = JoinNotes(w.Note, f.Note)
+		}
+		flags = nil
+	} else if w.Verdict == Known && len(flags) > 0 && flags[0].Verdict == Known && countOptions(flags) == 1 {
+		f := flags[0]
+		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
+	}
+	w.Flags = flags
+	return w
+}
+
 // cluster judges -xzvf letter by letter. strict: succeed only when every
 // letter is documented.
 func (j *Judger) cluster(args []Arg, i int, strict bool) ([]Word, int, bool) {
@@ -458,37 +496,7 @@ func (j *Judger) cluster(args []Arg, i int, strict bool) ([]Word, int, bool) {
 			valueOpt = last.Text
 		}
 	}
-	switch {
-	case unknown:
-		w.Verdict = UnknownOption
-		for _, f := range flags {
-			if f.Verdict == UnknownOption {
-				w.Note = JoinNotes(w.Note, f.Text+": "+f.Note)
-			}
-		}
-	case undoc:
-		w.Verdict = Undocumented
-		w.Note = flags[len(flags)-1].Note
-	case a.Dynamic && !valueDone:
-		w.Verdict, w.Note = Undocumented, "part of the word is expanded at run time"
-	default:
-		w.Verdict = Known
-	}
-	if len(flags) == 1 {
-		f := flags[0]
-		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
-		switch {
-		case w.Verdict == UnknownOption:
-			w.Note = f.Note
-		case w.Note != f.Note:
-			w.Note = JoinNotes(w.Note, f.Note)
-		}
-		flags = nil
-	} else if w.Verdict == Known && len(flags) > 0 && flags[0].Verdict == Known && countOptions(flags) == 1 {
-		f := flags[0]
-		w.Option, w.OptionID, w.Help = f.Option, f.OptionID, f.Help
-	}
-	w.Flags = flags
+	w = clusterVerdict(w, flags, a.Dynamic, unknown, undoc, valueDone)
 	out := []Word{w}
 	if used == 1 {
 		out = append(out, ValueOf(args[i+1], valueOpt))
