@@ -73,7 +73,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, qerr := s.b.Query(r.Context(), q)
-	s.gate.leave()
+	s.gate.Leave()
 	if qerr != nil {
 		writeError(w, s.asError(qerr))
 		return
@@ -88,18 +88,6 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 // a request of valid UTF-8 under MaxRequestBytes, k and max_tokens in
 // range, a known mode. Defaults are those of `index query`.
 func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return QueryRequest{}, &Error{Status: 413, Message: "query body over 64 KiB: a request is one sentence", ExitCode: 2}
-		}
-		return QueryRequest{}, badRequest("read the query: %v", err)
-	}
-	// encoding/json would turn invalid bytes into U+FFFD silently.
-	if !utf8.Valid(raw) {
-		return QueryRequest{}, badRequest("query is not valid UTF-8")
-	}
 	// k and max_tokens as pointers: an explicit 0 is an error, a missing
 	// one the default.
 	var in struct {
@@ -107,13 +95,8 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 		K         *int `json:"k"`
 		MaxTokens *int `json:"max_tokens"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return QueryRequest{}, badRequest("bad query JSON: %v (send {\"request\": \"...\", \"k\": 5})", err)
-	}
-	if dec.More() {
-		return QueryRequest{}, badRequest("bad query JSON: one object per request")
+	if err := decodeJSON(w, r, maxBody, "query", "64 KiB: a request is one sentence", `{"request": "...", "k": 5}`, &in); err != nil {
+		return QueryRequest{}, err
 	}
 	q := in.QueryRequest
 	q.K, q.MaxTokens = 5, render.DefaultContextTokens
@@ -149,7 +132,7 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 func (s *Server) enter(ctx context.Context) *Error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.QueryWait)
 	defer cancel()
-	if err := s.gate.enter(ctx); err != nil {
+	if err := s.gate.Enter(ctx); err != nil {
 		return &Error{Status: 503, Message: "the index is being written (index init, refresh, import, clear or docs): retry when it is done", ExitCode: 6}
 	}
 	return nil
@@ -177,7 +160,7 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, eerr := s.b.Explain(r.Context(), req)
-	s.gate.leave()
+	s.gate.Leave()
 	if eerr != nil {
 		writeError(w, s.asError(eerr))
 		return
@@ -185,32 +168,41 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// decodeExplain reads an explain request: one JSON object of known
-// fields, of valid UTF-8. The line itself (blank, too long, control
-// bytes, not shell) is Explain's to judge: one message wherever a line
-// comes from.
+// decodeExplain reads an explain request. The line itself (blank, too
+// long, control bytes, not shell) is Explain's to judge: one message
+// wherever a line comes from.
 func decodeExplain(w http.ResponseWriter, r *http.Request) (ExplainRequest, *Error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxExplainBody))
+	var req ExplainRequest
+	limit := fmt.Sprintf("%d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10)
+	err := decodeJSON(w, r, maxExplainBody, "explain", limit, `{"line": "tar -xzf a.tgz"}`, &req)
+	return req, err
+}
+
+// decodeJSON reads a request body of at most limit bytes (tooBig says
+// what that limit is) into v: one JSON object of known fields, of valid
+// UTF-8 (encoding/json would turn invalid bytes into U+FFFD silently).
+// what names the request in messages, example is one to send.
+func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, what, tooBig, example string, v any) *Error {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return ExplainRequest{}, &Error{Status: 413, Message: fmt.Sprintf("explain body over %d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10), ExitCode: 2}
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return &Error{Status: 413, Message: what + " body over " + tooBig, ExitCode: 2}
 		}
-		return ExplainRequest{}, badRequest("read the request: %v", err)
+		return badRequest("read the %s: %v", what, err)
 	}
 	if !utf8.Valid(raw) {
-		return ExplainRequest{}, badRequest("request is not valid UTF-8")
+		return badRequest("%s is not valid UTF-8", what)
 	}
-	var req ExplainRequest
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return req, badRequest("bad explain JSON: %v (send {\"line\": \"tar -xzf a.tgz\"})", err)
+	if err := dec.Decode(v); err != nil {
+		return badRequest("bad %s JSON: %v (send %s)", what, err, example)
 	}
 	if dec.More() {
-		return req, badRequest("bad explain JSON: one object per request")
+		return badRequest("bad %s JSON: one object per request", what)
 	}
-	return req, nil
+	return nil
 }
 
 // MaxCommandBytes bounds a command name asked for: names are short.
@@ -233,7 +225,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	doc, derr := s.b.Docs(r.Context(), command, strict)
-	s.gate.leave()
+	s.gate.Leave()
 	if errors.Is(derr, search.ErrUnknownCommand) {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: derr.Error(), ExitCode: 2})
 		return
@@ -298,7 +290,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := s.b.Status(r.Context(), req)
-	s.gate.leave()
+	s.gate.Leave()
 	if err != nil {
 		writeError(w, s.asError(err))
 		return
@@ -308,7 +300,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	h := s.b.Where()
-	h.OK, h.Writing, h.PID = true, s.gate.isWriting(), os.Getpid()
+	h.OK, h.Writing, h.PID = true, s.gate.IsWriting(), os.Getpid()
 	writeJSON(w, http.StatusOK, h)
 }
 
@@ -327,10 +319,10 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusBadGateway, Message: "cmdai serve runs without Chroma and has none to lend a writer (" + h.DegradedReason + "); start Chroma or fix --chroma-url, or run the writer with --no-serve", ExitCode: 4})
 		return
 	}
-	if err := s.gate.lock(r.Context()); err != nil {
+	if err := s.gate.Lock(r.Context()); err != nil {
 		return // the writer left while waiting
 	}
-	defer s.gate.unlock()
+	defer s.gate.Unlock()
 	// The lease outlives the server's read timeout.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})

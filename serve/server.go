@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cmdai/cmdai/serve/gate"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 
@@ -44,7 +45,7 @@ type Options struct {
 type Server struct {
 	b    Backend
 	opts Options
-	gate gate
+	gate gate.Gate
 	// lastActive (unix nanoseconds) and active drive the idle timeout.
 	lastActive atomic.Int64
 	active     atomic.Int64
