@@ -52,6 +52,7 @@ if [ -z "${CMDAI_HOME:-}" ]; then
 fi
 data="$CMDAI_HOME/chroma"
 
+# shellcheck disable=SC1091 # the running system's os-release
 echo "# $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# index: $("$BIN" index status --json --no-serve | python3 -c 'import json,sys; s=json.load(sys.stdin); c=[c for c in s["collections"] if c["current"]][0]; print(c["name"], c["metadata"]["commands_count"], "commands,", c["records_count"], "records")')"
 
@@ -94,7 +95,7 @@ port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); 
 chroma_pid=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/api/v2/heartbeat" >/dev/null && break; sleep 0.2; done
 times url "$BIN" explain --json --chroma-url "http://127.0.0.1:$port" >"$work/url"
-kill -TERM "$chroma_pid" && wait "$chroma_pid" 2>/dev/null || true
+if kill -TERM "$chroma_pid"; then wait "$chroma_pid" 2>/dev/null || true; fi
 chroma_pid=""
 
 "$BIN" serve 2>"$work/serve.err" &

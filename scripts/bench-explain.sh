@@ -49,6 +49,7 @@ if [ -z "${CMDAI_HOME:-}" ]; then
 	"$BIN" index init --batch-mode >/dev/null 2>"$work/init.err" || { tail "$work/init.err" >&2; exit 1; }
 fi
 
+# shellcheck disable=SC1091 # the running system's os-release
 echo "# $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# explain at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- explain || echo ' (explain/ modified)')"
 args=(-lines "$CORPUS" -home "$CMDAI_HOME")
