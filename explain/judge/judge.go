@@ -794,7 +794,7 @@ func (j *Judger) quirk(w *Word, a Arg) bool {
 	l := a.Lit
 	switch j.Base {
 	case "kill", "pkill", "killall", "pgrep":
-		if signalWord.MatchString(l) && (j.Table == nil || j.Table.Short[l[1]] == nil || len(l) > 2) {
+		if signalWord.MatchString(l) && isSignal(l) && (j.Table == nil || j.Table.Short[l[1]] == nil || len(l) > 2) {
 			w.Verdict, w.Option, w.Note = Known, "-SIGNAL", "a signal"
 			return true
 		}
@@ -836,5 +836,31 @@ var (
 	signalWord = regexp.MustCompile(`^-(SIG)?([A-Z][A-Z0-9+-]*|[0-9]+)$`)
 	modeWord   = regexp.MustCompile(`^[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*$`)
 )
+
+// signalNames are the signals' names (Linux's, and the BSDs' few more):
+// kill -HUP, -SIGTERM, -RTMIN+3. A capital word that names none (kill
+// -S) is judged as an option.
+var signalNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields("HUP INT QUIT ILL TRAP ABRT IOT BUS EMT FPE KILL USR1 SEGV USR2 PIPE ALRM TERM " +
+		"STKFLT CHLD CLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO POLL PWR LOST SYS UNUSED INFO RTMIN RTMAX EXIT") {
+		signalNames[n] = true
+	}
+}
+
+var rtSignal = regexp.MustCompile(`^RT(MIN\+|MAX-)[0-9]+$`)
+
+// isSignal: the word (-9, -HUP, -SIGHUP, -RTMIN+3) names a signal.
+func isSignal(word string) bool {
+	name := strings.TrimPrefix(strings.TrimPrefix(word, "-"), "SIG")
+	if name == "" {
+		return false
+	}
+	if strings.Trim(name, "0123456789") == "" {
+		return true
+	}
+	return signalNames[name] || rtSignal.MatchString(name)
+}
 
 var findOperators = map[string]bool{"(": true, ")": true, "!": true, ",": true, "-o": true, "-a": true, "-or": true, "-and": true, "-not": true}

@@ -431,7 +431,10 @@ func (t *Table) addSpelling(name string, a ArgKind, nargs int, exec bool, rec in
 		if len(name) == 2 {
 			return false
 		}
-		if k := strings.IndexFunc(name, unicode.IsUpper); k > 2 || k == 2 && len(name) > 3 && strings.ContainsRune(name[2:], '-') {
+		// (A name all in capitals, less's --QUIT-AT-EOF, is a spelling
+		// of its own: a placeholder stands beside a lower-case word.)
+		if k := strings.IndexFunc(name, unicode.IsUpper); (k > 2 || k == 2 && len(name) > 3 && strings.ContainsRune(name[2:], '-')) &&
+			strings.IndexFunc(name, unicode.IsLower) >= 0 {
 			// --LTYPE-line-format: the capitals stand for a word.
 			parts := placeholder.Split(name, -1)
 			for i := range parts {
@@ -526,6 +529,7 @@ func upperTail(s string) int {
 // scanSynopsis learns from usage lines: "[-f ARCHIVE]" (f takes a value),
 // "[-abc]" (each letter documented), "[--expression=script]".
 func (t *Table) scanSynopsis(syn string, rec int) {
+	t.scanAlternatives(syn, rec)
 	for i := 0; i < len(syn); i++ {
 		if syn[i] != '[' || i+1 >= len(syn) || syn[i+1] != '-' {
 			continue
@@ -542,6 +546,20 @@ func (t *Table) scanSynopsis(syn string, rec int) {
 			continue
 		}
 		t.synopsisItem(inner, rec)
+	}
+}
+
+// alternatives is a spelling whose end is a bracketed choice:
+// mount's --make-[shared|slave|rprivate].
+var alternatives = regexp.MustCompile(`(?:^|[\s\[|])(--?[A-Za-z0-9][A-Za-z0-9-]*)\[([A-Za-z0-9-]+(?:\|[A-Za-z0-9-]+)+)\]`)
+
+// scanAlternatives learns each spelling of a bracketed choice in a usage
+// line: --make-[shared|rprivate] is --make-shared and --make-rprivate.
+func (t *Table) scanAlternatives(syn string, rec int) {
+	for _, m := range alternatives.FindAllStringSubmatch(syn, -1) {
+		for _, alt := range strings.Split(m[2], "|") {
+			t.addSpelling(m[1]+alt, ArgNone, 0, false, rec, true)
+		}
 	}
 }
 
