@@ -97,6 +97,8 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
 	./scripts/bench-embed.sh
 	./scripts/bench-index.sh
+	./scripts/bench-explain-speed.sh
+	./scripts/bench-explain.sh
 
 # The release of this platform (scripts/dist): byte-reproducible, so every
 # time in it is the commit's, and the build drops paths and build ids.

@@ -23,6 +23,8 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
+require mvdan.cc/sh/v3 v3.14.1 // indirect
+
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
 	github.com/amikos-tech/chroma-go-local v0.3.3 // indirect

@@ -1,5 +1,5 @@
-// Package mcpserver serves an index's search, documentation and status
-// as Model Context Protocol tools, for AI agents (Claude Code, Cursor,
+// Package mcpserver serves an index's search, documentation, status and
+// command-line checks as Model Context Protocol tools, for AI agents (Claude Code, Cursor,
 // Codex, ...), through a small Backend: the index held in this process
 // (Local), or a running `cmdai serve` (Remote), chosen per call (PerCall).
 package mcpserver
@@ -11,8 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // Backend answers the tools. Its methods carry plain data, so that a
@@ -28,6 +30,10 @@ type Backend interface {
 	Docs(ctx context.Context, command string) (search.CommandDoc, error)
 	// Status describes the index that answers.
 	Status(ctx context.Context) (Status, error)
+	// Explain judges a shell command line by the index's option records
+	// (a line the shell cannot parse: an error wrapping
+	// explain.ErrBadLine).
+	Explain(ctx context.Context, line string) (serve.ExplainResult, error)
 }
 
 // Query is one search request, already checked.
@@ -72,6 +78,19 @@ type Local struct {
 	// page parsed live (a degraded CommandDoc), or returns cause when that
 	// does not apply.
 	DocsFromDisk func(ctx context.Context, command string, cause error) (search.CommandDoc, error)
+	// ExplainFromDisk, when set, judges a line the index could not be
+	// opened for (cause) by the keyword index on disk (a degraded
+	// result), or returns cause when that does not apply.
+	ExplainFromDisk func(ctx context.Context, line string, cause error) (serve.ExplainResult, error)
+	// OpenDocs, when set, opens the index without its model (the
+	// collection alone): all explain_command reads. A session that only
+	// checks lines loads no model; its first search, docs or status call
+	// reopens the index whole.
+	OpenDocs Opener
+	// OnPath tells explain whether a command the index lacks is
+	// installed here (see explain.Options): nil for an index of another
+	// distribution.
+	OnPath func(command string) bool
 	// KeepOpen is how long the index stays open after the last call (0:
 	// until Close). Closing it stops the private Chroma server and frees
 	// its data directory for other cmdai commands (one holder at a time):
@@ -83,7 +102,11 @@ type Local struct {
 	mu      sync.Mutex
 	s       *search.Searcher
 	closeFn func()
-	timer   *time.Timer
+	// docs is s.Docs cached for explain, as long as s is open.
+	docs explain.Lookup
+	// docsOnly: s was opened by OpenDocs (no model).
+	docsOnly bool
+	timer    *time.Timer
 	// calls counts calls, so that an idle close that waited for the lock
 	// while a call ran does not close what that call just used.
 	calls int
@@ -123,12 +146,15 @@ func (l *Local) closeLocked() {
 	if l.closeFn != nil {
 		l.closeFn()
 	}
-	l.s, l.closeFn = nil, nil
+	l.s, l.closeFn, l.docs, l.docsOnly = nil, nil, nil, false
 }
 
 // searcher opens the index when it is not yet, and loads the keyword
 // index when asked and not yet. Callers hold l.mu.
 func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
+	if l.docsOnly {
+		l.closeLocked() // opened for explain alone: reopen it whole
+	}
 	if l.s == nil {
 		s, closeFn, err := l.open(l.base)
 		if err != nil {
@@ -147,12 +173,29 @@ func (l *Local) searcher(withKeywords bool) (*search.Searcher, error) {
 	return l.s, nil
 }
 
+// docsSearcher is the open index, or the index opened by OpenDocs when
+// none is (searcher's when OpenDocs is not set). Callers hold l.mu.
+func (l *Local) docsSearcher() (*search.Searcher, error) {
+	if l.s != nil {
+		return l.s, nil
+	}
+	if l.OpenDocs == nil {
+		return l.searcher(false)
+	}
+	s, closeFn, err := l.OpenDocs(l.base)
+	if err != nil {
+		return nil, err
+	}
+	l.s, l.closeFn, l.docsOnly = &s, closeFn, true
+	return l.s, nil
+}
+
 // fail forgets the open index after a failure that may come from it (a
 // Chroma server that died), so that the next call opens it again, and
 // says so. A request's own mistake (an unknown command) or its
 // cancellation keeps the index. Callers hold l.mu.
 func (l *Local) fail(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || l.s == nil {
+	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || errors.Is(err, explain.ErrBadLine) || l.s == nil {
 		return err
 	}
 	l.closeLocked()
@@ -194,6 +237,33 @@ func (l *Local) Docs(ctx context.Context, command string) (search.CommandDoc, er
 	}
 	doc, err := s.Docs(ctx, command)
 	return doc, l.fail(ctx, err)
+}
+
+// Explain implements Backend: each command's records read once while
+// the index stays open. When the index cannot be opened because Chroma
+// cannot be started or reached, ExplainFromDisk answers, as Query's
+// FromDisk does.
+func (l *Local) Explain(ctx context.Context, line string) (serve.ExplainResult, error) {
+	start := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer l.rearm()
+	s, err := l.docsSearcher()
+	if err != nil {
+		if l.ExplainFromDisk != nil && ctx.Err() == nil {
+			return l.ExplainFromDisk(ctx, line, err)
+		}
+		return serve.ExplainResult{}, err
+	}
+	if l.docs == nil {
+		l.docs = explain.CachedLookup(s.Docs)
+	}
+	r, err := explain.Explain(ctx, line, l.docs, explain.Options{OnPath: l.OnPath})
+	if err != nil {
+		return serve.ExplainResult{}, l.fail(ctx, err)
+	}
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	return serve.ExplainResult{Result: r, Collection: s.Coll.Name(), Millis: ms}, nil
 }
 
 // Status implements Backend.

@@ -154,3 +154,39 @@ func TestLocalSearchFallsBackToDisk(t *testing.T) {
 		t.Errorf("status: %v; want the opener's error, no disk", err)
 	}
 }
+
+// explain_command opens the index without the model (OpenDocs) and keeps
+// it for the next lines; the first call that needs the whole index
+// (status here) closes that and opens it whole, which explain then uses.
+func TestLocalExplainOpensWithoutTheModel(t *testing.T) {
+	coll := &countColl{}
+	opens, docsOpens, closes := 0, 0, 0
+	l := NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+		opens++
+		return search.Searcher{Coll: coll}, func() { closes++ }, nil
+	}, nil)
+	l.OpenDocs = func(context.Context) (search.Searcher, func(), error) {
+		docsOpens++
+		return search.Searcher{Coll: coll}, func() { closes++ }, nil
+	}
+	ctx := context.Background()
+	for range 2 {
+		// countColl holds no records: ls is not installed, by the index alone
+		res, err := l.Explain(ctx, "ls -l")
+		if err != nil || len(res.Commands) != 1 || res.Commands[0].Verdict != "not installed" || res.Collection != "cmdai_linux_test" {
+			t.Fatalf("explain: %+v %v", res, err)
+		}
+	}
+	if opens != 0 || docsOpens != 1 {
+		t.Errorf("explain opened %d whole, %d without the model; want 0 and 1", opens, docsOpens)
+	}
+	if _, err := l.Status(ctx); err != nil || opens != 1 || closes != 1 {
+		t.Errorf("status after explain: %v, opens %d closes %d; want the index reopened whole", err, opens, closes)
+	}
+	if _, err := l.Explain(ctx, "ls -l"); err != nil || opens != 1 || docsOpens != 1 {
+		t.Errorf("explain after status: %v, opens %d docs opens %d; want the whole index used", err, opens, docsOpens)
+	}
+	if _, err := l.Explain(ctx, "ls 'a"); err == nil || !strings.Contains(err.Error(), "bad command line") || closes != 1 {
+		t.Errorf("a bad line: %v (closes %d); want its error, the index kept", err, closes)
+	}
+}

@@ -15,6 +15,7 @@ type ServeAPI interface {
 	Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResult, error)
 	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
 	Status(ctx context.Context, detailed bool) (serve.IndexStatus, error)
+	Explain(ctx context.Context, req serve.ExplainRequest) (serve.ExplainResult, error)
 }
 
 // ErrServeGone: the serve a call was sent to did not answer it (it
@@ -67,6 +68,15 @@ func (r Remote) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	return Status{}, fmt.Errorf("no index %s in the Chroma of cmdai serve (%s): build it with `cmdai index init`", r.Collection, r.Socket)
+}
+
+// Explain implements Backend.
+func (r Remote) Explain(ctx context.Context, line string) (serve.ExplainResult, error) {
+	res, err := r.C.Explain(ctx, serve.ExplainRequest{Line: line, Distro: r.Distro})
+	if err != nil {
+		return serve.ExplainResult{}, remoteError(err)
+	}
+	return res, nil
 }
 
 // remoteError is serve's error answer as Local would have returned it
@@ -125,6 +135,11 @@ func (p PerCall) Query(ctx context.Context, q Query) (search.Answer, error) {
 // Docs implements Backend.
 func (p PerCall) Docs(ctx context.Context, command string) (search.CommandDoc, error) {
 	return viaServe(ctx, p, func(b Backend) (search.CommandDoc, error) { return b.Docs(ctx, command) })
+}
+
+// Explain implements Backend.
+func (p PerCall) Explain(ctx context.Context, line string) (serve.ExplainResult, error) {
+	return viaServe(ctx, p, func(b Backend) (serve.ExplainResult, error) { return b.Explain(ctx, line) })
 }
 
 // Status implements Backend.

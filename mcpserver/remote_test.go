@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
@@ -41,6 +42,16 @@ func (f *fakeServe) Docs(_ context.Context, command string, _ bool) (search.Comm
 		return search.CommandDoc{}, &serve.Error{Status: 404, Message: fmt.Sprintf("unknown command %q: it is not in the index", command), ExitCode: 2}
 	}
 	return search.CommandDoc{CommandHit: search.CommandHit{Command: "grep"}}, nil
+}
+
+func (f *fakeServe) Explain(_ context.Context, req serve.ExplainRequest) (serve.ExplainResult, error) {
+	if f.gone {
+		return serve.ExplainResult{}, errors.New("connection refused")
+	}
+	if strings.Contains(req.Line, "'") {
+		return serve.ExplainResult{}, &serve.Error{Status: 400, Message: "bad command line: unbalanced quote", ExitCode: 2}
+	}
+	return serve.ExplainResult{Result: explain.Result{Line: req.Line, OK: true}}, nil
 }
 
 func (f *fakeServe) Status(context.Context, bool) (serve.IndexStatus, error) {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -42,10 +43,10 @@ type DocsInput struct {
 // StatusInput is index_status' arguments: none.
 type StatusInput struct{}
 
-// New is an MCP server with the three tools over b.
+// New is an MCP server with the four tools over b.
 func New(b Backend, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "cmdai", Title: "cmdai: this machine's command documentation", Version: version}, &mcp.ServerOptions{
-		Instructions: "Look up shell commands installed on this machine: search_commands finds the commands for a task, command_docs gives one command's synopsis, options or examples (or one option's text), index_status says what the index holds.",
+		Instructions: "Look up shell commands installed on this machine: search_commands finds the commands for a task, command_docs gives one command's synopsis, options or examples (or one option's text), explain_command checks a command line you mean to run or propose (every option documented, every command installed), index_status says what the index holds.",
 	})
 	t := tools{b: b}
 	mcp.AddTool(s, &mcp.Tool{
@@ -60,6 +61,13 @@ func New(b Backend, version string) *mcp.Server {
 		InputSchema: docsSchema(),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.docs)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:         "explain_command",
+		Description:  "Check a shell command line before you run or propose it: for each command in it (pipelines, lists, sudo/xargs/env wrappers, git-style subcommands), its man page summary and, for each word, whether it is a documented option (with the option's text from the installed page), an unknown option, an operand, or undocumented; and whether each command is installed. The first line says ok or NOT OK. Reads this machine's index only.",
+		InputSchema:  explainSchema(),
+		OutputSchema: explainOutputSchema(),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, t.explain)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "index_status",
 		Description: "Which index answers: its collection, command and record counts, whether it is complete, when it was built, and the embedding model.",
@@ -88,10 +96,14 @@ func docsSchema() *jsonschema.Schema {
 	return s
 }
 
-// mustSchema infers T's schema; T is one of this file's structs, so a
-// failure is a programming error caught by any test.
-func mustSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+// mustSchema infers T's schema; T is one of this package's structs (or
+// of the answers it gives), so a failure is a programming error caught by
+// any test.
+func mustSchema[T any]() *jsonschema.Schema { return mustSchemaWith[T](nil) }
+
+// mustSchemaWith is mustSchema with the schemas of some types given.
+func mustSchemaWith[T any](types map[reflect.Type]*jsonschema.Schema) *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: types})
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
 	}

@@ -10,8 +10,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // fakeBackend answers from fixed data and records the queries it got.
@@ -51,6 +53,16 @@ func (f *fakeBackend) Docs(_ context.Context, command string) (search.CommandDoc
 		{Kind: index.KindSummary, Text: "grep(1) - print lines that match patterns\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]"},
 		{Kind: index.KindOption, Option: "--count", Text: "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines."},
 	}}, nil
+}
+
+// Explain judges the line with the real explain package over Docs (grep
+// alone is in the index).
+func (f *fakeBackend) Explain(ctx context.Context, line string) (serve.ExplainResult, error) {
+	if f.fail != nil {
+		return serve.ExplainResult{}, f.fail
+	}
+	r, err := explain.Explain(ctx, line, f.Docs, explain.Options{})
+	return serve.ExplainResult{Result: r, Collection: "cmdai_linux_test", Degraded: f.degraded != "", DegradedReason: f.degraded}, err
 }
 
 func (f *fakeBackend) Status(context.Context) (Status, error) {
@@ -110,6 +122,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"search_commands": {`"query"`, `"required":["query"]`, `"maximum":20`, `"hybrid"`},
 		"command_docs":    {`"command"`, `"option"`, `"section"`, `"max_tokens"`, `"required":["command"]`},
 		"index_status":    {`"type":"object"`},
+		"explain_command": {`"line"`, `"required":["line"]`, `"minLength":1`},
 	} {
 		s, ok := schemas[name]
 		if !ok {
@@ -235,5 +248,42 @@ func TestStatusText(t *testing.T) {
 		if !strings.Contains(out, w) {
 			t.Errorf("status lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// explain_command answers the verdict first, a line per command and per
+// word, and the whole result as structured content; a bad line, an empty
+// one and an unknown command each get what an agent acts on.
+func TestExplainCommand(t *testing.T) {
+	cs := connect(t, &fakeBackend{})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "explain_command", Arguments: map[string]any{"line": "grep -c foo f.txt | frobnicate -x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError || !strings.HasPrefix(out, "NOT OK: 0 unknown option(s), 1 command(s) not installed\n") ||
+		!strings.Contains(out, "grep: known") || !strings.Contains(out, "-c: known -c, --count: Suppress normal output") || !strings.Contains(out, "frobnicate: not installed") {
+		t.Errorf("explain_command (error %v):\n%s", res.IsError, out)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var sc serve.ExplainResult
+	if err := json.Unmarshal(b, &sc); err != nil || sc.Line != "grep -c foo f.txt | frobnicate -x" || len(sc.Commands) != 2 || sc.NotInstalledCount != 1 || sc.OK {
+		t.Errorf("structured content %s: %v", b, err)
+	}
+	if out, isErr := call(t, cs, "explain_command", map[string]any{"line": "grep -c foo"}); isErr || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("a good line (error %v):\n%s", isErr, out)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"   ", "empty line"},
+		{"grep 'foo", "bad command line"},
+	} {
+		out, isErr := call(t, cs, "explain_command", map[string]any{"line": tc.line})
+		if !isErr || !strings.Contains(out, tc.want) {
+			t.Errorf("line %q: error %v %q; want an error with %q", tc.line, isErr, out, tc.want)
+		}
+	}
+	degraded := connect(t, &fakeBackend{degraded: "Chroma unavailable (no heartbeat): option records from the keyword index /k/x.bm25"})
+	if out, _ := call(t, degraded, "explain_command", map[string]any{"line": "grep -c foo"}); !strings.HasPrefix(out, "degraded: Chroma unavailable") {
+		t.Errorf("degraded:\n%s", out)
 	}
 }

@@ -7,11 +7,15 @@ Usage: mcp-client-check.py [--calls N] -- COMMAND [ARG...]
   process's environment; it must answer from an index that holds find and
   grep. Run it with the venv of scripts/install-mcp-client.sh.
 
-Checks: the three tools are listed with their schemas; search_commands
+Checks: the four tools are listed with their schemas; search_commands
 for "find files modified today" has find in its top 3 (the small test
 index makes first place unreliable; first is reported); command_docs gives
-grep's --count text; index_status answers; an unknown tool, a wrong
-argument type and an empty query each get an MCP error (a protocol error
+grep's --count text; explain_command finds tar's and grep's options in
+"tar -xzvf a.tgz -C /tmp | grep -c foo" (ok, with the options' texts and
+the whole result as structured content) and --zstdx unknown in
+"tar --zstdx f" (NOT OK); index_status answers; an unknown tool, a wrong
+argument type, an empty query and a line the shell cannot parse each get
+an MCP error (a protocol error
 or a result with isError), and the next call still answers.
 
 Prints one JSON line of figures on stdout: the size in bytes of a
@@ -106,7 +110,8 @@ async def main(argv):
     figures = {}
     async with Client(server, read_timeout_seconds=120) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        for name, props in {"search_commands": ["query", "k", "mode"], "command_docs": ["command", "option", "section", "max_tokens"], "index_status": []}.items():
+        for name, props in {"search_commands": ["query", "k", "mode"], "command_docs": ["command", "option", "section", "max_tokens"],
+                            "explain_command": ["line"], "index_status": []}.items():
             t = tools.get(name)
             check(t is not None, "tool %s not listed (got %s)" % (name, sorted(tools)))
             if t is None:
@@ -133,6 +138,20 @@ async def main(argv):
         figures["command_docs_option_bytes"] = len(count.encode())
         figures["command_docs_bytes"] = len(docs.encode())
 
+        line = "tar -xzvf a.tgz -C /tmp | grep -c foo"
+        r = await client.call_tool("explain_command", {"line": line})
+        explained = text_of(r)
+        structured = getattr(r, "structured_content", None) or getattr(r, "structuredContent", None) or {}
+        check(not r.is_error and explained.startswith("ok:") and "--extract" in explained and "--count" in explained,
+              "explain_command %r: %s" % (line, explained))
+        check(structured.get("line") == line and structured.get("ok") is True and
+              [c.get("command") for c in structured.get("commands", [])] == ["tar", "grep"],
+              "explain_command's structured content: %s" % json.dumps(structured)[:500])
+        figures["explain_command_bytes"] = len(explained.encode())
+        is_err, unknown_opt = await call(client, "explain_command", {"line": "tar --zstdx f"})
+        check(not is_err and unknown_opt.startswith("NOT OK") and "--zstdx: unknown option" in unknown_opt,
+              "explain_command 'tar --zstdx f': %s" % unknown_opt)
+
         is_err, status = await call(client, "index_status", {})
         check(not is_err and "records" in status, "index_status: %s" % status)
         if a.expect_holder:
@@ -143,7 +162,8 @@ async def main(argv):
             is_err, unknown = await call(client, "command_docs", {"command": "no-such-command-xyz"})
             with open(a.answers, "w") as f:
                 json.dump({"search_commands": found, "search_commands_hybrid": hybrid, "command_docs_option": count,
-                           "command_docs": docs, "command_docs_unknown": unknown}, f)
+                           "command_docs": docs, "command_docs_unknown": unknown,
+                           "explain_command": explained, "explain_command_unknown_option": unknown_opt}, f)
 
         for what, name, args in [
             ("unknown tool", "no_such_tool", {}),
@@ -151,6 +171,8 @@ async def main(argv):
             ("empty query", "search_commands", {"query": "   "}),
             ("unknown command", "command_docs", {"command": "no-such-command-xyz"}),
             ("k out of range", "search_commands", {"query": "list files", "k": 0}),
+            ("unbalanced quote", "explain_command", {"line": "tar -xf 'a.tgz"}),
+            ("empty line", "explain_command", {"line": "  "}),
         ]:
             is_err, msg = await call(client, name, args)
             check(is_err, "%s got no error: %s" % (what, msg))
@@ -165,6 +187,7 @@ async def main(argv):
         figures["first_hybrid_call_ms"] = round((time.perf_counter() - start) * 1000, 1)
         figures["search_commands_hybrid_warm"] = await timed(client, "search_commands", {"query": "count lines in a file", "mode": "hybrid"}, a.calls)
         figures["command_docs_warm"] = await timed(client, "command_docs", {"command": "grep", "option": "--count"}, a.calls)
+        figures["explain_command_warm"] = await timed(client, "explain_command", {"line": line}, a.calls)
         if a.requests:
             figures["over_requests"] = await over_requests(client, a.requests)
     print(json.dumps(figures))

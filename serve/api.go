@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 )
@@ -48,6 +49,31 @@ type QueryResult struct {
 	DegradedReason string `json:"degraded_reason,omitempty"`
 	// Context is the --context block, in serve's answers that ask for it.
 	Context string `json:"context,omitempty"`
+}
+
+// ExplainRequest is the body of POST /v1/explain: one shell command
+// line, as `cmdai explain` takes it.
+type ExplainRequest struct {
+	Line string `json:"line"`
+	// Distro is the distribution whose index judges the line ("": the
+	// one serve holds). Another one is answered 421, as queries are.
+	Distro string `json:"distro,omitempty"`
+	// Strict: when Chroma cannot be reached, answer the error (exit 4)
+	// instead of judging by the keyword index on disk.
+	Strict bool `json:"strict,omitempty"`
+}
+
+// ExplainResult is what `cmdai explain --json` prints, and the answer of
+// POST /v1/explain: the line's explain.Result, the index that judged it
+// and how long that took.
+type ExplainResult struct {
+	explain.Result
+	Collection string  `json:"collection"`
+	Millis     float64 `json:"explain_ms"`
+	// Degraded: Chroma could not be reached; the commands' option records
+	// came from the keyword index on disk, for the reason given.
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
 }
 
 // IndexStatus is what `index status --json` prints, and the answer of
@@ -132,6 +158,11 @@ type Backend interface {
 	// strict asks for Chroma's error instead.
 	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
 	Status(ctx context.Context, req StatusRequest) (IndexStatus, error)
+	// Explain judges a command line against the index's option records
+	// (a line the shell cannot parse: an error wrapping
+	// explain.ErrBadLine), from disk when Chroma cannot be reached, as
+	// Docs.
+	Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error)
 	// Where says which collection and Chroma serve holds.
 	Where() Health
 	// Reload re-reads the collection and its keyword index after a

@@ -123,6 +123,23 @@ func (c *Client) Docs(ctx context.Context, command string, strict bool) (search.
 	return doc, c.do(ctx, http.MethodGet, "/v1/docs?"+q.Encode(), nil, &doc)
 }
 
+// Explain asks POST /v1/explain: the line judged by serve's index. A
+// line the shell cannot parse is an *Error of Status 400 (exit code 2);
+// a distribution serve does not hold is ErrNotHeld.
+func (c *Client) Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error) {
+	var res ExplainResult
+	body, err := json.Marshal(req)
+	if err != nil {
+		return res, err
+	}
+	err = c.do(ctx, http.MethodPost, "/v1/explain", body, &res)
+	var se *Error
+	if errors.As(err, &se) && se.Status == http.StatusMisdirectedRequest {
+		return res, fmt.Errorf("%w: %s", ErrNotHeld, se.Message)
+	}
+	return res, err
+}
+
 // Status asks GET /v1/status, staleness judged against serve's own
 // environment.
 func (c *Client) Status(ctx context.Context, detailed bool) (IndexStatus, error) {

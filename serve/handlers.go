@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
@@ -31,13 +33,14 @@ func (s *Server) routes(socket bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/query", s.handleQuery)
 	mux.HandleFunc("/v1/docs", s.handleDocs)
+	mux.HandleFunc("/v1/explain", s.handleExplain)
 	mux.HandleFunc("/v1/status", s.handleStatus)
 	mux.HandleFunc("/v1/health", s.handleHealth)
 	if socket {
 		mux.HandleFunc("/v1/lease", s.handleLease)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/status or /v1/health", ExitCode: 2})
+		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/explain, /v1/status or /v1/health", ExitCode: 2})
 	})
 	return s.track(mux)
 }
@@ -70,7 +73,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, qerr := s.b.Query(r.Context(), q)
-	s.gate.leave()
+	s.gate.Leave()
 	if qerr != nil {
 		writeError(w, s.asError(qerr))
 		return
@@ -85,18 +88,6 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 // a request of valid UTF-8 under MaxRequestBytes, k and max_tokens in
 // range, a known mode. Defaults are those of `index query`.
 func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return QueryRequest{}, &Error{Status: 413, Message: "query body over 64 KiB: a request is one sentence", ExitCode: 2}
-		}
-		return QueryRequest{}, badRequest("read the query: %v", err)
-	}
-	// encoding/json would turn invalid bytes into U+FFFD silently.
-	if !utf8.Valid(raw) {
-		return QueryRequest{}, badRequest("query is not valid UTF-8")
-	}
 	// k and max_tokens as pointers: an explicit 0 is an error, a missing
 	// one the default.
 	var in struct {
@@ -104,13 +95,8 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 		K         *int `json:"k"`
 		MaxTokens *int `json:"max_tokens"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return QueryRequest{}, badRequest("bad query JSON: %v (send {\"request\": \"...\", \"k\": 5})", err)
-	}
-	if dec.More() {
-		return QueryRequest{}, badRequest("bad query JSON: one object per request")
+	if err := decodeJSON(w, r, maxBody, "query", "64 KiB: a request is one sentence", `{"request": "...", "k": 5}`, &in); err != nil {
+		return QueryRequest{}, err
 	}
 	q := in.QueryRequest
 	q.K, q.MaxTokens = 5, render.DefaultContextTokens
@@ -146,8 +132,75 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 func (s *Server) enter(ctx context.Context) *Error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.QueryWait)
 	defer cancel()
-	if err := s.gate.enter(ctx); err != nil {
+	if err := s.gate.Enter(ctx); err != nil {
 		return &Error{Status: 503, Message: "the index is being written (index init, refresh, import, clear or docs): retry when it is done", ExitCode: 6}
+	}
+	return nil
+}
+
+// maxExplainBody bounds POST /v1/explain's body: a line of
+// explain.MaxLine bytes, each of which JSON may spell in six (\u0000).
+const maxExplainBody = 6*explain.MaxLine + 1024
+
+// handleExplain answers POST /v1/explain {"line": "..."} with the line
+// explained (ExplainResult): what `cmdai explain` and MCP's
+// explain_command print. A line the shell cannot parse is 400, exit 2.
+func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		writeError(w, &Error{Status: 405, Message: "POST a JSON {\"line\": \"...\"} to /v1/explain", ExitCode: 2})
+		return
+	}
+	req, err := decodeExplain(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.enter(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	res, eerr := s.b.Explain(r.Context(), req)
+	s.gate.Leave()
+	if eerr != nil {
+		writeError(w, s.asError(eerr))
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// decodeExplain reads an explain request. The line itself (blank, too
+// long, control bytes, not shell) is Explain's to judge: one message
+// wherever a line comes from.
+func decodeExplain(w http.ResponseWriter, r *http.Request) (ExplainRequest, *Error) {
+	var req ExplainRequest
+	limit := fmt.Sprintf("%d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10)
+	err := decodeJSON(w, r, maxExplainBody, "explain", limit, `{"line": "tar -xzf a.tgz"}`, &req)
+	return req, err
+}
+
+// decodeJSON reads a request body of at most limit bytes (tooBig says
+// what that limit is) into v: one JSON object of known fields, of valid
+// UTF-8 (encoding/json would turn invalid bytes into U+FFFD silently).
+// what names the request in messages, example is one to send.
+func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, what, tooBig, example string, v any) *Error {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return &Error{Status: 413, Message: what + " body over " + tooBig, ExitCode: 2}
+		}
+		return badRequest("read the %s: %v", what, err)
+	}
+	if !utf8.Valid(raw) {
+		return badRequest("%s is not valid UTF-8", what)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("bad %s JSON: %v (send %s)", what, err, example)
+	}
+	if dec.More() {
+		return badRequest("bad %s JSON: one object per request", what)
 	}
 	return nil
 }
@@ -172,7 +225,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	doc, derr := s.b.Docs(r.Context(), command, strict)
-	s.gate.leave()
+	s.gate.Leave()
 	if errors.Is(derr, search.ErrUnknownCommand) {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: derr.Error(), ExitCode: 2})
 		return
@@ -237,7 +290,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := s.b.Status(r.Context(), req)
-	s.gate.leave()
+	s.gate.Leave()
 	if err != nil {
 		writeError(w, s.asError(err))
 		return
@@ -247,7 +300,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	h := s.b.Where()
-	h.OK, h.Writing, h.PID = true, s.gate.isWriting(), os.Getpid()
+	h.OK, h.Writing, h.PID = true, s.gate.IsWriting(), os.Getpid()
 	writeJSON(w, http.StatusOK, h)
 }
 
@@ -266,10 +319,10 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusBadGateway, Message: "cmdai serve runs without Chroma and has none to lend a writer (" + h.DegradedReason + "); start Chroma or fix --chroma-url, or run the writer with --no-serve", ExitCode: 4})
 		return
 	}
-	if err := s.gate.lock(r.Context()); err != nil {
+	if err := s.gate.Lock(r.Context()); err != nil {
 		return // the writer left while waiting
 	}
-	defer s.gate.unlock()
+	defer s.gate.Unlock()
 	// The lease outlives the server's read timeout.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})

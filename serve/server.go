@@ -10,13 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cmdai/cmdai/serve/gate"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // Options configure a Server; zero values take the defaults.
 type Options struct {
-	// Listen is an extra TCP address (loopback only) for query, status
-	// and health; the lease is only offered on the socket.
+	// Listen is an extra TCP address (loopback only) for every endpoint
+	// but the lease, which is only offered on the socket.
 	Listen string
 	// IdleTimeout: exit after this long without a request (0: never).
 	IdleTimeout time.Duration
@@ -44,7 +45,7 @@ type Options struct {
 type Server struct {
 	b    Backend
 	opts Options
-	gate gate
+	gate gate.Gate
 	// lastActive (unix nanoseconds) and active drive the idle timeout.
 	lastActive atomic.Int64
 	active     atomic.Int64

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
@@ -66,6 +67,20 @@ func (b *fakeBackend) Status(ctx context.Context, req StatusRequest) (IndexStatu
 		st.Server.URL, st.Server.Version = req.Env.Path, req.Env.ManPath
 	}
 	return st, nil
+}
+
+// Explain judges the line with the real explain package over one
+// made-up command's records (tar -x); a line the shell cannot parse is
+// an error of exit code 2, as cmdai's are.
+func (b *fakeBackend) Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error) {
+	if req.Distro != "" && req.Distro != "debian-12" {
+		return ExplainResult{}, ErrNotHeld
+	}
+	res, err := explain.Explain(ctx, req.Line, fakeTar, explain.Options{})
+	if err != nil {
+		return ExplainResult{}, err
+	}
+	return ExplainResult{Result: res, Collection: "cmdai_linux_debian-12"}, nil
 }
 
 func (b *fakeBackend) Where() Health {

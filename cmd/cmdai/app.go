@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
@@ -46,6 +47,7 @@ installed here.
 EXAMPLES:
    $ cmdai index scan --command grep          # what would be indexed for grep
    $ cmdai index scan --json > commands.jsonl # every command, as JSON Lines
+   $ cmdai explain 'tar -xzvf a.tgz -C /tmp | grep -c foo'  # each word, by the index
 
 ` + cmdutil.ExitCodesHelp,
 		Writer:    f.IO.Out,
@@ -59,6 +61,7 @@ EXAMPLES:
 		},
 		Commands: []*cli.Command{
 			newIndexCommand(f),
+			explaincmd.NewCmdExplain(f),
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f),
 			servecmd.NewCmdServe(f),

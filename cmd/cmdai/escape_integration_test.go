@@ -30,8 +30,8 @@ const evilPage = ".TH EVIL 1\n" +
 const terminalControls = "\x1b\x07\r\u009b\u009d\u009c"
 
 // TestPageEscapesNotPrinted indexes a page full of escape sequences and
-// checks that query (plain and --context) and scan print its text without
-// any of them, while JSON carries them only escaped.
+// checks that query (plain and --context), explain and scan print its
+// text without any of them, while JSON carries them only escaped.
 func TestPageEscapesNotPrinted(t *testing.T) {
 	realEnv(t)
 	root := t.TempDir()
@@ -58,6 +58,7 @@ func TestPageEscapesNotPrinted(t *testing.T) {
 		{"index", "query", "--distro", "debian-12", "--context", "print files in colour"},
 		{"index", "scan", "--distro", "debian-12", "--command", "evil"},
 		{"index", "scan", "--distro", "debian-12"},
+		{"explain", "--distro", "debian-12", "evil -x notes.txt"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		if code != 0 {

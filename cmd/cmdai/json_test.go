@@ -96,6 +96,7 @@ func TestJSONOutputsCarrySchemaVersion(t *testing.T) {
 		{"index", "status", "--distro", "debian-12", "--json"},
 		{"index", "scan", "--distro", "debian-12", "--json", "--stats"},
 		{"model", "status", "--json"},
+		{"explain", "frob --bits | helpy", "--distro", "debian-12", "--json"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		if code != 0 {

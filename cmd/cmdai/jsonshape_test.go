@@ -44,12 +44,14 @@ var jsonOutputs = map[string]any{
 		Type string `json:"type"`
 		pages.Stats
 	}{},
-	"index query --json":        serve.QueryResult{},
-	"index docs (GET /v1/docs)": search.CommandDoc{},
-	"index eval --json":         evaluate.EvalResult{},
-	"index eval misses":         evaluate.Miss{},
-	"index export --json":       sharecmd.ExportResult{},
-	"index import --json":       sharecmd.ImportResult{},
+	"index query --json": serve.QueryResult{},
+	"explain --json (POST /v1/explain, mcp explain_command)": serve.ExplainResult{},
+	"POST /v1/explain request":                               serve.ExplainRequest{},
+	"index docs (GET /v1/docs)":                              search.CommandDoc{},
+	"index eval --json":                                      evaluate.EvalResult{},
+	"index eval misses":                                      evaluate.Miss{},
+	"index export --json":                                    sharecmd.ExportResult{},
+	"index import --json":                                    sharecmd.ImportResult{},
 	"index download --list --json": struct {
 		Indexes []release.Entry `json:"indexes"`
 	}{},
@@ -61,6 +63,7 @@ var jsonOutputs = map[string]any{
 	"POST /v1/lease":      serve.Lease{},
 	"mcp search_commands": mcpserver.SearchInput{},
 	"mcp command_docs":    mcpserver.DocsInput{},
+	"mcp explain_command": mcpserver.ExplainInput{},
 	"mcp index_status":    mcpserver.Status{},
 	"mcp backend query":   mcpserver.Query{},
 }

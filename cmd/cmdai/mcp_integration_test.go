@@ -33,7 +33,9 @@ func mcpClientPython(t *testing.T) string {
 // small real index of the ship tests (real Chroma, real model): tools
 // listed with schemas, find for "find files modified today" (top 3: the
 // small index makes first place unreliable; the script reports its
-// rank), grep's --count, index_status, and an unknown tool, a wrong
+// rank), grep's --count, explain_command on the issue's line (ok, the
+// options' texts, the structured result) and on tar --zstdx (NOT OK),
+// index_status, and an unknown tool, a wrong
 // argument type and an empty query each an MCP error with the server
 // answering after. The figures it prints (answer sizes, warm call times)
 // are logged, not asserted: they are BENCHMARKS.md's.
@@ -64,8 +66,8 @@ func TestMCPWithPythonClient(t *testing.T) {
 			t.Fatalf("%s: %v", x.file, err)
 		}
 	}
-	if len(a) != 5 {
-		t.Fatalf("answers %v: want 5", a)
+	if len(a) != 7 {
+		t.Fatalf("answers %v: want 7", a)
 	}
 	for k, v := range a {
 		if b[k] != v {
@@ -124,7 +126,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 async def main():
     async with Client(StdioServerParameters(command=sys.argv[1], env=dict(os.environ)), read_timeout_seconds=120) as c:
-        for name, args in [("index_status", {}), ("search_commands", {"query": "list files"}), ("command_docs", {"command": "ls"})]:
+        for name, args in [("index_status", {}), ("search_commands", {"query": "list files"}), ("command_docs", {"command": "ls"}), ("explain_command", {"line": "ls -l"})]:
             r = await c.call_tool(name, args)
             print(name, r.is_error, "".join(x.text for x in r.content).replace("\n", " "))
         print("tools", len((await c.list_tools()).tools))
@@ -138,12 +140,12 @@ asyncio.run(main())
 	if err != nil {
 		t.Fatalf("client: %v\n%s", err, out)
 	}
-	for _, tool := range []string{"index_status", "search_commands", "command_docs"} {
+	for _, tool := range []string{"index_status", "search_commands", "command_docs", "explain_command"} {
 		if !strings.Contains(string(out), tool+" True ") {
 			t.Errorf("%s did not answer with an error:\n%s", tool, out)
 		}
 	}
-	if strings.Count(string(out), "cmdai index init") < 3 || !strings.Contains(string(out), "tools 3") {
+	if strings.Count(string(out), "cmdai index init") < 4 || !strings.Contains(string(out), "tools 4") {
 		t.Errorf("want each error to say `cmdai index init`, and the session to go on:\n%s", out)
 	}
 }

@@ -269,6 +269,7 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		"cmdai model export":   {"out.tar.gz"},
 		"cmdai mcp":            nil,
 		"cmdai doctor":         nil,
+		"cmdai explain":        {"ls -l"},
 		"cmdai completion":     {"bash"},
 		"cmdai __man":          nil,
 		"cmdai index query":    nil, // every argument is the request

@@ -18,6 +18,10 @@ const (
 	ExitVerification = 5
 	// ExitBusy: another cmdai holds the private server's data directory.
 	ExitBusy = 6
+	// ExitUnknownOption: `cmdai explain --check` judged a line that uses
+	// an option its command does not document, or a command that is not
+	// installed (the answer was given; the line is what failed).
+	ExitUnknownOption = 7
 )
 
 // ExitCodesHelp is the EXIT CODES block of `cmdai --help`.
@@ -29,6 +33,7 @@ const ExitCodesHelp = `EXIT CODES:
    4  Chroma unreachable (or stopped mid-run), or a download server unreachable or silent
    5  verification failed (checksum, manifest or model mismatch)
    6  the index is in use by another cmdai (private server's data directory locked, or another serve on this data home)
+   7  explain --check: the line uses an unknown option or a command not installed
    130  interrupted (Ctrl-C, SIGINT), after a clean stop: Chroma stopped, locks released
    143  terminated (SIGTERM), likewise; serve and mcp exit 0 on either (their normal stop)
    Under --json, an error is also printed on stdout as

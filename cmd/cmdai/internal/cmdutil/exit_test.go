@@ -25,6 +25,7 @@ func TestExitCode(t *testing.T) {
 		{"busy, wrapped", fmt.Errorf("init: %w", WithCode(ExitBusy, errors.New("locked"))), ExitBusy},
 		{"network", NetworkCode(fmt.Errorf("fetch: %w", netx.ErrNetwork)), ExitUnreachable},
 		{"not network", NetworkCode(errors.New("disk")), ExitFailure},
+		{"explain --check", WithCode(ExitUnknownOption, errors.New("the line does not check")), 7},
 	} {
 		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("%s: ExitCode(%v) = %d, want %d", tc.name, tc.err, got, tc.want)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -63,6 +64,8 @@ logs go to stderr. An MCP client starts it. Tools:
    search_commands  the commands for a task (query, k, mode), a few lines each
    command_docs     one command's summary, synopsis, options, examples, or
                     one option's text (command, option, section, max_tokens)
+   explain_command  a shell command line checked word by word against the
+                    index's option records (line): ok or NOT OK first
    index_status     which index answers, its counts, model and build time
 Each call goes to a running "cmdai serve" that holds the index asked for
 (checked per call: serve may start or stop during a session), else the
@@ -72,8 +75,9 @@ on the same data: mcp then closes its index (freeing the data serve waits
 for) and the next calls wait for serve and go through it. When Chroma
 cannot be started or reached, search_commands answers keyword-only from
 the keyword index on disk (none: from the live pages of the commands it
-names), and command_docs from the keyword index or the command's live man
-page or --help, their first line saying so. A tool that cannot answer (no index, no
+names), command_docs from the keyword index or the command's live man page or
+--help, and explain_command from the keyword index, their first line
+saying so. A tool that cannot answer (no index, no
 model) gives an error saying what to run, and the server keeps serving.
 
 EXAMPLES:
@@ -130,6 +134,11 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local.KeepOpen = opts.KeepOpen
 	local.FromDisk = fromDisk(opts)
 	local.DocsFromDisk = docsFromDisk(opts)
+	local.ExplainFromDisk = explainFromDisk(opts)
+	local.OpenDocs = docsOpener(opts, &owns)
+	if info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil); err == nil {
+		local.OnPath = explaincmd.OnPath(ctx, info)
+	}
 	p := mcpserver.PerCall{Local: local}
 	sc := &serveConn{opts: opts}
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -233,6 +242,18 @@ func docsFromDisk(opts *Options) func(context.Context, string, error) (search.Co
 	}
 }
 
+// explainFromDisk judges a line by the keyword index on disk when the
+// index could not be opened because Chroma is down or busy.
+func explainFromDisk(opts *Options) func(context.Context, string, error) (serve.ExplainResult, error) {
+	return func(ctx context.Context, line string, cause error) (serve.ExplainResult, error) {
+		info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+		if err != nil {
+			return serve.ExplainResult{}, cause
+		}
+		return explaincmd.FromDisk(ctx, opts.Getenv, info.CollectionName(), line, explaincmd.OnPath(ctx, info), false, time.Now(), cause)
+	}
+}
+
 // serveStarting tells whether a serve holds its lock on socket but does
 // not listen yet: it is starting, and may be waiting for the data this
 // process holds. A serve that listens has its own data (another Chroma,
@@ -266,6 +287,27 @@ func opener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
 		}
 		owns.Store(conn.OwnsDataDir())
 		return s, func() { owns.Store(false); closeS(); conn.Close() }, nil
+	}
+}
+
+// docsOpener opens the distribution's collection alone, without the
+// model: what explain_command reads (see Local.OpenDocs).
+func docsOpener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
+	return func(ctx context.Context) (search.Searcher, func(), error) {
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		if err != nil {
+			return search.Searcher{}, nil, err
+		}
+		coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
+		if err == nil {
+			err = cmdutil.Answerable(ctx, coll)
+		}
+		if err != nil {
+			conn.Close()
+			return search.Searcher{}, nil, err
+		}
+		owns.Store(conn.OwnsDataDir())
+		return search.Searcher{Coll: coll}, func() { owns.Store(false); conn.Close() }, nil
 	}
 }
 

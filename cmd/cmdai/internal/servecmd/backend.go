@@ -11,11 +11,13 @@ import (
 	"github.com/cmdai/cmdai/build/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
@@ -37,6 +39,14 @@ type warm struct {
 	openErr error // why there is no searcher (no index yet: exit 3)
 
 	retry retry // Chroma could not be reached: conn is nil until it answers
+
+	// docs is the searcher's Docs, cached: explain asks the same commands
+	// line after line. A new one comes with each searcher (open, after a
+	// writer's lease: refresh, import), so no answer outlives its index.
+	docs explain.Lookup
+	// onPath is set when the index is this machine's distribution's (see
+	// explaincmd.OnPath): serve's own $PATH, not the caller's.
+	onPath func(string) bool
 }
 
 // open (re)opens the searcher, reusing the loaded model when the index's
@@ -46,6 +56,10 @@ func (w *warm) open(ctx context.Context) error {
 	s, err := w.searcher(ctx)
 	w.mu.Lock()
 	w.s, w.openErr = s, err
+	w.docs = nil
+	if err == nil {
+		w.docs = explain.CachedLookup(s.Docs)
+	}
 	w.mu.Unlock()
 	return err
 }
@@ -156,6 +170,37 @@ func (w *warm) Docs(ctx context.Context, command string, strict bool) (search.Co
 		}
 	}
 	return doc, err
+}
+
+// Explain judges a line by the option records of the index serve holds,
+// each command's read once per index (cached until a writer's lease
+// ends); when Chroma cannot be reached, by the keyword index on disk
+// (degraded), as queries degrade.
+func (w *warm) Explain(ctx context.Context, req serve.ExplainRequest) (serve.ExplainResult, error) {
+	if req.Distro != "" {
+		info, err := distro.Parse(req.Distro)
+		if err != nil {
+			return serve.ExplainResult{}, cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("--distro: %w", err))
+		}
+		if info.CollectionName() != w.info.CollectionName() {
+			return serve.ExplainResult{}, serve.ErrNotHeld
+		}
+	}
+	start := time.Now()
+	w.reconnect(ctx)
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	collection := w.info.CollectionName()
+	if w.openErr != nil {
+		return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, w.openErr)
+	}
+	res, err := explaincmd.Judge(ctx, req.Line, collection, w.docs, w.onPath, start)
+	if err != nil && ctx.Err() == nil && !cmdutil.HasCode(err) {
+		if gone := w.chromaGone(ctx); gone != nil {
+			return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, gone)
+		}
+	}
+	return res, err
 }
 
 // Status is the indexes on serve's Chroma, with staleness judged against

@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/serve"
@@ -43,7 +44,7 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 	opts := &ServeOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
-		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (queries, status and health; no authentication)", Destination: &opts.Listen},
+		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (everything but the writer's lease: queries, docs, explain, status, health; no authentication)", Destination: &opts.Listen},
 		&cli.DurationFlag{Name: "wait", Value: DefaultWait, Usage: "when another cmdai holds the index data, wait up to `DURATION` for it to let go before exiting 6 (0: exit at once)", Destination: &opts.Wait},
 		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
@@ -56,8 +57,9 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 		UsageText: "cmdai serve [--listen 127.0.0.1:PORT] [--idle-timeout 30m]",
 		Description: `Holds this distribution's index (its private Chroma server or --chroma-url,
 the model, the keyword index) and answers JSON over HTTP on a Unix socket
-(mode 0600): POST /v1/query, GET /v1/docs?command=NAME, GET /v1/status,
-GET /v1/health. "cmdai index query", "index status" and "cmdai mcp" use it
+(mode 0600): POST /v1/query, GET /v1/docs?command=NAME, POST /v1/explain,
+GET /v1/status, GET /v1/health. "cmdai index query", "index status",
+"cmdai explain" and "cmdai mcp" use it
 automatically (--no-serve: not); init, refresh, import, clear and docs
 write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
@@ -196,7 +198,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 	m := <-model
 	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
 		// Start anyway and answer from disk: serve tries Chroma again.
-		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e}, err, opts.RetryEvery), nil
+		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e, onPath: explaincmd.OnPath(ctx, info)}, err, opts.RetryEvery), nil
 	}
 	if err != nil || m.err != nil {
 		if m.e != nil {
@@ -207,7 +209,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		}
 		return nil, clix.FirstErr(err, m.err)
 	}
-	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e}
+	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e, onPath: explaincmd.OnPath(ctx, info)}
 	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
 		w.Close()
 		return nil, err

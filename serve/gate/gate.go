@@ -1,14 +1,17 @@
-package serve
+// Package gate lets many readers of an index through at once and one writer
+// alone: a writer waits for the readers already in, readers wait for the
+// writer to finish.
+package gate
 
 import (
 	"context"
 	"sync"
 )
 
-// gate keeps queries off an index while a writer holds the lease: a
+// Gate keeps queries off an index while a writer holds the lease: a
 // query enters unless a write is on (then it waits for the release), a
 // writer waits for the queries already in to leave. One writer at a time.
-type gate struct {
+type Gate struct {
 	mu       sync.Mutex
 	writing  bool
 	released chan struct{} // closed when the current write ends
@@ -16,9 +19,9 @@ type gate struct {
 	drained  chan struct{} // closed when inflight falls to 0 during a write
 }
 
-// enter lets a query in, waiting while a write is on; it fails when ctx
+// Enter lets a query in, waiting while a write is on; it fails when ctx
 // ends first.
-func (g *gate) enter(ctx context.Context) error {
+func (g *Gate) Enter(ctx context.Context) error {
 	for {
 		g.mu.Lock()
 		if !g.writing {
@@ -36,7 +39,7 @@ func (g *gate) enter(ctx context.Context) error {
 	}
 }
 
-func (g *gate) leave() {
+func (g *Gate) Leave() {
 	g.mu.Lock()
 	g.inflight--
 	if g.inflight == 0 && g.drained != nil {
@@ -46,9 +49,9 @@ func (g *gate) leave() {
 	g.mu.Unlock()
 }
 
-// lock starts a write once the previous one ended and the queries in
+// Lock starts a write once the previous one ended and the queries in
 // flight left; the caller must unlock.
-func (g *gate) lock(ctx context.Context) error {
+func (g *Gate) Lock(ctx context.Context) error {
 	g.mu.Lock()
 	for g.writing {
 		ch := g.released
@@ -72,14 +75,14 @@ func (g *gate) lock(ctx context.Context) error {
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			g.unlock()
+			g.Unlock()
 			return ctx.Err()
 		}
 	}
 	return nil
 }
 
-func (g *gate) unlock() {
+func (g *Gate) Unlock() {
 	g.mu.Lock()
 	g.writing = false
 	close(g.released)
@@ -87,7 +90,7 @@ func (g *gate) unlock() {
 	g.mu.Unlock()
 }
 
-func (g *gate) isWriting() bool {
+func (g *Gate) IsWriting() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.writing

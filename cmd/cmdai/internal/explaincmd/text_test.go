@@ -1,0 +1,64 @@
+package explaincmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/explain"
+)
+
+// TestText: a header per command (its page and summary, or its verdict),
+// a line per word and per flag of a cluster with the verdicts in one
+// column, the option's spellings and text on one line, and the tally.
+func TestText(t *testing.T) {
+	r := explain.Result{Line: "sudo tar -xf a.tar --zstdx | frob", UnknownCount: 1, NotInstalledCount: 1, Commands: []explain.Command{
+		{Name: "tar", Verdict: explain.Known, Page: "tar(1)", Summary: "an archiving\n utility", Via: []string{"sudo"}, Words: []explain.Word{
+			{Text: "-xf", Verdict: explain.Known, Flags: []explain.Word{
+				{Text: "-x", Verdict: explain.Known, Option: "--extract", Help: "tar(1) option -x, --extract\nExtract files\n  from an archive."},
+				{Text: "-f", Verdict: explain.Known, Option: "--file", Help: "Use archive file ARCHIVE."},
+			}},
+			{Text: "a.tar", Verdict: explain.Operand, Of: "--file"},
+			{Text: "--zstdx", Verdict: explain.UnknownOption, Note: "no such option in tar(1)"},
+		}},
+		{Name: "frob", Verdict: explain.NotInstalled, Note: "not in the index"},
+	}}
+	want := `tar (via sudo): tar(1), an archiving utility
+  -xf            known
+    -x           known           -x, --extract: Extract files from an archive.
+    -f           known           --file Use archive file ARCHIVE.
+  a.tar          operand         (a value of --file)
+  --zstdx        unknown option  (no such option in tar(1))
+
+frob: NOT INSTALLED (not in the index)
+
+1 unknown option, 1 command not installed
+`
+	if got := Text(r); got != want {
+		t.Errorf("Text:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Text(explain.Result{OK: true}); !strings.HasPrefix(got, "ok: ") {
+		t.Errorf("an empty result: %q", got)
+	}
+	if got := oneLine("a\n b\tc "+strings.Repeat("x", 100), 20); got != "a b c xxxxxxxxxxx..." {
+		t.Errorf("oneLine: %q", got)
+	}
+}
+
+// TestReadLine: "-" reads stdin without its final newline (CRLF too);
+// anything else is the line; an empty stdin is left to explain to refuse.
+func TestReadLine(t *testing.T) {
+	for _, tc := range []struct{ arg, stdin, want string }{
+		{"ls -l", "ignored", "ls -l"},
+		{"-", "grep -c 'a\nb' f\n", "grep -c 'a\nb' f"},
+		{"-", "ls\r\n", "ls"},
+		{"-", "", ""},
+	} {
+		got, err := readLine(tc.arg, strings.NewReader(tc.stdin))
+		if err != nil || got != tc.want {
+			t.Errorf("readLine(%q, %q) = %q, %v; want %q", tc.arg, tc.stdin, got, err, tc.want)
+		}
+	}
+	if _, err := readLine("-", nil); err == nil {
+		t.Error("no stdin: no error")
+	}
+}
