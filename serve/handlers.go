@@ -68,14 +68,9 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if err := s.enter(r.Context()); err != nil {
-		writeError(w, err)
-		return
-	}
-	res, qerr := s.b.Query(r.Context(), q)
-	s.gate.Leave()
+	res, qerr := inGate(s, r.Context(), func(ctx context.Context) (QueryResult, error) { return s.b.Query(ctx, q) })
 	if qerr != nil {
-		writeError(w, s.asError(qerr))
+		writeError(w, qerr)
 		return
 	}
 	if q.Context {
@@ -155,17 +150,28 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if err := s.enter(r.Context()); err != nil {
-		writeError(w, err)
-		return
-	}
-	res, eerr := s.b.Explain(r.Context(), req)
-	s.gate.Leave()
+	res, eerr := inGate(s, r.Context(), func(ctx context.Context) (ExplainResult, error) { return s.b.Explain(ctx, req) })
 	if eerr != nil {
-		writeError(w, s.asError(eerr))
+		writeError(w, eerr)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// inGate runs do with the index held for reading (in through the gate,
+// out once do returns): a writer's lease waits for it, and it for the
+// lease. Its error comes back as the answer's *Error.
+func inGate[T any](s *Server, ctx context.Context, do func(context.Context) (T, error)) (T, *Error) {
+	var zero T
+	if err := s.enter(ctx); err != nil {
+		return zero, err
+	}
+	res, err := do(ctx)
+	s.gate.Leave()
+	if err != nil {
+		return zero, s.asError(err)
+	}
+	return res, nil
 }
 
 // decodeExplain reads an explain request. The line itself (blank, too
