@@ -16,6 +16,8 @@
 # cache), then RUNS times (default 3); the table gives each line's median.
 # Needs `make build model chroma` (`make bench` does that).
 set -euo pipefail
+# shellcheck disable=SC1091 # serve_socket
+. "$(dirname "${BASH_SOURCE[0]}")/lib/serve.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CMDAI_TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 MODEL_SRC="$CMDAI_TOOLS/model/all-MiniLM-L6-v2"
@@ -100,14 +102,7 @@ chroma_pid=""
 
 "$BIN" serve 2>"$work/serve.err" &
 serve_pid=$!
-socket=""
-for _ in $(seq 1500); do
-	socket="$(sed -n 's/^cmdai serve: .* on \(.*\) (pid .*/\1/p' "$work/serve.err")"
-	[ -n "$socket" ] && break
-	kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-	sleep 0.02
-done
-[ -n "$socket" ] || { echo "serve did not start within 30 s" >&2; cat "$work/serve.err" >&2; exit 1; }
+socket="$(serve_socket "$work/serve.err" "$serve_pid")" || exit 1
 times cli-serve "$BIN" explain --json >"$work/cli-serve"
 times serve curl -s --unix-socket "$socket" http://cmdai/v1/explain -d @LINE@ >"$work/serve"
 

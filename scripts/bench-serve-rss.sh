@@ -22,6 +22,8 @@
 # Needs `make build model chroma`; NL2BASH=DIR (default ../shared/bench/nl2bash).
 # WARM (default 300), IDLE (default 10), ROUNDS (default 2).
 set -euo pipefail
+# shellcheck disable=SC1091 # serve_socket
+. "$(dirname "${BASH_SOURCE[0]}")/lib/serve.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CMDAI_TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 MODEL_SRC="$CMDAI_TOOLS/model/all-MiniLM-L6-v2"
@@ -97,12 +99,7 @@ for round in $(seq "$ROUNDS"); do
 		t0=$(date +%s.%N)
 		"$bin" serve --socket "$sock" 2>"$work/serve.err" &
 		serve_pid=$!
-		for _ in $(seq 1500); do
-			grep -q "^cmdai serve: .* on " "$work/serve.err" && break
-			kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-			sleep 0.02
-		done
-		grep -q "^cmdai serve: .* on " "$work/serve.err" || { echo "$bin serve did not start within 30 s" >&2; cat "$work/serve.err" >&2; exit 1; }
+		serve_socket "$work/serve.err" "$serve_pid" >/dev/null || exit 1
 		started=$(python3 -c "import time; print(f'{time.time() - $t0:.2f}')")
 		lat="$(python3 "$work/load.py" "$sock" "$work/queries.jsonl" "$WARM")"
 		sleep "$IDLE"

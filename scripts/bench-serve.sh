@@ -13,6 +13,8 @@
 # this machine in a temporary home (about 75 s more).
 # Needs `make build model chroma`; NL2BASH=DIR (default ../shared/bench/nl2bash).
 set -euo pipefail
+# shellcheck disable=SC1091 # serve_socket
+. "$(dirname "${BASH_SOURCE[0]}")/lib/serve.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CMDAI_TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 MODEL_SRC="$CMDAI_TOOLS/model/all-MiniLM-L6-v2"
@@ -49,14 +51,7 @@ echo "index: $records records; $(wc -l <"$work/queries.jsonl") requests" >&2
 start=$(date +%s.%N)
 "$BIN" serve 2>"$work/serve.err" &
 serve_pid=$!
-socket=""
-for _ in $(seq 1500); do
-	socket="$(sed -n 's/^cmdai serve: .* on \(.*\) (pid .*/\1/p' "$work/serve.err")"
-	[ -n "$socket" ] && break
-	kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-	sleep 0.02
-done
-[ -n "$socket" ] || { echo "serve did not start within 30 s" >&2; cat "$work/serve.err" >&2; exit 1; }
+socket="$(serve_socket "$work/serve.err" "$serve_pid")" || exit 1
 curl -sf --unix-socket "$socket" http://cmdai/v1/query -d '{"request": "list files", "k": 1}' >/dev/null
 first=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
 sleep 2
