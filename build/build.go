@@ -73,13 +73,16 @@ type Summary struct {
 	Backend    string `json:"backend"`
 	Commands   int    `json:"commands_count"`
 	Aliases    int    `json:"aliases_count"`
-	Chunks     int    `json:"chunks_count"`
-	Embedded   int    `json:"embedded"`
-	Cached     int    `json:"from_cache"`
-	Unchanged  int    `json:"unchanged"`
-	Written    int    `json:"written"`
-	Deleted    int    `json:"deleted"`
-	Failed     int    `json:"failed_pages"`
+	// Subcommands counts the subcommand pages indexed (git-commit(1)):
+	// not among Commands, which are $PATH's.
+	Subcommands int `json:"subcommand_pages"`
+	Chunks      int `json:"chunks_count"`
+	Embedded    int `json:"embedded"`
+	Cached      int `json:"from_cache"`
+	Unchanged   int `json:"unchanged"`
+	Written     int `json:"written"`
+	Deleted     int `json:"deleted"`
+	Failed      int `json:"failed_pages"`
 	// DocsWritten and DocsDeleted count custom-doc and hint records.
 	DocsWritten int `json:"docs_written"`
 	DocsDeleted int `json:"docs_deleted"`

@@ -162,7 +162,11 @@ func (s *stream) note(r pages.Result) bool {
 		}
 		return false
 	}
-	s.sum.Commands++
+	if r.Parent != "" {
+		s.sum.Subcommands++
+	} else {
+		s.sum.Commands++
+	}
 	return true
 }
 

@@ -140,7 +140,7 @@ func (t *target) finish(ctx context.Context, store *chroma.Store, name string, s
 		return err
 	}
 	s.sum.Records = n
-	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, s.sum.Commands+docs, n, s.skipped, s.failed
+	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, s.sum.Commands+s.sum.Subcommands+docs, n, s.skipped, s.failed
 	if len(s.only) > 0 && len(t.held) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, t.coll); err != nil {

@@ -261,6 +261,13 @@ func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
 	if e.err != nil {
 		return nil
 	}
+	if r.found && r.doc.Parent != "" && (e.opts.OnPath == nil || !e.opts.OnPath(look)) {
+		// git-commit(1) is indexed as "git commit": the name alone runs
+		// nothing (it was not on PATH when the index was built)
+		cmd.Verdict = NotInstalled
+		cmd.Note = "not a command: " + judge.PageName(r.doc) + " documents `" + r.doc.Invocation() + "`"
+		return nil
+	}
 	if r.found {
 		cmd.Name = r.doc.Command
 		if cmd.Name == "" {

@@ -54,6 +54,10 @@ const (
 	StatusNoManPage Status = "no_man_page" // nothing to index
 	StatusFailed    Status = "failed"      // its page could not be read or parsed
 	StatusDenied    Status = "denied"      // --help fallback refused to run it
+	// StatusNotSubcommand is a page named like a subcommand's
+	// (gpg-wks-client(1) beside gpg) whose SYNOPSIS does not show one:
+	// nothing to index.
+	StatusNotSubcommand Status = "not_subcommand"
 )
 
 // Record is one chunk of an index: a stable id, the text embedded, its
@@ -98,6 +102,10 @@ type Metadata struct {
 	IsGNU       bool
 	Description string
 	Aliases     []string
+	// Parent is set on a subcommand page's records: the command the
+	// page's subcommand belongs to ("git" on git-commit(1)'s), whose
+	// first word a command line starts with.
+	Parent string
 
 	// Pages only.
 	ManSection    string
@@ -144,6 +152,7 @@ const (
 	keyIsGNU         = "is_gnu"
 	keyDescription   = "description"
 	keyAliases       = "aliases"
+	keyParent        = "parent_command"
 	keyManSection    = "man_section"
 	keyInstalledPath = "installed_path"
 	keyManPage       = "man_page"
@@ -210,6 +219,7 @@ func (m Metadata) ToChroma() map[string]any {
 	}
 	set(keyDescription, m.Description)
 	set(keyAliases, strings.Join(m.Aliases, ","))
+	set(keyParent, m.Parent)
 	return md
 }
 
@@ -227,7 +237,7 @@ func FromChroma(md map[string]any) Metadata {
 		Command: str(keyCommand), Kind: Kind(str(keyKind)), Section: str(keySection), Option: str(keyOption),
 		Source: Source(str(keySource)), Distro: str(keyDistro), OS: str(keyOS),
 		ContentHash: str(keyContentHash), Fingerprint: str(keyFingerprint), Version: str(keyVersion),
-		Description: str(keyDescription), Aliases: list(keyAliases),
+		Description: str(keyDescription), Aliases: list(keyAliases), Parent: str(keyParent),
 		ManSection: str(keyManSection), InstalledPath: str(keyInstalledPath), ManPage: str(keyManPage),
 		DocPath: str(keyDocPath), Priority: str(keyPriority), Keywords: list(keyKeywords), RelevantFor: str(keyRelevantFor),
 	}
@@ -266,6 +276,9 @@ func WhereKind(k Kind) map[string]string { return map[string]string{keyKind: str
 
 // WhereCommand selects one command's records.
 func WhereCommand(cmd string) map[string]string { return map[string]string{keyCommand: cmd} }
+
+// WhereParent selects the records of a command's subcommand pages.
+func WhereParent(cmd string) map[string]string { return map[string]string{keyParent: cmd} }
 
 // WhereSource selects the records of one source.
 func WhereSource(s Source) map[string]string { return map[string]string{keySource: string(s)} }

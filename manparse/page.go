@@ -190,3 +190,58 @@ func (p *Page) SectionTitles() []string {
 	}
 	return out
 }
+
+// Invokes reports whether the page's SYNOPSIS shows "parent word": the
+// word is the first thing after the parent command that is neither an
+// option nor a bracketed group of them, as in "git commit [-a]", "ip [
+// OPTIONS ] route { COMMAND | help }" or "openssl req [-help]". It is
+// what tells a subcommand's page (git-commit(1)) from a page that only
+// shares a prefix (gpg-wks-client(1), a program of its own; tc-netem(8),
+// a queueing discipline: "tc qdisc ... add netem").
+func (p *Page) Invokes(parent, word string) bool {
+	syn := p.FindSection("SYNOPSIS")
+	if syn == nil || parent == "" || word == "" {
+		return false
+	}
+	// quotes are typography here ('git credential' (fill|approve))
+	toks := strings.Fields(strings.NewReplacer("'", "", "\"", "", "`", "").Replace(syn.Text()))
+	for i, t := range toks {
+		if t != parent && !strings.HasSuffix(t, "/"+parent) {
+			continue
+		}
+		next, ok := firstOperand(toks[i+1:])
+		if !ok {
+			continue
+		}
+		// "dgst|digest" names one subcommand two ways; "ip neigh" is the
+		// abbreviation ip(8) accepts for ip-neighbour(8)
+		for _, alt := range strings.Split(next, "|") {
+			if alt == word || (len(alt) >= 3 && strings.HasPrefix(word, alt)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstOperand is the first token that is not an option, a bracketed
+// group ([ ... ], { ... }), an alternation bar or an ellipsis, with
+// trailing punctuation trimmed.
+func firstOperand(toks []string) (string, bool) {
+	depth := 0
+	for _, t := range toks {
+		opens := strings.Count(t, "[") + strings.Count(t, "{")
+		closes := strings.Count(t, "]") + strings.Count(t, "}")
+		inGroup := depth > 0 || opens > 0
+		depth += opens - closes
+		if depth < 0 {
+			depth = 0
+		}
+		switch {
+		case inGroup, strings.HasPrefix(t, "-"), t == "|", strings.Trim(t, ".") == "":
+			continue
+		}
+		return strings.TrimRight(t, ",;:"), true
+	}
+	return "", false
+}

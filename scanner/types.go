@@ -10,6 +10,10 @@ type Command struct {
 	// Man is the man page that documents the command, or nil when none was
 	// found.
 	Man *ManPage `json:"man_page,omitempty"`
+	// Parent is set on a subcommand page's entry (Subcommands): the
+	// command on $PATH whose subcommand the page may document ("git" for
+	// git-commit(1)). Path is then the parent's executable.
+	Parent string `json:"parent,omitempty"`
 }
 
 // ManPage locates one man page source file.

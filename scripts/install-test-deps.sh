@@ -16,6 +16,10 @@ command -v groff >/dev/null 2>&1 || need+=(groff-base)
 [ -e /usr/share/man/man1/find.1.gz ] || need+=(findutils)
 [ -e /usr/share/man/man1/grep.1.gz ] || need+=(grep)
 [ -e /usr/share/man/man1/ls.1.gz ] || need+=(coreutils)
+# Subcommand pages (git-commit(1), openssl-req(1ssl)) that explain judges by.
+command -v git >/dev/null 2>&1 || need+=(git)
+[ -e /usr/share/man/man1/git-commit.1.gz ] || need+=(git-man)
+[ -e /usr/share/man/man1/openssl-req.1ssl.gz ] || need+=(openssl)
 # The completion scripts are loaded and checked by the shells themselves,
 # and the install scripts by shellcheck.
 command -v zsh >/dev/null 2>&1 || need+=(zsh)

@@ -15,7 +15,7 @@ import (
 // Collection is what search needs of an index's collection. A
 // *chroma.Collection is one; the ranking's unit tests use a small fake.
 // It has no Get: the keyword side reads its chunks from the keyword index
-// (KeywordIndex), so a query makes one round trip at most.
+// (package kwstore), so a query makes one round trip at most.
 type Collection interface {
 	Name() string
 	Metadata() map[string]any

@@ -36,7 +36,7 @@ type CommandDoc struct {
 // the documentation an assistant asks for by name, without reading the
 // man page again.
 func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) {
-	command = strings.TrimSpace(command)
+	command = PageName(command)
 	if command == "" {
 		return CommandDoc{}, fmt.Errorf("no command named: give one, e.g. \"grep\"")
 	}
@@ -90,7 +90,7 @@ func DocOf(recs []chroma.Record, alias string) CommandDoc {
 // what a command's documentation comes from when Chroma cannot be
 // reached. An alias gives its command's page, as Docs does.
 func DocsFromKeywords(ix *bm25.Index, command string) (CommandDoc, error) {
-	command = strings.TrimSpace(command)
+	command = PageName(command)
 	if command == "" {
 		return CommandDoc{}, fmt.Errorf("no command named: give one, e.g. \"grep\"")
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"reflect"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestDocsFromKeywordsIsDocs(t *testing.T) {
 	f := grepFixture()
 	f.recs = append(f.recs, rec("gzip.1#NAME", "gzip", "summary", "gzip(1) - compress or expand files", map[string]any{"aliases": "gunzip,zcat", "description": "compress or expand files"}))
 	ctx := context.Background()
-	ix, err := BuildKeywordIndex(ctx, f)
+	ix, err := kwstore.Build(ctx, f)
 	if err != nil {
 		t.Fatal(err)
 	}

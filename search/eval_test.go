@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func evalFixture(t *testing.T) Searcher {
 		recs = append(recs, r)
 	}
 	f := newFake(recs, []float64{0.90, 0.85, 0.80})
-	kw, err := BuildKeywordIndex(context.Background(), f)
+	kw, err := kwstore.Build(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}

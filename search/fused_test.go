@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func fusedSearch(t *testing.T, recs []chroma.Record, sims []float64, request str
 func searchIn(t *testing.T, recs []chroma.Record, sims []float64, request string, s Searcher, mode Mode) []CommandHit {
 	t.Helper()
 	f := newFake(recs, sims)
-	kw, err := BuildKeywordIndex(context.Background(), f)
+	kw, err := kwstore.Build(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}

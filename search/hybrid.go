@@ -109,7 +109,7 @@ func (s Searcher) keywordsReady(mode Mode) error {
 		return fmt.Errorf("no keyword index for mode %s", mode)
 	}
 	if !s.Keywords.HasChunks() {
-		return fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): load it with search.KeywordIndex, which rebuilds it")
+		return fmt.Errorf("the keyword index has no chunk texts (saved by an older cmdai): load it with kwstore.Open, which rebuilds it")
 	}
 	return nil
 }
@@ -222,6 +222,7 @@ func fuseK(k int, rk float64, rankings ...ranking) []CommandHit {
 				order = append(order, c)
 			} else if c.Description == "" {
 				c.Description, c.Version, c.Package, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.Package, h.ManSection, h.InstalledPath, h.Aliases
+				c.Parent = h.Parent
 			}
 			c.Score += r.weight / (rk + float64(rank+1))
 			for _, m := range h.Matches {

@@ -131,6 +131,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		f[ranker.NameDot] = ranker.Bool(strings.Contains(h.Command, "."))
 		f[ranker.NameVer] = ranker.Bool(ranker.HasVersion(h.Command))
 		f[ranker.Section8] = ranker.Bool(strings.HasPrefix(h.ManSection, "8"))
+		f[ranker.Subcommand] = ranker.Bool(h.Parent != "")
 		f[ranker.PageSize] = math.Log1p(float64(sizes[h.Command])) / 5
 		f[ranker.Refs] = math.Log1p(float64(refs[h.Command])) / 5
 		if r := semSummaryRank[h.Command]; r > 0 {

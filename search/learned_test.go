@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"math"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestLearnedRefsPrior(t *testing.T) {
 	}
 
 	f := newFake(recs, sims)
-	kw, err := BuildKeywordIndex(context.Background(), f)
+	kw, err := kwstore.Build(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"strings"
+
 	"slices"
 	"sort"
 
@@ -27,7 +29,11 @@ type Match struct {
 
 // CommandHit is one command with the chunks of it that matched.
 type CommandHit struct {
-	Command     string  `json:"command"`
+	Command string `json:"command"`
+	// Parent is set when Command is a subcommand's page (git-commit):
+	// the command a line starts with ("git"); the subcommand is the rest
+	// of Command after "Parent-".
+	Parent      string  `json:"parent,omitempty"`
 	Score       float64 `json:"score"`
 	Description string  `json:"description,omitempty"`
 	// Version is the version of the installed package owning the
@@ -45,6 +51,24 @@ type CommandHit struct {
 	// Priority is a custom doc's: high, medium or low.
 	Priority string  `json:"priority,omitempty"`
 	Matches  []Match `json:"matches"`
+}
+
+// Invocation is how a command line starts for this hit: "git commit"
+// for git-commit(1)'s page, else the command's name.
+func (h CommandHit) Invocation() string {
+	if h.Parent != "" {
+		if sub, ok := strings.CutPrefix(h.Command, h.Parent+"-"); ok {
+			return h.Parent + " " + sub
+		}
+	}
+	return h.Command
+}
+
+// PageName is the indexed name of a command as a user may write it:
+// "git commit" is git-commit, the subcommand's page; one word is
+// itself.
+func PageName(command string) string {
+	return strings.Join(strings.Fields(command), "-")
 }
 
 // chunksPerCommand is how many chunks are fetched per command asked for
@@ -171,7 +195,7 @@ func groupBy(hits []chroma.Hit, r rule, k int) []CommandHit {
 
 // commandOf starts a command's hit from the metadata of its first record.
 func commandOf(md index.Metadata) *CommandHit {
-	return &CommandHit{Command: md.Command, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
+	return &CommandHit{Command: md.Command, Parent: md.Parent, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
 		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: slices.Clone(md.Aliases),
 		Source: string(md.Source), Priority: md.Priority}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"strings"
 	"unicode/utf8"
 )
@@ -68,7 +69,7 @@ func AnswerFromDisk(ctx context.Context, dir, collection string, req Request, ca
 	if req.Strict {
 		return Answer{}, cause
 	}
-	ix, path, err := SavedKeywordIndex(dir, collection)
+	ix, path, err := kwstore.Saved(dir, collection)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w\n  and no answer from disk either: %v", cause, err)
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ func TestAnswerTrimsMatches(t *testing.T) {
 	f.recs = append(f.recs, rec("gamma#2", "gamma", "option", "compress archive quickly", nil),
 		rec("gamma#3", "gamma", "option", "compress archive slowly", nil),
 		rec("gamma#4", "gamma", "option", "archive compress level", nil))
-	kw, err := BuildKeywordIndex(context.Background(), f)
+	kw, err := kwstore.Build(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestAnswerFromDisk(t *testing.T) {
 	ctx := context.Background()
 	f := hybridFixture()
 	dir := t.TempDir()
-	if _, err := KeywordIndex(ctx, f, dir); err != nil {
+	if _, err := kwstore.Open(ctx, f, dir); err != nil {
 		t.Fatal(err)
 	}
 	cause := errors.New("cannot reach Chroma at http://127.0.0.1:9\n  check the URL")

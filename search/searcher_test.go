@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,7 +124,7 @@ func hybridFixture() *fakeCollection {
 
 func TestSearchHybridFusesTheChannels(t *testing.T) {
 	f := hybridFixture()
-	kw, err := BuildKeywordIndex(context.Background(), f)
+	kw, err := kwstore.Build(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestSearchKeywordAppliesPriority(t *testing.T) {
 			rec("kubectl#NAME", "kubectl", "summary", "kubectl - deploy the application to a cluster", nil),
 			rec("deployctl#NAME", "deployctl", "summary", "deployctl - deploy the application to a cluster of machines today", md),
 		}}
-		kw, err := BuildKeywordIndex(context.Background(), f)
+		kw, err := kwstore.Build(context.Background(), f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +194,7 @@ func TestSearchKeywordAppliesPriority(t *testing.T) {
 func TestKeywordIndexIsKept(t *testing.T) {
 	f := hybridFixture()
 	dir := t.TempDir()
-	ix, err := KeywordIndex(context.Background(), f, dir)
+	ix, err := kwstore.Open(context.Background(), f, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,9 +210,9 @@ func TestKeywordIndexIsKept(t *testing.T) {
 		t.Errorf("saved index %s: %v", files[0], err)
 	}
 	// What a query reads when Chroma is down: the same chunks, with text.
-	saved, path, err := SavedKeywordIndex(dir, "fake")
+	saved, path, err := kwstore.Saved(dir, "fake")
 	if err != nil || path != files[0] || saved.Len() != len(f.recs) || !saved.HasChunks() {
-		t.Fatalf("SavedKeywordIndex = %d chunks (with text: %v) from %q, %v; want %d from %s", saved.Len(), saved.HasChunks(), path, err, len(f.recs), files[0])
+		t.Fatalf("kwstore.Saved = %d chunks (with text: %v) from %q, %v; want %d from %s", saved.Len(), saved.HasChunks(), path, err, len(f.recs), files[0])
 	}
 	if text, md := saved.Chunk(2); text != f.recs[2].Document || md.Command != "gamma" {
 		t.Errorf("saved chunk 2 = %q of %q, want gamma's summary", text, md.Command)
@@ -219,12 +220,12 @@ func TestKeywordIndexIsKept(t *testing.T) {
 }
 
 // A keyword index saved by an older cmdai, without the chunks' text, is
-// rebuilt by KeywordIndex and refused by SavedKeywordIndex (which cannot
+// rebuilt by kwstore.Open and refused by kwstore.Saved (which cannot
 // rebuild it: Chroma is down when it is called).
 func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
 	f := hybridFixture()
 	dir := t.TempDir()
-	ix, err := KeywordIndex(context.Background(), f, dir)
+	ix, err := kwstore.Open(context.Background(), f, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,15 +242,15 @@ func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	if _, _, err := SavedKeywordIndex(dir, "fake"); err == nil || !strings.Contains(err.Error(), "older cmdai") {
-		t.Errorf("SavedKeywordIndex of an old file: %v, want an error naming an older cmdai", err)
+	if _, _, err := kwstore.Saved(dir, "fake"); err == nil || !strings.Contains(err.Error(), "older cmdai") {
+		t.Errorf("kwstore.Saved of an old file: %v, want an error naming an older cmdai", err)
 	}
-	again, err := KeywordIndex(context.Background(), f, dir)
+	again, err := kwstore.Open(context.Background(), f, dir)
 	if err != nil || !again.HasChunks() {
-		t.Fatalf("KeywordIndex over an old file: chunks %v, %v; want it rebuilt", again != nil && again.HasChunks(), err)
+		t.Fatalf("kwstore.Open over an old file: chunks %v, %v; want it rebuilt", again != nil && again.HasChunks(), err)
 	}
-	if _, _, err := SavedKeywordIndex(t.TempDir(), "fake"); err == nil || !strings.Contains(err.Error(), "no keyword index") {
-		t.Errorf("SavedKeywordIndex of an empty directory: %v, want \"no keyword index\"", err)
+	if _, _, err := kwstore.Saved(t.TempDir(), "fake"); err == nil || !strings.Contains(err.Error(), "no keyword index") {
+		t.Errorf("kwstore.Saved of an empty directory: %v, want \"no keyword index\"", err)
 	}
 }
 
@@ -281,7 +282,7 @@ func (b *bareNearest) Query(ctx context.Context, vec []float32, n int) ([]chroma
 func TestSemanticReadsChunksFromTheKeywordIndex(t *testing.T) {
 	ctx := context.Background()
 	f := hybridFixture()
-	kw, err := BuildKeywordIndex(ctx, f)
+	kw, err := kwstore.Build(ctx, f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,14 +15,16 @@ import (
 
 // selectJobs keeps the jobs that document the named commands. A job is
 // kept whole: asking for gunzip shows gzip's page, which documents it.
+// Asking for a command also keeps its subcommands' pages (git's brings
+// git-commit(1)); a subcommand page can be asked for by its name.
 func selectJobs(jobs []job, names []string) ([]job, error) {
-	want := map[string]bool{}
+	want, parents := map[string]bool{}, map[string]bool{}
 	for _, n := range names {
-		want[n] = true
+		want[n], parents[n] = true, true
 	}
 	var out []job
 	for _, j := range jobs {
-		hit := false
+		hit := parents[j.cmd.Parent]
 		for _, c := range append([]scanner.Command{j.cmd}, j.aliases...) {
 			if want[c.Name] {
 				hit = true
@@ -65,9 +67,19 @@ func CheckCommands(ctx context.Context, opts Options) error {
 	for _, c := range cmds {
 		have[c.Name] = true
 	}
+	// a subcommand page's name (git-commit) passes when its parent is on
+	// $PATH: whether the page exists is known once pages are listed
+	onPath := func(n string) bool {
+		for i := len(n); i > 0; i = strings.LastIndexByte(n[:i], '-') {
+			if have[n[:i]] {
+				return true
+			}
+		}
+		return false
+	}
 	var missing []string
 	for _, n := range opts.Commands {
-		if !have[n] && !slices.Contains(missing, n) {
+		if !onPath(n) && !slices.Contains(missing, n) {
 			missing = append(missing, n)
 		}
 	}
@@ -75,6 +87,29 @@ func CheckCommands(ctx context.Context, opts Options) error {
 		return unknownCommands(missing)
 	}
 	return nil
+}
+
+// withSubcommands adds to a run's jobs those of the subcommand pages
+// (scanner.Subcommands) whose page is not already a job's: a
+// git-foo(1) that is a link to git(1) documents git, not a subcommand.
+// The jobs stay in name order.
+func withSubcommands(jobs []job, subs []scanner.Command) []job {
+	if len(subs) == 0 {
+		return jobs
+	}
+	have := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		if j.page != "" {
+			have[j.page] = true
+		}
+	}
+	for _, j := range groupByPage(subs) {
+		if !have[j.page] {
+			jobs = append(jobs, j)
+		}
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].cmd.Name < jobs[b].cmd.Name })
+	return jobs
 }
 
 // groupByPage makes one job per command, except that commands whose man

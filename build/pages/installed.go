@@ -49,8 +49,10 @@ func ScanDirs(getenv func(string) string) (pathDirs, manPath []string) {
 }
 
 // ScanInstalled walks $PATH and the man hierarchy only (no parsing) and
-// returns each command that has a man page, with its fingerprint: the
-// cheap half of these stages, for staleness checks.
+// returns each command that has a man page, and each page that may be a
+// subcommand's (scanner.Subcommands), with its fingerprint: the cheap
+// half of these stages, for staleness checks. (A page that is not a
+// subcommand's is remembered as skipped by the build that read it.)
 func ScanInstalled(ctx context.Context, opts Options) ([]Installed, error) {
 	opts = withDefaults(opts)
 	cmds, _, err := scanner.ScanPath(ctx, opts.PathDirs, opts.Parallel)
@@ -63,7 +65,7 @@ func ScanInstalled(ctx context.Context, opts Options) ([]Installed, error) {
 	}
 	scanner.Attach(cmds, ix)
 	var out []Installed
-	for _, c := range cmds {
+	for _, c := range append(cmds, scanner.Subcommands(cmds, ix)...) {
 		if c.Man != nil {
 			out = append(out, Installed{Command: c.Name, Fingerprint: Fingerprint(c.Path, c.Man.Path)})
 		}

@@ -26,6 +26,8 @@ const (
 	StatusNoManPage = string(index.StatusNoManPage)
 	StatusFailed    = string(index.StatusFailed)
 	StatusDenied    = string(index.StatusDenied)
+	// StatusNotSubcommand: a subcommand-named page that is not one.
+	StatusNotSubcommand = string(index.StatusNotSubcommand)
 )
 
 // Sources of a command's documentation, as its records say.
@@ -75,7 +77,10 @@ type Options struct {
 // Result is what Run learned about one command. It is the object
 // `cmdai index scan --json` prints, one per line: keep the JSON stable.
 type Result struct {
-	Command     string         `json:"command"`
+	Command string `json:"command"`
+	// Parent is set for a subcommand's page (git-commit for git): the
+	// command on $PATH whose subcommand it is; Path is that command's.
+	Parent      string         `json:"parent,omitempty"`
 	Path        string         `json:"path"`
 	Status      string         `json:"status"`
 	Source      string         `json:"source,omitempty"`
@@ -103,18 +108,23 @@ type Result struct {
 
 // Stats summarise a run.
 type Stats struct {
-	CommandsSeen int               `json:"commands_seen"`
-	WithManPage  int               `json:"with_man_page"`
-	Parsed       int               `json:"parsed"`
-	FromHelp     int               `json:"from_help"`
-	Aliases      int               `json:"aliases_count"`
-	NoManPage    int               `json:"no_man_page"`
-	Failed       int               `json:"failed_count"`
-	Denied       int               `json:"denied"`
-	Failures     map[string]int    `json:"failures_by_reason,omitempty"`
-	Chunks       int               `json:"chunks_count"`
-	Trimmed      int               `json:"trimmed_chunks"`
-	Problems     []scanner.Problem `json:"problems,omitempty"`
+	CommandsSeen int `json:"commands_seen"`
+	WithManPage  int `json:"with_man_page"`
+	Parsed       int `json:"parsed"`
+	FromHelp     int `json:"from_help"`
+	Aliases      int `json:"aliases_count"`
+	NoManPage    int `json:"no_man_page"`
+	Failed       int `json:"failed_count"`
+	Denied       int `json:"denied"`
+	// Subcommands counts the subcommand pages indexed (git-commit(1)),
+	// NotSubcommands the pages named like one whose SYNOPSIS shows none;
+	// neither is among CommandsSeen, which counts $PATH's commands.
+	Subcommands    int               `json:"subcommand_pages"`
+	NotSubcommands int               `json:"not_subcommand_pages"`
+	Failures       map[string]int    `json:"failures_by_reason,omitempty"`
+	Chunks         int               `json:"chunks_count"`
+	Trimmed        int               `json:"trimmed_chunks"`
+	Problems       []scanner.Problem `json:"problems,omitempty"`
 	// PackageDB is the package database asked (dpkg, rpm, none, or
 	// "custom" for Options.Packages), PackageOwned how many commands it
 	// knows the package of, PackageTime how long it took, PackageError
@@ -163,6 +173,16 @@ type job struct {
 }
 
 func (st *Stats) count(r Result) {
+	switch {
+	case r.Parent != "" && r.Status == StatusParsed:
+		st.Subcommands++
+		st.Chunks += len(r.Chunks)
+		st.Trimmed += r.Trimmed
+		return
+	case r.Parent != "" && r.Status == StatusNotSubcommand:
+		st.NotSubcommands++
+		return
+	}
 	if r.ManPage != "" {
 		st.WithManPage++
 	}

@@ -67,7 +67,7 @@ func panicReason(v any) string {
 
 // processPage does process's work for the command itself.
 func processPage(ctx context.Context, opts Options, j job) Result {
-	r := Result{Command: j.cmd.Name, Path: j.cmd.Path}
+	r := Result{Command: j.cmd.Name, Parent: j.cmd.Parent, Path: j.cmd.Path}
 	setPackage(&r, j.owners)
 	if j.cmd.Man != nil {
 		r.Fingerprint = Fingerprint(j.cmd.Path, j.cmd.Man.Path)
@@ -103,6 +103,11 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 		r.Status = StatusNoManPage
 	}
 
+	if page != nil && r.Parent != "" && !page.Invokes(r.Parent, strings.TrimPrefix(r.Command, r.Parent+"-")) {
+		// named like a subcommand's page, but its SYNOPSIS shows none
+		r.Status = StatusNotSubcommand
+		page = nil
+	}
 	if page != nil {
 		r.Status = StatusParsed
 		r.Description = page.Description
@@ -133,7 +138,7 @@ func setPackage(r *Result, owners map[string]pkgdb.Package) {
 func withAliases(r Result, j job) []Result {
 	out := []Result{r}
 	for _, a := range j.aliases {
-		ar := Result{Command: a.Name, Path: a.Path, Status: StatusAlias, AliasOf: j.cmd.Name,
+		ar := Result{Command: a.Name, Parent: a.Parent, Path: a.Path, Status: StatusAlias, AliasOf: j.cmd.Name,
 			Source: r.Source, ManPage: r.ManPage, ManSection: r.ManSection, Description: r.Description}
 		setPackage(&ar, j.owners)
 		if r.Status != StatusParsed {
@@ -161,7 +166,7 @@ func records(opts Options, r Result, page *manparse.Page) ([]index.Record, int) 
 			ManSection: r.ManSection, InstalledPath: r.Path, ManPage: r.ManPage,
 			Distro: opts.Distro.ID, OS: opts.Distro.OS, Source: index.Source(r.Source),
 			IndexedAt: now, ContentHash: index.ContentHash(c.Text),
-			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description,
+			Fingerprint: r.Fingerprint, Aliases: r.Aliases, Description: r.Description, Parent: r.Parent,
 			Package: r.Package, PackageVersion: r.PackageVersion,
 		}
 		if c.Kind == manparse.KindSummary && r.Source == SourceMan {

@@ -28,7 +28,9 @@ func Run(ctx context.Context, opts Options, emit func(Result) error) (Stats, err
 	st.ScanTime = Duration(time.Since(start))
 	owners(ctx, opts, jobs, &st)
 	for _, j := range jobs {
-		st.CommandsSeen += 1 + len(j.aliases)
+		if j.cmd.Parent == "" {
+			st.CommandsSeen += 1 + len(j.aliases)
+		}
 	}
 	parseStart := time.Now()
 	if err := parseInOrder(ctx, opts, jobs, &st, emit); err != nil {
@@ -81,7 +83,7 @@ func scan(ctx context.Context, opts Options, st *Stats) ([]job, error) {
 	}
 	st.Problems = append(pathProblems, manProblems...)
 	scanner.Attach(cmds, ix)
-	jobs := groupByPage(cmds)
+	jobs := withSubcommands(groupByPage(cmds), scanner.Subcommands(cmds, ix))
 	if len(opts.Commands) > 0 {
 		return selectJobs(jobs, opts.Commands)
 	}

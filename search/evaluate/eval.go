@@ -54,8 +54,11 @@ type EvalResult struct {
 // Ranked is one command a ranking returned, with its score in that
 // ranking.
 type Ranked struct {
-	Command string  `json:"command"`
-	Score   float64 `json:"score"`
+	Command string `json:"command"`
+	// Parent is the command a subcommand's page belongs to (git for
+	// git-commit): such a page answers a request for its parent.
+	Parent string  `json:"parent,omitempty"`
+	Score  float64 `json:"score"`
 }
 
 // Outcome is how one request fared in one mode.
@@ -108,7 +111,7 @@ func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, reso
 			o.Source = sourceOf(want)
 		}
 		for i, c := range got {
-			if c.Command == want {
+			if c.Command == want || c.Parent == want {
 				o.Rank = i + 1
 				break
 			}

@@ -44,7 +44,7 @@ func Sizes(kw *bm25.Index) (sizes, refs map[string]int) {
 }
 
 // referrersOf counts, for each command of kw, the other commands whose
-// page refers to it by name or alias (index.Metadata.References, on
+// page (not a subcommand's) refers to it by name or alias (index.Metadata.References, on
 // summary records; an index written before they were kept has none).
 // References are lowercased (manparse), so names are matched regardless
 // of case: "filecheck-14(1)" is FileCheck-14.
@@ -60,6 +60,13 @@ func referrersOf(kw *bm25.Index) map[string]int {
 	by := map[string]map[string]bool{}
 	for i := range kw.Len() {
 		_, md := kw.Chunk(i)
+		if md.Parent != "" {
+			// a subcommand's page (git-commit(1)) refers mostly to its
+			// siblings: counting it would make every git-* page a
+			// well-referred command, and would change the figure the
+			// learned weights were fitted on for the others
+			continue
+		}
 		for _, name := range md.References {
 			c, ok := byLower[strings.ToLower(name)]
 			if !ok || c == md.Command {

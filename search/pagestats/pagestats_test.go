@@ -32,3 +32,19 @@ func TestPagesSizesReferrers(t *testing.T) {
 		t.Errorf("referrers %v, want gzip 2 (tar once for both names, zip), tar 1 (not itself)", refs)
 	}
 }
+
+// A subcommand's page refers mostly to its siblings: it is not counted
+// as a referrer, so that git's hundred pages do not make each other
+// central, while git(1) naming git-commit(1) counts as before.
+func TestSubcommandPagesDoNotRefer(t *testing.T) {
+	kw := bm25.Build([]bm25.Doc{
+		{ID: "git#NAME", Command: "git", Text: "git", Meta: index.Metadata{Command: "git", References: []string{"git-commit", "less"}}},
+		{ID: "git-commit#NAME", Command: "git-commit", Text: "commit", Meta: index.Metadata{Command: "git-commit", Parent: "git", References: []string{"git-log", "less", "git"}}},
+		{ID: "git-log#NAME", Command: "git-log", Text: "log", Meta: index.Metadata{Command: "git-log", Parent: "git", References: []string{"git-commit", "less"}}},
+		{ID: "less#NAME", Command: "less", Text: "pager", Meta: index.Metadata{Command: "less"}},
+	})
+	_, refs := Sizes(kw)
+	if refs["git-commit"] != 1 || refs["less"] != 1 || refs["git-log"] != 0 || refs["git"] != 0 {
+		t.Errorf("referrers %v, want git-commit 1 and less 1 (from git(1) alone), git-log and git 0", refs)
+	}
+}

@@ -31,6 +31,7 @@ const (
 	SemSummary = "rr_semsum"   // 1/(RRFK + rank) by its NAME/summary chunk's cosine alone
 	DescGap    = "desc_gap"    // its one-line description's cosine minus the best candidate's
 	DescRank   = "rr_desc"     // 1/(RRFK + rank) among the candidates by that cosine
+	Subcommand = "subcommand"  // 1 for a subcommand's page: git-commit(1), ip-route(8)
 )
 
 // RRFK is the rank constant of the rr_ features: the same as fused
@@ -49,14 +50,15 @@ var Channels = []string{"semantic", "summary", "keyword", "option", "example", "
 type Weights map[string]float64
 
 // Default are learned mode's weights: scripts/learn-ranker.py (softmax
-// loss over each request's candidates, the L2 penalty, 1e-4, chosen by
+// loss over each request's candidates, the L2 penalty, 0.01, chosen by
 // 5-fold cross-validation) on `index eval --features` of two train sets
-// over this machine's full index: the NL2Bash TRAIN split (385 requests
-// indexed) and eval/requests-train.jsonl (580 of our own requests, none
-// close to a test request). BENCHMARKS.md, "Learned ranker", has the
-// commands. (A sem_count feature, the command's chunks among the nearest,
+// over this machine's full index, subcommand pages included (refitted
+// for them, with the subcommand feature, issue #21): the NL2Bash TRAIN
+// split (385 requests indexed) and eval/requests-train.jsonl (580 of our
+// own requests, none close to a test request). BENCHMARKS.md, "Learned
+// ranker" and "Subcommand pages", have the commands. (A sem_count feature, the command's chunks among the nearest,
 // got a weight of 6e-5 in the first fit: removed.)
-var Default = Weights{"desc_gap": 6.292, "name_dot": -2.161, "name_ver": -6.917, "page_rel": 1.359, "page_size": -1.133, "refs": 2.499, "rr_desc": -9.39, "rr_example": -1.823, "rr_keyword": 4.338, "rr_named": 1.58, "rr_option": -1.475, "rr_page": 13.63, "rr_section": 1.878, "rr_semantic": 18.19, "rr_semsum": 0.1918, "rr_summary": 0.6539, "section8": -1.039, "sem_gap": 8.35, "summary_gap": -0.8761, "summary_rel": 0.2933}
+var Default = Weights{"desc_gap": 5.594, "name_dot": -2.059, "name_ver": -3.279, "page_rel": 1.006, "page_size": -1.182, "refs": 2.527, "rr_desc": -5.256, "rr_example": -2.14, "rr_keyword": 5.337, "rr_named": -0.7727, "rr_option": -0.5081, "rr_page": 15.71, "rr_section": 2.047, "rr_semantic": 18.35, "rr_semsum": -1.655, "rr_summary": -0.1008, "section8": -1.001, "sem_gap": 8.331, "subcommand": -1.804, "summary_gap": -0.4897, "summary_rel": 0.4227}
 
 // Features names every feature, the rr_ ones first (a fresh slice).
 func Features() []string { return append([]string(nil), features...) }
@@ -66,7 +68,7 @@ var features = func() []string {
 	for _, c := range Channels {
 		out = append(out, "rr_"+c)
 	}
-	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs)
+	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs, Subcommand)
 }()
 
 // Score is the linear score of a candidate's features under w, summed

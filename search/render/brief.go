@@ -32,10 +32,7 @@ func Brief(hits []search.CommandHit, perCommand int) string {
 	}
 	var b strings.Builder
 	for i, h := range hits {
-		line := fmt.Sprintf("%d. %s", i+1, h.Command)
-		if h.ManSection != "" {
-			line += "(" + h.ManSection + ")"
-		}
+		line := fmt.Sprintf("%d. %s", i+1, pageHead(h))
 		if h.Description != "" {
 			line += " - " + h.Description
 		}
@@ -68,7 +65,7 @@ func briefMatches(h search.CommandHit, n int) []string {
 			seen[m.Option] = true
 			out = append(out, optionLine(m))
 		case index.KindExample:
-			if ex := exampleLine(h.Command, m); ex != "" {
+			if ex := exampleLine(h.Invocation(), m); ex != "" {
 				out = append(out, "$ "+ex)
 			}
 		case index.KindSection:

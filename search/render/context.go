@@ -51,7 +51,7 @@ func Context(hits []search.CommandHit, maxTokens int) string {
 	words := wordCount(head)
 	fits := func(extra int) bool { return tokensOfWords(words+extra) <= maxTokens }
 	for _, h := range hits {
-		block := []string{"- Command: " + h.Command}
+		block := []string{"- Command: " + h.Invocation()}
 		if h.Version != "" {
 			block = append(block, "  Version: "+versionText(h))
 		}
@@ -74,7 +74,7 @@ func Context(hits []search.CommandHit, maxTokens int) string {
 					title = ""
 				}
 			case m.Kind == index.KindExample && len(examples) < maxExamples:
-				ex := exampleLine(h.Command, m)
+				ex := exampleLine(h.Invocation(), m)
 				if ex == "" {
 					continue
 				}

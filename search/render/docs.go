@@ -84,10 +84,7 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 		maxTokens = DefaultContextTokens
 	}
 	var lines []string
-	head := doc.Command
-	if doc.ManSection != "" {
-		head += "(" + doc.ManSection + ")"
-	}
+	head := pageHead(doc.CommandHit)
 	if doc.Description != "" {
 		head += " - " + doc.Description
 	}
@@ -165,7 +162,7 @@ func docParts(doc search.CommandDoc) (summary, opts, examples []string) {
 			seen[m.Option] = true
 			opts = append(opts, optionLine(m))
 		case index.KindExample:
-			if ex := exampleLine(doc.Command, m); ex != "" {
+			if ex := exampleLine(doc.Invocation(), m); ex != "" {
 				examples = append(examples, ex)
 			} else if _, body := manparse.SplitChunk(string(m.Kind), m.Text); strings.TrimSpace(body) != "" {
 				examples = append(examples, firstSentence(body, 240))
@@ -219,4 +216,17 @@ func isProse(line string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// pageHead names a hit's page, "grep(1)"; a subcommand's page is
+// named after how its line starts: "git commit: git-commit(1)".
+func pageHead(h search.CommandHit) string {
+	head := h.Command
+	if h.ManSection != "" {
+		head += "(" + h.ManSection + ")"
+	}
+	if h.Parent != "" {
+		head = h.Invocation() + ": " + head
+	}
+	return head
 }

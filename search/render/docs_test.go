@@ -134,3 +134,29 @@ func TestDocsOfAnAlias(t *testing.T) {
 		t.Errorf("rendered:\n%s", got)
 	}
 }
+
+// A subcommand's page is shown as how its line starts, and its examples
+// are found by that invocation ("git commit ..."), not by the page name.
+func TestBriefNamesSubcommands(t *testing.T) {
+	h := search.CommandHit{Command: "git-commit", Parent: "git", ManSection: "1", Description: "Record changes to the repository",
+		Matches: []search.Match{{Kind: index.KindExample, Section: "EXAMPLES", Text: "git-commit(1) example\n$ git commit -a -m fix\nCommit every change."}}}
+	out := Brief([]search.CommandHit{h}, 2)
+	for _, want := range []string{"1. git commit: git-commit(1) - Record changes", "$ git commit -a -m fix"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if ctx := Context([]search.CommandHit{h}, 400); !strings.Contains(ctx, "- Command: git commit\n") || !strings.Contains(ctx, "git commit -a -m fix") {
+		t.Errorf("context:\n%s", ctx)
+	}
+	plain := search.CommandHit{Command: "grep", ManSection: "1"}
+	if plain.Invocation() != "grep" || !strings.Contains(Brief([]search.CommandHit{plain}, 1), "1. grep(1)") {
+		t.Errorf("a command without a parent: %q", Brief([]search.CommandHit{plain}, 1))
+	}
+	if got := search.PageName("  git   commit "); got != "git-commit" {
+		t.Errorf("PageName = %q", got)
+	}
+	if got := search.PageName("grep"); got != "grep" {
+		t.Errorf("PageName(grep) = %q", got)
+	}
+}

@@ -219,7 +219,11 @@ func printInit(opts *InitOptions, conn *cmdutil.Connection, sum build.Summary, w
 		}{sum, conn.URL, conn.Mode})
 	}
 	out := opts.IO.Out
-	fmt.Fprintf(out, "indexed %d commands (+%d aliases) into %s on %s (%s)\n", sum.Commands, sum.Aliases, sum.Collection, conn.URL, conn.Mode)
+	subs := ""
+	if sum.Subcommands > 0 {
+		subs = fmt.Sprintf(", +%d subcommand pages", sum.Subcommands)
+	}
+	fmt.Fprintf(out, "indexed %d commands (+%d aliases%s) into %s on %s (%s)\n", sum.Commands, sum.Aliases, subs, sum.Collection, conn.URL, conn.Mode)
 	fmt.Fprintf(out, "  chunks:   %d (%d embedded, %d from cache, %d unchanged), %d records written, %d removed, %d in the collection\n",
 		sum.Chunks, sum.Embedded, sum.Cached, sum.Unchanged, sum.Written, sum.Deleted, sum.Records)
 	if sum.DocsWritten+sum.DocsDeleted > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"os/exec"
 	"sync"
@@ -64,7 +65,7 @@ func DiskLookup(getenv func(string) string, collection string, strict bool, caus
 	if err != nil {
 		return nil, "", cause
 	}
-	ix, path, err := search.SavedKeywordIndex(dir, collection)
+	ix, path, err := kwstore.Saved(dir, collection)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w\n  and no keyword index on disk to judge by either: %v", cause, err)
 	}

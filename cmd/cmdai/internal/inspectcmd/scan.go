@@ -52,11 +52,13 @@ goes on.
 
 With --json, prints one JSON object per line (JSON Lines), each starting
 with "schema_version":1: for each
-command {"type":"command","command","path","status","source","man_page",
-"man_section","alias_of","aliases","description","sections","options",
-"examples","chunks":[{"id","text","tokens","metadata"}],"error"}, and with
---stats a last {"type":"stats",...} line. status is one of parsed, alias,
-no_man_page, failed, denied. The format is documented in README.md.
+command {"type":"command","command","parent","path","status","source",
+"man_page","man_section","alias_of","aliases","description","sections",
+"options","examples","chunks":[{"id","text","tokens","metadata"}],"error"},
+and with --stats a last {"type":"stats",...} line. status is one of parsed,
+alias, no_man_page, failed, denied, not_subcommand. A subcommand's page
+(git-commit(1) for "git commit") comes with "parent" set. The format is
+documented in README.md.
 
 EXAMPLES:
    $ cmdai index scan --stats

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -320,7 +321,7 @@ func loadKeywords(f *cmdutil.Factory) func(context.Context, *search.Searcher) er
 			return err
 		}
 		s.KeywordDir = dir
-		s.Keywords, err = search.KeywordIndex(ctx, s.Coll, dir)
+		s.Keywords, err = kwstore.Open(ctx, s.Coll, dir)
 		return err
 	}
 }

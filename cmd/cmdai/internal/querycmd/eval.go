@@ -255,14 +255,14 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 // evalRanker is mode m as a evaluate.Ranker.
 func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string) (evaluate.Ranker, error) {
 	if m == baselineMode {
-		pages, err := pagesBaseline(ctx, info)
+		pages, parents, err := pagesBaseline(ctx, info)
 		if err != nil {
 			return nil, err
 		}
 		return func(_ context.Context, request string, k int) ([]evaluate.Ranked, error) {
 			var out []evaluate.Ranked
 			for _, h := range pages.Search(request, k) {
-				out = append(out, evaluate.Ranked{Command: h.Command, Score: h.Score})
+				out = append(out, evaluate.Ranked{Command: h.Command, Parent: parents[h.Command], Score: h.Score})
 			}
 			return out, nil
 		}, nil
@@ -275,7 +275,7 @@ func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m stri
 		hits, err := s.Search(ctx, request, k, mode)
 		var out []evaluate.Ranked
 		for _, h := range hits {
-			out = append(out, evaluate.Ranked{Command: h.Command, Score: h.Score})
+			out = append(out, evaluate.Ranked{Command: h.Command, Parent: h.Parent, Score: h.Score})
 		}
 		return out, err
 	}, nil
@@ -308,11 +308,15 @@ func figures(m evaluate.Metrics) string {
 
 // pagesBaseline indexes this machine's man pages whole: one BM25 document
 // per command with the text of every chunk, no prose budget.
-func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, error) {
+func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, map[string]string, error) {
 	var docs []bm25.Doc
+	parents := map[string]string{} // subcommand page -> its command
 	_, err := pages.Run(ctx, pages.Options{Distro: info}, func(r pages.Result) error {
 		if len(r.Chunks) == 0 {
 			return nil
+		}
+		if r.Parent != "" {
+			parents[r.Command] = r.Parent
 		}
 		var b strings.Builder
 		for _, c := range r.Chunks {
@@ -322,5 +326,5 @@ func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, error) {
 		docs = append(docs, bm25.Doc{ID: r.Command, Command: r.Command, Aliases: r.Aliases, Text: b.String()})
 		return nil
 	})
-	return bm25.Build(docs), err
+	return bm25.Build(docs), parents, err
 }

@@ -42,7 +42,7 @@ func writeFeatures(ctx context.Context, s search.Searcher, queries []evaluate.Ev
 			}
 			line := featureLine{Query: q.Text(), Command: want}
 			for _, c := range cands {
-				line.Candidates = append(line.Candidates, featureCandidate{Command: c.Hit.Command, Expected: c.Hit.Command == want, Features: c.Features})
+				line.Candidates = append(line.Candidates, featureCandidate{Command: c.Hit.Command, Expected: c.Hit.Command == want || c.Hit.Parent == want, Features: c.Features})
 			}
 			if err := enc.Encode(line); err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"strings"
 	"time"
@@ -61,7 +62,7 @@ func DocsFromDisk(ctx context.Context, getenv func(string) string, collection, c
 	var kwErr error
 	if dir, err := config.KeywordDir(getenv); err != nil {
 		kwErr = err
-	} else if ix, path, err := search.SavedKeywordIndex(dir, collection); err != nil {
+	} else if ix, path, err := kwstore.Saved(dir, collection); err != nil {
 		kwErr = err
 	} else {
 		doc, err := search.DocsFromKeywords(ix, command)

@@ -194,7 +194,11 @@ func printQuery(opts *QueryOptions, res QueryResult) error {
 		return jsonout.Encode(opts.IO.Out, res)
 	default:
 		for i, h := range res.Commands {
-			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, h.Command, h.Score, h.Description)
+			name := h.Command
+			if h.Parent != "" {
+				name = h.Invocation() + ": " + h.Command // how the line starts, then the page
+			}
+			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, name, h.Score, h.Description)
 			for _, m := range h.Matches {
 				where := m.Section
 				if m.Option != "" {

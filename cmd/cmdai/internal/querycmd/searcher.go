@@ -2,6 +2,7 @@ package querycmd
 
 import (
 	"context"
+	"github.com/cmdai/cmdai/search/kwstore"
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
@@ -43,7 +44,7 @@ func OpenSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connect
 			return s, nil, err
 		}
 		s.KeywordDir = dir
-		if s.Keywords, err = search.KeywordIndex(ctx, coll, dir); err != nil {
+		if s.Keywords, err = kwstore.Open(ctx, coll, dir); err != nil {
 			e.Close()
 			return s, nil, err
 		}

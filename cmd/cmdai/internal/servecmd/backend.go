@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"sync"
 	"time"
 
@@ -97,7 +98,7 @@ func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
 	if err != nil {
 		return search.Searcher{}, err
 	}
-	kw, err := search.KeywordIndex(ctx, coll, dir)
+	kw, err := kwstore.Open(ctx, coll, dir)
 	if err != nil {
 		return search.Searcher{}, err
 	}

@@ -1,4 +1,9 @@
-package search
+// Package kwstore keeps a collection's keyword index: the BM25 index of
+// its chunks (package bm25), built from the collection's records and
+// saved on disk under a name that changes with the collection, so that a
+// query reads it instead of every record, and can still answer from it
+// when Chroma cannot be reached.
+package kwstore
 
 import (
 	"context"
@@ -16,12 +21,22 @@ import (
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
-// KeywordIndex returns the BM25 index of the collection's chunks, kept in
+// Records is what a keyword index is built from: an index's collection
+// (a *chroma.Collection, or search's unit tests' fake).
+type Records interface {
+	Name() string
+	Metadata() map[string]any
+	Count(ctx context.Context) (int, error)
+	// All returns every record, with what inc asks for.
+	All(ctx context.Context, inc chroma.Include) ([]chroma.Record, error)
+}
+
+// Open returns the BM25 index of the collection's chunks, kept in
 // dir under a name that changes with the collection (its build time and
 // record count): a missing or outdated one is rebuilt from the records
 // and saved. It is derived from the records alone, so it travels with
 // them: an imported index gets its own on first use (or at import).
-func KeywordIndex(ctx context.Context, coll Collection, dir string) (*bm25.Index, error) {
+func Open(ctx context.Context, coll Records, dir string) (*bm25.Index, error) {
 	meta := index.ParseMeta(coll.Metadata())
 	n, err := coll.Count(ctx)
 	if err != nil {
@@ -37,22 +52,22 @@ func KeywordIndex(ctx context.Context, coll Collection, dir string) (*bm25.Index
 			return ix, nil
 		}
 	}
-	ix, err := BuildKeywordIndex(ctx, coll)
+	ix, err := Build(ctx, coll)
 	if err != nil {
 		return nil, err
 	}
-	if err := saveKeywordIndex(ix, dir, coll.Name(), path); err != nil {
+	if err := save(ix, dir, coll.Name(), path); err != nil {
 		// a cache: the query goes on without it
 		return ix, nil
 	}
 	return ix, nil
 }
 
-// SavedKeywordIndex loads the collection's keyword index as KeywordIndex
+// Saved loads the collection's keyword index as Open
 // last saved it in dir, without asking Chroma whether it is current: what
 // a query can still answer from when Chroma cannot be reached. It returns
 // the file it read, whose time says how old the answer may be.
-func SavedKeywordIndex(dir, collection string) (*bm25.Index, string, error) {
+func Saved(dir, collection string) (*bm25.Index, string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
 	if err != nil {
 		return nil, "", err
@@ -60,7 +75,7 @@ func SavedKeywordIndex(dir, collection string) (*bm25.Index, string, error) {
 	if len(paths) == 0 {
 		return nil, "", fmt.Errorf("no keyword index of %s in %s: a query in keyword or hybrid mode with Chroma up saves one", collection, dir)
 	}
-	// saveKeywordIndex leaves one; should a crash leave two, the newest.
+	// save leaves one; should a crash leave two, the newest.
 	sort.Slice(paths, func(i, j int) bool { return modTime(paths[i]).After(modTime(paths[j])) })
 	f, err := os.Open(paths[0])
 	if err != nil {
@@ -85,33 +100,33 @@ func modTime(path string) time.Time {
 	return fi.ModTime()
 }
 
-// BuildKeywordIndex reads every chunk of the collection and indexes it.
-func BuildKeywordIndex(ctx context.Context, coll Collection) (*bm25.Index, error) {
+// Build reads every chunk of the collection and indexes it.
+func Build(ctx context.Context, coll Records) (*bm25.Index, error) {
 	recs, err := coll.All(ctx, chroma.Include{Documents: true})
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]bm25.Doc, len(recs))
 	for i, r := range recs {
-		md := metaOf(r)
+		md := index.FromChroma(r.Metadata)
 		docs[i] = bm25.Doc{ID: r.ID, Command: md.Command, Aliases: md.Aliases, Text: r.Document, Meta: shown(md)}
 	}
 	return bm25.Build(docs), nil
 }
 
 // shown is the part of a chunk's metadata that ranking and printing read
-// (aggregate, commandOf, Match): the keyword index keeps only that, not
+// (search's aggregate, commandOf, Match): the keyword index keeps only that, not
 // the build's bookkeeping (hashes, fingerprints, paths, times), which
 // would make it four times the size of its postings and slower to load.
 func shown(md index.Metadata) index.Metadata {
 	return index.Metadata{Command: md.Command, Kind: md.Kind, Section: md.Section, Option: md.Option, Source: md.Source,
-		Version: md.Version, Package: md.Package, PackageVersion: md.PackageVersion, Description: md.Description, Aliases: md.Aliases, ManSection: md.ManSection,
+		Version: md.Version, Package: md.Package, PackageVersion: md.PackageVersion, Description: md.Description, Aliases: md.Aliases, Parent: md.Parent, ManSection: md.ManSection,
 		InstalledPath: md.InstalledPath, Priority: md.Priority, References: md.References}
 }
 
-// saveKeywordIndex writes atomically and removes the collection's older
+// save writes atomically and removes the collection's older
 // indexes.
-func saveKeywordIndex(ix *bm25.Index, dir, collection, path string) error {
+func save(ix *bm25.Index, dir, collection, path string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
