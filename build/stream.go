@@ -149,7 +149,9 @@ func (s *stream) scanAndParse(ctx context.Context, out chan<- unit) error {
 func (s *stream) note(r pages.Result) bool {
 	switch r.Status {
 	case pages.StatusAlias:
-		s.sum.Aliases++
+		if r.Parent == "" {
+			s.sum.Aliases++
+		}
 		return false
 	case pages.StatusFailed:
 		s.sum.Failed++

@@ -70,6 +70,18 @@ func pageDoc(ix *scanner.ManIndex, name string) (search.CommandDoc, error) {
 	return search.DocOf(recs, ""), nil
 }
 
+// explainWith explains lines with l, failing the test on an error.
+func explainWith(t *testing.T, l Lookup) func(line string) Result {
+	return func(line string) Result {
+		t.Helper()
+		r, err := Explain(context.Background(), line, l, Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		return r
+	}
+}
+
 // show renders a result compactly for failure messages.
 func show(r Result) string {
 	var b strings.Builder
@@ -87,15 +99,7 @@ func show(r Result) string {
 
 // TestRealPages checks the lines against this machine's pages.
 func TestRealPages(t *testing.T) {
-	l := realLookup(t)
-	ex := func(line string) Result {
-		t.Helper()
-		r, err := Explain(context.Background(), line, l, Options{})
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		return r
-	}
+	ex := explainWith(t, realLookup(t))
 
 	line := "tar -xzvf a.tgz -C /tmp | grep -c foo"
 	r := ex(line)

@@ -41,15 +41,7 @@ func builtLookup(t *testing.T, names ...string) Lookup {
 // pages as the build indexes them: a subcommand's options are judged by
 // its own page, strictly.
 func TestRealSubcommandPages(t *testing.T) {
-	l := builtLookup(t, "git", "openssl")
-	ex := func(line string) Result {
-		t.Helper()
-		r, err := Explain(context.Background(), line, l, Options{})
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		return r
-	}
+	ex := explainWith(t, builtLookup(t, "git", "openssl"))
 	for _, tc := range []struct{ line, page string }{
 		{`git commit -a -m "fix the build"`, "git-commit(1)"},
 		{"git -C repo log --oneline --graph -5", "git-log(1)"},

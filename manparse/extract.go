@@ -258,8 +258,11 @@ func parseFlags(tag string) ([]string, string) {
 			rest = strings.TrimSpace(strings.TrimPrefix(flag[k:], "=") + " " + rest)
 			flag = flag[:k]
 		}
-		if part == "-" && len(flags) == 0 {
-			continue // colcrt's "-, --no-underlining": "-" is no spelling
+		if (part == "-" || placeholderFlag(strings.TrimSpace(part))) && len(flags) == 0 {
+			// colcrt's "-, --no-underlining": "-" is no spelling; git-log's
+			// "-<number>, -n <number>, --max-count=<number>": "-<number>"
+			// stands for -1, -5, ..., which are read as numbers
+			continue
 		}
 		if !validFlag(flag) {
 			if len(flags) == 0 {
@@ -318,6 +321,12 @@ func splitTag(tag string) []string {
 		}
 	}
 	return append(parts, tag[start:])
+}
+
+// placeholderFlag reports a dash before a placeholder, "-<number>" or
+// "-<n>": a family of options (-1, -2, ...) rather than one spelling.
+func placeholderFlag(f string) bool {
+	return len(f) > 3 && strings.HasPrefix(f, "-<") && strings.HasSuffix(f, ">") && !strings.ContainsAny(f[2:len(f)-1], "<> ")
 }
 
 // validFlag accepts -x, --long-name, -long, +x, -?, -1 and rejects prose

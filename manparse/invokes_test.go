@@ -42,3 +42,15 @@ func TestInvokes(t *testing.T) {
 		t.Error("a page without a SYNOPSIS invokes a subcommand")
 	}
 }
+
+// git-log's "-<number>, -n <number>, --max-count=<number>": the first
+// spelling stands for a family (-1, -5); the entry is -n and --max-count.
+func TestPlaceholderSpelling(t *testing.T) {
+	flags, arg := parseFlags("-<number>, -n <number>, --max-count=<number>")
+	if len(flags) != 2 || flags[0] != "-n" || flags[1] != "--max-count" || arg != "<number>" {
+		t.Errorf("parseFlags = %q, %q", flags, arg)
+	}
+	if flags, _ := parseFlags("-<number> lines"); flags != nil {
+		t.Errorf("a placeholder alone is no option: %q", flags)
+	}
+}

@@ -34,7 +34,7 @@ type SearchInput struct {
 
 // DocsInput is command_docs' arguments.
 type DocsInput struct {
-	Command   string `json:"command" jsonschema:"the command's name, e.g. grep"`
+	Command   string `json:"command" jsonschema:"the command's name, e.g. grep; a subcommand as it is run (git commit) or as its page is named (git-commit)"`
 	Option    string `json:"option,omitempty" jsonschema:"one option, e.g. --count or -c: gives that option's full text only"`
 	Section   string `json:"section,omitempty" jsonschema:"summary, synopsis, options (one line each), examples, or all (default: summary, options and examples)"`
 	MaxTokens *int   `json:"max_tokens,omitempty" jsonschema:"token budget of the answer, 50 to 4000 (default 600)"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // Collection is what search needs of an index's collection. A
@@ -17,13 +18,10 @@ import (
 // It has no Get: the keyword side reads its chunks from the keyword index
 // (package kwstore), so a query makes one round trip at most.
 type Collection interface {
-	Name() string
-	Metadata() map[string]any
-	Count(ctx context.Context) (int, error)
+	// Name, Metadata, Count and All: what its keyword index is built from.
+	kwstore.Records
 	// Query returns the n records nearest to vec.
 	Query(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
-	// All returns every record, with what inc asks for.
-	All(ctx context.Context, inc chroma.Include) ([]chroma.Record, error)
 }
 
 var _ Collection = (*chroma.Collection)(nil)

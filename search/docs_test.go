@@ -3,12 +3,12 @@ package search
 import (
 	"context"
 	"errors"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // grepFixture is grep's records as init writes them (texts cut short),
@@ -105,5 +105,27 @@ func TestDocsFromKeywordsIsDocs(t *testing.T) {
 	}
 	if _, err := DocsFromKeywords(ix, " "); err == nil || errors.Is(err, ErrUnknownCommand) {
 		t.Errorf("empty name: %v, want a plain error", err)
+	}
+}
+
+// A subcommand is asked for as it is run ("git commit") or by its page's
+// name; either gives its page, with the parent it belongs to.
+func TestDocsOfASubcommand(t *testing.T) {
+	f := &fakeCollection{recs: []chroma.Record{
+		rec("git.1#NAME", "git", "summary", "git(1) - the stupid content tracker", nil),
+		rec("git-commit.1#NAME", "git-commit", "summary", "git-commit(1) - Record changes to the repository", map[string]any{"parent_command": "git", "man_section": "1"}),
+	}}
+	for _, asked := range []string{"git commit", " git  commit ", "git-commit"} {
+		doc, err := Searcher{Coll: f}.Docs(context.Background(), asked)
+		if err != nil || doc.Command != "git-commit" || doc.Parent != "git" || doc.Invocation() != "git commit" || len(doc.Records) != 1 {
+			t.Errorf("Docs(%q) = %+v, %v", asked, doc.CommandHit, err)
+		}
+	}
+	kw, err := kwstore.Build(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := DocsFromKeywords(kw, "git commit"); err != nil || doc.Command != "git-commit" || doc.Parent != "git" {
+		t.Errorf("from the keyword index: %+v, %v", doc.CommandHit, err)
 	}
 }

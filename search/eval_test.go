@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"encoding/json"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search/evaluate"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

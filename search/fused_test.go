@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // fusedSearch runs fused mode over recs, whose semantic similarities are

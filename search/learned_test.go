@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/search/ranker"
 )
 

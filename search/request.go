@@ -3,9 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // DefaultMatches is how many matches of each command an answer shows

@@ -3,10 +3,11 @@ package search
 import (
 	"context"
 	"errors"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // Answer keeps the first Matches matches of each command (3 by default,

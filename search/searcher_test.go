@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // fakeCollection is a Collection held in memory for the ranking's unit

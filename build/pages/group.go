@@ -90,9 +90,11 @@ func CheckCommands(ctx context.Context, opts Options) error {
 }
 
 // withSubcommands adds to a run's jobs those of the subcommand pages
-// (scanner.Subcommands) whose page is not already a job's: a
-// git-foo(1) that is a link to git(1) documents git, not a subcommand.
-// The jobs stay in name order.
+// (scanner.Subcommands). One whose page is a command's (a git-foo(1)
+// that is a link to git(1) documents git, not a subcommand) is marked
+// to be reported as not_subcommand, unread: every page ScanInstalled
+// lists gets a Result, so that status finds it indexed or skipped. The
+// jobs stay in name order.
 func withSubcommands(jobs []job, subs []scanner.Command) []job {
 	if len(subs) == 0 {
 		return jobs
@@ -104,9 +106,8 @@ func withSubcommands(jobs []job, subs []scanner.Command) []job {
 		}
 	}
 	for _, j := range groupByPage(subs) {
-		if !have[j.page] {
-			jobs = append(jobs, j)
-		}
+		j.commandsPage = have[j.page]
+		jobs = append(jobs, j)
 	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].cmd.Name < jobs[b].cmd.Name })
 	return jobs

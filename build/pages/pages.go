@@ -167,6 +167,9 @@ type job struct {
 	cmd     scanner.Command
 	aliases []scanner.Command
 	page    string // resolved page file, "" if none
+	// commandsPage: a subcommand-named page that is a command's own
+	// (git-foo(1) a link to git(1)): read as not_subcommand, unparsed
+	commandsPage bool
 	// owners holds the packages owning the run's executables, by path
 	// (shared by every job of a run).
 	owners map[string]pkgdb.Package
@@ -182,6 +185,8 @@ func (st *Stats) count(r Result) {
 	case r.Parent != "" && r.Status == StatusNotSubcommand:
 		st.NotSubcommands++
 		return
+	case r.Parent != "" && r.Status == StatusAlias:
+		return // another name of a subcommand page: not a command's alias
 	}
 	if r.ManPage != "" {
 		st.WithManPage++

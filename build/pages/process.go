@@ -74,6 +74,9 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 	}
 	var page *manparse.Page
 	switch {
+	case j.commandsPage:
+		r.Source, r.ManPage, r.ManSection = SourceMan, j.cmd.Man.Path, j.cmd.Man.Section
+		r.Status = StatusNotSubcommand
 	case j.cmd.Man != nil:
 		r.Source = SourceMan
 		r.ManPage = j.cmd.Man.Path
@@ -141,6 +144,10 @@ func withAliases(r Result, j job) []Result {
 		ar := Result{Command: a.Name, Parent: a.Parent, Path: a.Path, Status: StatusAlias, AliasOf: j.cmd.Name,
 			Source: r.Source, ManPage: r.ManPage, ManSection: r.ManSection, Description: r.Description}
 		setPackage(&ar, j.owners)
+		if a.Parent != "" && a.Man != nil {
+			// ScanInstalled lists it by name: the build must remember it
+			ar.Fingerprint = Fingerprint(a.Path, a.Man.Path)
+		}
 		if r.Status != StatusParsed {
 			ar.Status, ar.Error = r.Status, r.Error
 		}

@@ -40,6 +40,13 @@ func TestSubcommandPages(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	push := subPage(t, man, "frob-push", "frob push [\\-\\-force] REMOTE", "\\-\\-force", "upload the frobbed objects to a remote")
 	subPage(t, man, "frob-helper", "frob-helper [\\-\\-quiet]", "\\-\\-quiet", "help frob")
+	// another name of frob-helper's page, and a subcommand-named link to
+	// frob's own page: neither is a subcommand, and status must know both
+	for link, target := range map[string]string{"frob-helpme.1": "frob-helper.1", "frob-same.1.gz": "frob.1.gz"} {
+		if err := os.Symlink(target, filepath.Join(man, "man1", link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// explain checks the commands of this machine's index on $PATH
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx := context.Background()

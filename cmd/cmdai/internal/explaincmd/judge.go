@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"os/exec"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // Judge explains line by lookup and times it: what a one-shot explain,

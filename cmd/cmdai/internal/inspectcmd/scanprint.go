@@ -94,6 +94,14 @@ func dash(s string) string {
 func printDetailed(w io.Writer, r pages.Result) error {
 	fmt.Fprintf(w, "%s  %s\n", r.Command, r.Path)
 	fmt.Fprintf(w, "  status:    %s\n", r.Status)
+	if r.Parent != "" {
+		run := r.Parent + " " + strings.TrimPrefix(r.Command, r.Parent+"-")
+		if r.Status == pages.StatusNotSubcommand {
+			fmt.Fprintf(w, "  not indexed: its SYNOPSIS does not show `%s`\n", run)
+		} else {
+			fmt.Fprintf(w, "  subcommand: `%s` (the executable above)\n", run)
+		}
+	}
 	if r.AliasOf != "" {
 		fmt.Fprintf(w, "  alias of:  %s (same man page)\n", r.AliasOf)
 	}
@@ -141,6 +149,9 @@ func (p *textScanPrinter) Stats(st pages.Stats) error {
 		fmt.Fprintf(w, "  denied:          %d (never run by --help-fallback)\n", st.Denied)
 	}
 	fmt.Fprintf(w, "  failed:          %d\n", st.Failed)
+	if st.Subcommands+st.NotSubcommands > 0 {
+		fmt.Fprintf(w, "subcommand pages:  %d (%d more named like one, whose SYNOPSIS shows none)\n", st.Subcommands, st.NotSubcommands)
+	}
 	reasons := make([]string, 0, len(st.Failures))
 	for k := range st.Failures {
 		reasons = append(reasons, k)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -24,6 +23,7 @@ import (
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/servelock"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/livedoc"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // FromDisk is the answer from what is on disk for a request that Chroma

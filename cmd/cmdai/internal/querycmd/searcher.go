@@ -2,7 +2,6 @@ package querycmd
 
 import (
 	"context"
-	"github.com/cmdai/cmdai/search/kwstore"
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
@@ -11,6 +10,7 @@ import (
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // OpenSearcher opens what a search in any mode needs: the collection, the

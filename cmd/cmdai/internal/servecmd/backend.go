@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cmdai/cmdai/search/kwstore"
 	"sync"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/serve"
 )
 
