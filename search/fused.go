@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/cmdai/cmdai/index"
@@ -31,6 +32,10 @@ type FusedWeights struct {
 	// semantic channel's aggregation of chunks into commands.
 	SemSummaryBonus float64 `json:"sem_summary_bonus"`
 	SemSupport      float64 `json:"sem_support"`
+	// Subcommand is taken off a subcommand page's fused score (git-mv(1)
+	// must match better than mv(1) to come first): learned mode's
+	// subcommand feature at weight -Subcommand.
+	Subcommand float64 `json:"subcommand"`
 }
 
 // DefaultFused is fused mode's weights, chosen on the TRAIN part of the
@@ -40,9 +45,11 @@ type FusedWeights struct {
 // single best cell (one request is 0.26 points there). The chunk-level
 // keyword channel and the option, example and other-section channels
 // each lowered hit@1 on train, so they weigh 0; a prior on a command's
-// page length did not help either.
+// page length did not help either. Subcommand, 0.03, is the middle of
+// the plateau of MRR@10 on both train sets (0.02 to 0.05) once the index
+// held subcommand pages (BENCHMARKS.md, "Subcommand pages").
 var DefaultFused = FusedWeights{Semantic: 1, Summary: 0.3, Page: 0.3, Named: 0.2, RRFK: 10,
-	SemSummaryBonus: 0.15, SemSupport: supportWeight}
+	SemSummaryBonus: 0.15, SemSupport: supportWeight, Subcommand: 0.03}
 
 // fusedPool is how many BM25 chunks the field channels split between
 // them: each kind needs enough of its own chunks to rank commands, and
@@ -78,7 +85,21 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 	if w.Named > 0 {
 		rs = append(rs, ranking{namedHits(s.Keywords.Named(request)), w.Named})
 	}
-	return fuseK(k, w.RRFK, rs...), nil
+	if w.Subcommand == 0 {
+		return fuseK(k, w.RRFK, rs...), nil
+	}
+	n := 0
+	for _, r := range rs {
+		n += len(r.hits)
+	}
+	out := fuseK(n, w.RRFK, rs...)
+	for i := range out {
+		if out[i].Parent != "" {
+			out[i].Score -= w.Subcommand
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out[:min(k, len(out))], nil
 }
 
 // bm25Rankings ranks commands by BM25 from one search: over every chunk
@@ -123,11 +144,11 @@ func ParseFusedWeights(s string) (FusedWeights, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support)", s, err)
+		return w, fmt.Errorf("fused weights %q: %v (want JSON such as {\"page\": 0.5, \"rrf_k\": 20}; fields: semantic, keyword, summary, option, example, section, page, named, rrf_k, sem_summary_bonus, sem_support, subcommand)", s, err)
 	}
 	for name, v := range map[string]float64{"semantic": w.Semantic, "keyword": w.Keyword, "summary": w.Summary, "option": w.Option,
 		"example": w.Example, "section": w.Section, "page": w.Page, "named": w.Named, "rrf_k": w.RRFK,
-		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport} {
+		"sem_summary_bonus": w.SemSummaryBonus, "sem_support": w.SemSupport, "subcommand": w.Subcommand} {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return w, fmt.Errorf("fused weights: %s is %v: weights are 0 or more", name, v)
 		}

@@ -142,3 +142,35 @@ func TestParseFusedWeights(t *testing.T) {
 		}
 	}
 }
+
+// A subcommand's page loses Subcommand from its fused score: git-mv(1),
+// nearer by a little, no longer beats mv(1), while the answer for a
+// request only git-mv matches is still git-mv.
+func TestFusedSubcommandPenalty(t *testing.T) {
+	sub := map[string]any{"parent_command": "git"}
+	recs := []chroma.Record{
+		rec("git-mv#NAME", "git-mv", "summary", "git-mv - Move or rename a file, a directory, or a symlink", sub),
+		rec("mv#NAME", "mv", "summary", "mv - move (rename) files", nil),
+		rec("ls#NAME", "ls", "summary", "ls - list directory contents", nil),
+	}
+	sims := []float64{0.80, 0.79, 0.10}
+	first := func(w FusedWeights) (string, string) {
+		got := fusedSearch(t, recs, sims, "rename a file", &w)
+		return got[0].Command, got[0].Parent
+	}
+	w := DefaultFused
+	w.Subcommand = 0
+	if c, p := first(w); c != "git-mv" || p != "git" {
+		t.Fatalf("without the penalty: %s (parent %q), want git-mv of git (else the test shows nothing)", c, p)
+	}
+	w.Subcommand = 0.05
+	if c, _ := first(w); c != "mv" {
+		t.Errorf("with the penalty: %s first, want mv", c)
+	}
+	if got := fusedSearch(t, recs[:1], sims[:1], "rename a file", &w); len(got) != 1 || got[0].Command != "git-mv" {
+		t.Errorf("alone, git-mv is still the answer: %+v", got)
+	}
+	if _, err := ParseFusedWeights(`{"subcommand": -1}`); err == nil {
+		t.Error("a negative subcommand penalty was accepted")
+	}
+}

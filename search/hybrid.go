@@ -222,7 +222,9 @@ func fuseK(k int, rk float64, rankings ...ranking) []CommandHit {
 				order = append(order, c)
 			} else if c.Description == "" {
 				c.Description, c.Version, c.Package, c.ManSection, c.InstalledPath, c.Aliases = h.Description, h.Version, h.Package, h.ManSection, h.InstalledPath, h.Aliases
-				c.Parent = h.Parent
+				if h.Parent != "" {
+					c.Parent = h.Parent // a page channel's hit has no details
+				}
 			}
 			c.Score += r.weight / (rk + float64(rank+1))
 			for _, m := range h.Matches {

@@ -19,7 +19,7 @@ func learnedSearch(t *testing.T, recs []chroma.Record, sims []float64, request s
 }
 
 // fusedAsLearned is DefaultFused's ranking written as learned weights.
-var fusedAsLearned = ranker.Weights{"rr_semantic": 1, "rr_summary": 0.3, "rr_page": 0.3, "rr_named": 0.2}
+var fusedAsLearned = ranker.Weights{"rr_semantic": 1, "rr_summary": 0.3, "rr_page": 0.3, "rr_named": 0.2, "subcommand": -0.03}
 
 // Fused mode is one setting of learned mode's weights: the same order
 // for the commands fused mode returns (learned mode may add commands

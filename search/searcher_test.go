@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,71 +184,6 @@ func TestSearchKeywordAppliesPriority(t *testing.T) {
 	}
 	if got := ranked("high"); got != "deployctl kubectl" {
 		t.Errorf("with priority high: %q, want the custom doc first", got)
-	}
-}
-
-// The BM25 index is saved beside the others under a name that changes
-// with the collection, and read back on the next search.
-func TestKeywordIndexIsKept(t *testing.T) {
-	f := hybridFixture()
-	dir := t.TempDir()
-	ix, err := kwstore.Open(context.Background(), f, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ix.Len() != len(f.recs) {
-		t.Errorf("indexed %d chunks, want %d", ix.Len(), len(f.recs))
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "fake-*.bm25"))
-	if len(files) != 1 {
-		t.Fatalf("saved %v, want one fake-*.bm25", files)
-	}
-	fi, err := os.Stat(files[0])
-	if err != nil || fi.Size() == 0 {
-		t.Errorf("saved index %s: %v", files[0], err)
-	}
-	// What a query reads when Chroma is down: the same chunks, with text.
-	saved, path, err := kwstore.Saved(dir, "fake")
-	if err != nil || path != files[0] || saved.Len() != len(f.recs) || !saved.HasChunks() {
-		t.Fatalf("kwstore.Saved = %d chunks (with text: %v) from %q, %v; want %d from %s", saved.Len(), saved.HasChunks(), path, err, len(f.recs), files[0])
-	}
-	if text, md := saved.Chunk(2); text != f.recs[2].Document || md.Command != "gamma" {
-		t.Errorf("saved chunk 2 = %q of %q, want gamma's summary", text, md.Command)
-	}
-}
-
-// A keyword index saved by an older cmdai, without the chunks' text, is
-// rebuilt by kwstore.Open and refused by kwstore.Saved (which cannot
-// rebuild it: Chroma is down when it is called).
-func TestKeywordIndexWithoutChunksIsRebuilt(t *testing.T) {
-	f := hybridFixture()
-	dir := t.TempDir()
-	ix, err := kwstore.Open(context.Background(), f, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "fake-*.bm25"))
-	if len(files) != 1 {
-		t.Fatalf("saved %v, want one file", files)
-	}
-	ix = ix.WithoutChunks()
-	w, err := os.Create(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ix.Save(w); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	if _, _, err := kwstore.Saved(dir, "fake"); err == nil || !strings.Contains(err.Error(), "older cmdai") {
-		t.Errorf("kwstore.Saved of an old file: %v, want an error naming an older cmdai", err)
-	}
-	again, err := kwstore.Open(context.Background(), f, dir)
-	if err != nil || !again.HasChunks() {
-		t.Fatalf("kwstore.Open over an old file: chunks %v, %v; want it rebuilt", again != nil && again.HasChunks(), err)
-	}
-	if _, _, err := kwstore.Saved(t.TempDir(), "fake"); err == nil || !strings.Contains(err.Error(), "no keyword index") {
-		t.Errorf("kwstore.Saved of an empty directory: %v, want \"no keyword index\"", err)
 	}
 }
 
