@@ -48,12 +48,14 @@ func selectJobs(jobs []job, names []string) ([]job, error) {
 // unknownCommands is the one error for names not on $PATH.
 func unknownCommands(missing []string) error {
 	sort.Strings(missing)
-	return fmt.Errorf("%w: %s (check the name, or that its directory is on $PATH)", ErrUnknownCommand, strings.Join(missing, ", "))
+	return fmt.Errorf("%w: %s (check the name, or that its directory is on $PATH; a subcommand is named as its page is, git-commit, and needs that page installed)", ErrUnknownCommand, strings.Join(missing, ", "))
 }
 
 // CheckCommands fails with ErrUnknownCommand when a name in
-// opts.Commands is not on $PATH. It only walks $PATH (no man page is
-// read), so a build can refuse a typo before it changes anything.
+// opts.Commands is neither on $PATH nor a subcommand page of a command
+// on it (git-commit). It walks $PATH, and lists the man hierarchies only
+// when a name is not on it (no page is read), so a build can refuse a
+// typo before it changes anything.
 func CheckCommands(ctx context.Context, opts Options) error {
 	if len(opts.Commands) == 0 {
 		return nil
@@ -67,22 +69,24 @@ func CheckCommands(ctx context.Context, opts Options) error {
 	for _, c := range cmds {
 		have[c.Name] = true
 	}
-	// a subcommand page's name (git-commit) passes when its parent is on
-	// $PATH: whether the page exists is known once pages are listed
-	onPath := func(n string) bool {
-		for i := len(n); i > 0; i = strings.LastIndexByte(n[:i], '-') {
-			if have[n[:i]] {
-				return true
-			}
-		}
-		return false
-	}
 	var missing []string
 	for _, n := range opts.Commands {
-		if !onPath(n) && !slices.Contains(missing, n) {
+		if !have[n] && !slices.Contains(missing, n) {
 			missing = append(missing, n)
 		}
 	}
+	if len(missing) == 0 {
+		return nil
+	}
+	ix, _, err := scanner.BuildManIndex(ctx, opts.ManPath, scanner.IndexOptions{Lang: opts.Lang})
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	scanner.Attach(cmds, ix)
+	for _, c := range scanner.Subcommands(cmds, ix) {
+		have[c.Name] = true
+	}
+	missing = slices.DeleteFunc(missing, func(n string) bool { return have[n] })
 	if len(missing) > 0 {
 		return unknownCommands(missing)
 	}

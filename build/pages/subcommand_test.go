@@ -2,8 +2,10 @@ package pages
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -80,9 +82,13 @@ func TestRunIndexesSubcommandPages(t *testing.T) {
 	if err := CheckCommands(context.Background(), opts); err != nil {
 		t.Errorf("CheckCommands(frob-push): %v", err)
 	}
-	opts.Commands = []string{"nosuch-push"}
-	if err := CheckCommands(context.Background(), opts); err == nil {
-		t.Error("CheckCommands accepted nosuch-push")
+	// a typo of a subcommand is refused before a build starts: its parent
+	// is on PATH, but no page of that name is installed
+	for _, bad := range []string{"nosuch-push", "frob-psuh"} {
+		opts.Commands = []string{"frob", bad}
+		if err := CheckCommands(context.Background(), opts); !errors.Is(err, ErrUnknownCommand) || !strings.Contains(err.Error(), bad+" (") {
+			t.Errorf("CheckCommands(%s): %v", bad, err)
+		}
 	}
 }
 
