@@ -149,6 +149,12 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	io = &safe
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
 	app := newApp(f)
+	// A shell asking for candidates at <TAB> gets them and nothing else:
+	// the command tree is walked, never run (see doccmd.Complete).
+	if len(args) > 1 && doccmd.IsCompletionRequest(args[1:]) {
+		doccmd.Complete(app, args[1:], app.Writer)
+		return cmdutil.ExitOK
+	}
 	// `help bogus`: the library's hook cannot return an error
 	var notFound clix.NotFound
 	app.CommandNotFound = notFound.Hook
