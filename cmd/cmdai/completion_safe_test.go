@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
+	"github.com/cmdai/cmdai/testmode"
 )
 
 // completionSandbox is an empty working directory, home, CMDAI_HOME and
@@ -225,6 +226,57 @@ func TestCompleteOffers(t *testing.T) {
 		for _, w := range tc.want {
 			if !slices.Contains(got, w) {
 				t.Errorf("%q offers %q: no %s", tc.args, got, w)
+			}
+		}
+	}
+}
+
+// zptyDriver types each line into an interactive shell on a terminal
+// (zsh's zpty), presses <TAB> twice, and prints what the terminal shows;
+// ^U clears the line before the next.
+const zptyDriver = `zmodload zsh/zpty
+zpty sh "$1"; shift
+zpty -w sh "$1"; shift
+drain() { local chunk; sleep ${2:-1}; while zpty -r -t sh chunk; do print -rn -- "$chunk"; done; }
+drain
+for line in "$@"; do
+	zpty -w -n sh "$line"$'\t\t'
+	drain
+	zpty -w -n sh $'\x15'
+done
+zpty -w sh exit
+drain
+zpty -d sh`
+
+// TestCompletionAtARealTerminal: bash's readline and zsh's compsys
+// (compinit), each interactive on a terminal, complete cmdai at <TAB>
+// as a user's shell does: the flags are listed, and nothing ran or was
+// written.
+func TestCompletionAtARealTerminal(t *testing.T) {
+	testmode.Heavy(t, "zsh and bash on a terminal")
+	fakeCmdaiOnPath(t)
+	s := newCompletionSandbox(t)
+	s.env = append(s.env, "HISTFILE=", "TERM=dumb", "PS1=$ ")
+	fpath := t.TempDir()
+	zsh, err := os.ReadFile(completionScript(t, "zsh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fpath, "_cmdai"), zsh, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"cmdai index export --", "cmdai index export -- ", "cmdai index export --distro ",
+		"cmdai index export ", "cmdai index query --", "cmdai index query -- fi", "cmdai explain --",
+		"cmdai explain -- ls", "cmdai index init --", "cmdai index init --command "}
+	for shell, setup := range map[string][2]string{
+		"bash": {"bash --norc --noprofile -i", "source '" + completionScript(t, "bash") + "'; bind 'set completion-query-items 1000'; bind 'set page-completions off'"},
+		"zsh":  {"zsh -f -i", "fpath=('" + fpath + "' $fpath); autoload -Uz compinit; compinit -u -D; LISTMAX=1000"},
+	} {
+		out := s.run(t, "zsh", append([]string{"-f", "-c", zptyDriver, "zsh", setup[0], setup[1]}, lines...)...)
+		s.untouched(t, shell+" at a terminal")
+		for _, want := range []string{"--distro", "--chroma-url", "--command"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s at a terminal lists no %s:\n%s", shell, want, out)
 			}
 		}
 	}
