@@ -67,7 +67,7 @@ func Complete(app *cli.App, args []string, w io.Writer) {
 		cmd.BashComplete(cli.NewContext(app, nil, nil))
 		return
 	}
-	if positional {
+	if positional || len(cmds) == 0 {
 		return
 	}
 	for _, c := range cmds {
@@ -76,6 +76,12 @@ func Complete(app *cli.App, args []string, w io.Writer) {
 				fmt.Fprintln(w, n)
 			}
 		}
+	}
+	// The library adds a help command to the app and to each group
+	// when it runs them.
+	if cmd == nil && !app.HideHelpCommand || cmd != nil && !cmd.HideHelpCommand {
+		fmt.Fprintln(w, "help")
+		fmt.Fprintln(w, "h")
 	}
 }
 
