@@ -83,18 +83,13 @@ EXAMPLES:
 }
 
 // moveOldHome moves an older cmdai's index and model out of the cache
-// root, once, before any command that may use them (not for help, shell
-// completion or the man page, which touch no data: a TAB press or `make
-// install` should not move a user's index).
+// root, once, before any command that may use them (not for help, the
+// completion script or the man page, which touch no data: `make install`
+// should not move a user's index; a TAB press never gets here, see run).
 func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
 	switch c.Args().First() {
 	case "", "help", "h", "completion", "__man":
 		return nil
-	}
-	for _, a := range c.Args().Slice() {
-		if a == "--generate-bash-completion" {
-			return nil
-		}
 	}
 	return f.MoveOldHome(c.Context)
 }
