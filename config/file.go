@@ -89,12 +89,12 @@ func Load(getenv Env) (*File, error) {
 	if err != nil || p == "" {
 		return &File{}, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFile(p)
 	if err != nil {
 		if getenv(EnvConfig) != "" {
 			return nil, fmt.Errorf("%s=%s: %w (fix the path, or unset %s)", EnvConfig, p, err, EnvConfig)
 		}
-		return nil, fmt.Errorf("configuration file %s: %w", p, err)
+		return nil, fmt.Errorf("configuration file %s: %w (make it a regular file of settings, or move it away to use the defaults)", p, err)
 	}
 	return Parse(p, data)
 }
@@ -105,6 +105,13 @@ func Parse(path string, data []byte) (*File, error) {
 	parse, ok := formats[filepath.Ext(path)]
 	if !ok {
 		return nil, fmt.Errorf("configuration file %s: not .yaml, .yml or .toml", path)
+	}
+	// Bounded before the parser sees a byte: it recurses per level.
+	if d := nestingDepth(data, filepath.Ext(path) != ".toml"); d > MaxDepth {
+		return nil, fmt.Errorf("configuration file %s nests %d levels deep, over the %d cmdai reads: its settings are flat \"key: value\" lines (fix it, or move it away to use the defaults)", path, d, MaxDepth)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("configuration file %s is %d bytes, over the %d a configuration file may have (its settings take a few lines)", path, len(data), MaxFileSize)
 	}
 	raw, err := parse(data)
 	if err != nil {

@@ -83,18 +83,13 @@ EXAMPLES:
 }
 
 // moveOldHome moves an older cmdai's index and model out of the cache
-// root, once, before any command that may use them (not for help, shell
-// completion or the man page, which touch no data: a TAB press or `make
-// install` should not move a user's index).
+// root, once, before any command that may use them (not for help, the
+// completion script or the man page, which touch no data: `make install`
+// should not move a user's index; a TAB press never gets here, see run).
 func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
 	switch c.Args().First() {
 	case "", "help", "h", "completion", "__man":
 		return nil
-	}
-	for _, a := range c.Args().Slice() {
-		if a == "--generate-bash-completion" {
-			return nil
-		}
 	}
 	return f.MoveOldHome(c.Context)
 }
@@ -149,6 +144,12 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	io = &safe
 	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
 	app := newApp(f)
+	// A shell asking for candidates at <TAB> gets them and nothing else:
+	// the command tree is walked, never run (see doccmd.Complete).
+	if len(args) > 1 && doccmd.IsCompletionRequest(args[1:]) {
+		doccmd.Complete(app, args[1:], app.Writer)
+		return cmdutil.ExitOK
+	}
 	// `help bogus`: the library's hook cannot return an error
 	var notFound clix.NotFound
 	app.CommandNotFound = notFound.Hook

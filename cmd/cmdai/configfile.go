@@ -6,6 +6,7 @@ package main
 // command sees one order: flag > env > file > default.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,9 @@ const configHelp = `CONFIGURATION:
    CMDAI_HOME move it; CMDAI_CONFIG names another). Its keys are the
    variables' names without CMDAI_, lowercased, "_" as "-"; home (as
    CMDAI_HOME) moves the cache. An unknown key, a wrong type or a file that
-   does not parse is a usage error (exit 2). For example:
+   does not parse is a usage error (exit 2), as is anything but a regular
+   file (a FIFO, a device), a file over 1 MiB or nested over 64 deep, and
+   one not read within 10 s. For example:
       chroma-url: http://chroma.internal:8000
       model-variant: fp32
       idle-timeout: 2m`
@@ -83,12 +86,33 @@ type configLoader struct {
 	done   bool
 }
 
-func (l *configLoader) load() (*config.File, error) {
+// load reads the file once, bounded (config.LoadContext): a signal while
+// it reads ends the run with the signal's exit code.
+func (l *configLoader) load(ctx context.Context) (*config.File, error) {
 	if !l.done {
-		l.file, l.err = config.Load(l.getenv)
+		l.file, l.err = config.LoadContext(ctx, l.getenv)
 		l.done = true
 	}
 	return l.file, l.err
+}
+
+// helpAsked says whether the words after a group (or the app) ask for
+// help: the command that shows it reads no settings, so neither does the
+// group on its way there, whatever the file holds.
+func helpAsked(c *cli.Context) bool {
+	args := c.Args().Slice()
+	if len(args) > 0 && (args[0] == "help" || args[0] == "h") {
+		return true
+	}
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--help" || a == "-h" || a == "-help" {
+			return true
+		}
+	}
+	return false
 }
 
 // before runs after a command's flags are parsed: it fills those of binds
@@ -97,7 +121,16 @@ func (l *configLoader) load() (*config.File, error) {
 // group's Before runs before its subcommand looks for --help).
 func (l *configLoader) before(next cli.BeforeFunc, binds []configBinding, leaf bool) cli.BeforeFunc {
 	return func(c *cli.Context) error {
-		file, err := l.load()
+		if !leaf && helpAsked(c) {
+			if next != nil {
+				return next(c)
+			}
+			return nil
+		}
+		file, err := l.load(c.Context)
+		if err != nil && c.Context.Err() != nil {
+			return err // a signal: the run ends now, with its code
+		}
 		if err != nil && leaf {
 			return cmdutil.WithCode(cmdutil.ExitUsage, err)
 		}

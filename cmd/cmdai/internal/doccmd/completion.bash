@@ -18,7 +18,16 @@ _cmdai_complete() {
 	# is first on PATH; the words before the cursor, plus a flag being typed.
 	local prog=${words[0]/#\~/$HOME}
 	local -a typed=("${words[@]:1:cword-1}")
-	if [[ $cur == -* ]]; then
+	local w
+	for w in "${typed[@]}"; do
+		# After "--" every word is an argument: the shell's own
+		# candidates (files). cmdai is never asked with a "--" in the
+		# words: a cmdai older than this script would run the command.
+		[[ $w == -- ]] && return 0
+	done
+	if [[ $cur == -- ]]; then
+		typed+=(-) # every flag; compgen keeps the long ones
+	elif [[ $cur == -* ]]; then
 		typed+=("$cur")
 	fi
 	local candidates line

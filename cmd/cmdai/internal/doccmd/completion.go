@@ -16,8 +16,8 @@ import (
 )
 
 // The bash and zsh scripts ask cmdai for its candidates at each <TAB>
-// (urfave/cli's --generate-bash-completion); fish gets a static script
-// from the command tree.
+// (urfave/cli's --generate-bash-completion marker, which cmdai answers
+// itself: Complete); fish gets a static script from the command tree.
 var (
 	//go:embed completion.bash
 	bashScript string

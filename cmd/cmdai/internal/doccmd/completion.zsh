@@ -10,7 +10,18 @@ _cmdai() {
 	# The cmdai being completed, and the words before the cursor.
 	local -a typed candidates
 	typed=("${(@)words[2,CURRENT-1]}")
-	[[ $cur == -* ]] && typed+=("$cur")
+	# After "--" every word is an argument: files. cmdai is never asked
+	# with a "--" in the words: a cmdai older than this script would run
+	# the command.
+	if (( ${typed[(Ie)--]} )); then
+		_files
+		return
+	fi
+	if [[ $cur == -- ]]; then
+		typed+=(-) # every flag; compadd keeps the long ones
+	elif [[ $cur == -* ]]; then
+		typed+=("$cur")
+	fi
 	candidates=("${(@f)$(${~words[1]} "${(@)typed}" --generate-bash-completion 2>/dev/null)}")
 	if [[ -n ${candidates[1]} ]]; then
 		compadd -a candidates

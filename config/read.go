@@ -1,0 +1,168 @@
+package config
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// A configuration file is a few lines of settings. What cmdai reads
+// before any command runs must end, and soon, whatever the path names:
+// these bound it.
+const (
+	// MaxFileSize is the largest configuration file read (1 MiB: a
+	// thousand times the largest real one).
+	MaxFileSize = 1 << 20
+	// MaxDepth is the deepest nesting of lists, tables and indented
+	// blocks a file may have. The settings are flat (depth 1); the
+	// parsers recurse per level, and a few MB of "[[[[" overflows the
+	// stack, which no recover catches.
+	MaxDepth = 64
+)
+
+// ReadTimeout bounds finding and reading the file (a hung network
+// mount). A variable for tests.
+var ReadTimeout = 10 * time.Second
+
+// readFile reads a configuration file (a variable for tests).
+var readFile = readRegular
+
+// readRegular reads path if it is a regular file of at most MaxFileSize
+// bytes. It opens without blocking (a FIFO's open waits for a writer)
+// and checks what it opened, not what the name said: a symlink to
+// /dev/zero or a FIFO is refused before a byte is read.
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("is %s, not a regular file: cmdai reads its settings only from a regular file", fileKind(st.Mode()))
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("is %d bytes, over the %d a configuration file may have", st.Size(), MaxFileSize)
+	}
+	// The file may grow while it is read: never more than the cap.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("grew past the %d bytes a configuration file may have while it was read", MaxFileSize)
+	}
+	return data, nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// LoadContext is Load bounded in time: it gives up when ctx ends (a
+// signal: the caller exits 130 or 143 at once) or after ReadTimeout,
+// whatever the file system does. A read that never returns is left
+// behind; the command fails and the process exits with it.
+func LoadContext(ctx context.Context, getenv Env) (*File, error) {
+	type result struct {
+		file *File
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, err := Load(getenv)
+		done <- result{f, err}
+	}()
+	timer := time.NewTimer(ReadTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.file, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reading the configuration file: %w", context.Cause(ctx))
+	case <-timer.C:
+		what := "the configuration file"
+		if p := getenv(EnvConfig); p != "" {
+			what = EnvConfig + "=" + p
+		}
+		return nil, fmt.Errorf("%s: not read within %s (a hung network mount?); move it to a local disk, or unset %s", what, ReadTimeout, EnvConfig)
+	}
+}
+
+// nestingDepth is the deepest nesting in data, counted before a parser
+// sees it and so never recursing: brackets and braces anywhere (quoted
+// ones too: a real file has a handful), plus, in YAML, the indented
+// blocks and "- " items open on a line, and in TOML a line's dotted-key
+// parts. Lines whose first non-blank is "#" are comments.
+func nestingDepth(data []byte, yaml bool) int {
+	max, flow := 0, 0
+	var indents []int
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		body := bytes.TrimLeft(line, " \t")
+		if len(body) == 0 || body[0] == '#' {
+			continue
+		}
+		block := 0
+		if yaml && flow == 0 {
+			indent := len(line) - len(body)
+			for len(indents) > 0 && indents[len(indents)-1] >= indent {
+				indents = indents[:len(indents)-1]
+			}
+			indents = append(indents, indent)
+			block = len(indents)
+			for len(body) > 1 && body[0] == '-' && (body[1] == ' ' || body[1] == '\t') {
+				block++
+				body = bytes.TrimLeft(body[1:], " \t")
+			}
+		}
+		if !yaml {
+			block = bytes.Count(body, []byte("."))
+		}
+		max = maxInt(max, block+flow)
+		for _, c := range body {
+			switch c {
+			case '[', '{':
+				flow++
+				max = maxInt(max, block+flow)
+			case ']', '}':
+				if flow > 0 {
+					flow--
+				}
+			}
+		}
+	}
+	return max
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
