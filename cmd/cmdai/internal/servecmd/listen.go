@@ -32,25 +32,38 @@ func tcpSetup(opts *ServeOptions, logf func(string, ...any)) (net.Listener, stri
 	if opts.Listen == "" {
 		return nil, "", nil
 	}
-	token := ""
+	ln, err := guard.ListenTCP(opts.Listen)
+	if err != nil {
+		return nil, "", err
+	}
+	token, err := listenToken(opts, logf)
+	if err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	return ln, token, nil
+}
+
+// listenToken is the token --listen clients must send ("" when the user
+// opted out, with a warning): read from the data home, or made there and
+// shown once.
+func listenToken(opts *ServeOptions, logf func(string, ...any)) (string, error) {
 	if opts.InsecureNoAuth {
 		logf("WARNING: --listen-insecure-no-auth: every program and user of this machine can ask http://%s anything serve answers, its status with the Chroma URL included; only web pages are kept out (Host and Origin checks)", opts.Listen)
-	} else {
-		path, err := config.ServeTokenFile(opts.Getenv)
-		if err != nil {
-			return nil, "", err
-		}
-		tok, created, err := guard.LoadOrCreateToken(path)
-		if err != nil {
-			return nil, "", fmt.Errorf("--listen needs its token: %w", err)
-		}
-		if created {
-			logf("made the token --listen clients must send, kept in %s (mode 0600); shown this once:\n  %s\n  send it as \"Authorization: Bearer <token>\" (cmdai's Go client: serve.DialTCP)", path, tok)
-		} else {
-			logf("--listen clients send the token kept in %s as \"Authorization: Bearer <token>\"", path)
-		}
-		token = tok
+		return "", nil
 	}
-	ln, err := guard.ListenTCP(opts.Listen)
-	return ln, token, err
+	path, err := config.ServeTokenFile(opts.Getenv)
+	if err != nil {
+		return "", err
+	}
+	tok, created, err := guard.LoadOrCreateToken(path)
+	if err != nil {
+		return "", fmt.Errorf("--listen needs its token: %w", err)
+	}
+	if created {
+		logf("made the token --listen clients must send, kept in %s (mode 0600); shown this once:\n  %s\n  send it as \"Authorization: Bearer <token>\" (cmdai's Go client: serve.DialTCP)", path, tok)
+	} else {
+		logf("--listen clients send the token kept in %s as \"Authorization: Bearer <token>\"", path)
+	}
+	return tok, nil
 }
