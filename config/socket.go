@@ -49,6 +49,14 @@ func ServeSocket(getenv Env) (string, error) {
 	return filepath.Join(tmp, hashed), nil
 }
 
+// ServeTokenFile is where `cmdai serve --listen` keeps the token its TCP
+// clients send (mode 0600): serve.token in the data root, one per data
+// home like the socket, read by the user's own programs and no one
+// else's.
+func ServeTokenFile(getenv Env) (string, error) {
+	return underData(getenv, "serve.token")
+}
+
 // defaultDataRoot is the data root when neither CMDAI_HOME nor the
 // configuration file moves it.
 func defaultDataRoot(getenv Env) (string, error) {

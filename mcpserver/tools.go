@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -172,6 +173,9 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	}
 	if strings.ContainsAny(command, " \t\n/") {
 		return nil, nil, fmt.Errorf("command %q is not a command name: give the name alone, e.g. \"grep\"", command)
+	}
+	if strings.IndexFunc(command, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return nil, nil, fmt.Errorf("command %q is not a command name: a name is printable characters (no NUL or control character), e.g. \"grep\"", command)
 	}
 	part, err := render.ParsePart(in.Section)
 	if err != nil {

@@ -200,6 +200,8 @@ func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
 		{"command_docs", map[string]any{"command": "grep", "option": "--frob"}, "unknown option --frob"},
 		{"command_docs", map[string]any{"command": "grep", "section": "bugs"}, "section"},
 		{"command_docs", map[string]any{"command": "rm -rf /"}, "not a command name"},
+		{"command_docs", map[string]any{"command": "gr\x00ep"}, "printable characters"},
+		{"command_docs", map[string]any{"command": "grep\x1b[31m"}, "printable characters"},
 		{"command_docs", map[string]any{"command": "grep", "max_tokens": 10}, "max_tokens"},
 		{"command_docs", map[string]any{}, "command"},
 	} {

@@ -21,11 +21,14 @@ import (
 // within it is treated as absent, and the caller works alone.
 const dialTimeout = 2 * time.Second
 
-// Client talks to a running serve over its socket. Safe for concurrent
-// use.
+// Client talks to a running serve over its socket (or its --listen
+// address: DialTCP). Safe for concurrent use.
 type Client struct {
 	socket string
 	hc     *http.Client
+	// base is the URL the paths go under; token, when set, is sent as
+	// "Authorization: Bearer <token>" (TCP).
+	base, token string
 }
 
 // Dial reaches the serve listening on socketPath and checks its health.
@@ -63,7 +66,7 @@ func dialOnce(ctx context.Context, socketPath string) (*Client, error) {
 	if _, err := os.Stat(socketPath); err != nil {
 		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, socketPath)
 	}
-	c := &Client{socket: socketPath, hc: &http.Client{Transport: &http.Transport{
+	c := &Client{socket: socketPath, base: "http://cmdai", hc: &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			d := net.Dialer{Timeout: dialTimeout}
 			return d.DialContext(ctx, "unix", socketPath)
@@ -71,6 +74,23 @@ func dialOnce(ctx context.Context, socketPath string) (*Client, error) {
 		MaxIdleConnsPerHost: 16,
 		IdleConnTimeout:     30 * time.Second,
 	}}}
+	return c.check(ctx)
+}
+
+// DialTCP reaches the serve answering on a --listen address (host:port)
+// with its token (guard.ReadToken of config.ServeTokenFile: serve keeps
+// it in the data directory) and checks its health: a wrong token is an
+// *Error of Status 401. No proxy is used: the token stays on loopback.
+func DialTCP(ctx context.Context, addr, token string) (*Client, error) {
+	d := &net.Dialer{Timeout: dialTimeout}
+	c := &Client{socket: addr, base: "http://" + addr, token: token, hc: &http.Client{Transport: &http.Transport{
+		DialContext: d.DialContext, MaxIdleConnsPerHost: 16, IdleConnTimeout: 30 * time.Second,
+	}}}
+	return c.check(ctx)
+}
+
+// check asks c's serve for its health: c, or an error (c closed).
+func (c *Client) check(ctx context.Context) (*Client, error) {
 	hctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
 	if _, err := c.Health(hctx); err != nil {
@@ -79,7 +99,7 @@ func dialOnce(ctx context.Context, socketPath string) (*Client, error) {
 		if errors.As(err, &se) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, socketPath, err)
+		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, c.socket, err)
 	}
 	return c, nil
 }
@@ -91,7 +111,7 @@ func (c *Client) Close() {
 	}
 }
 
-// Socket is the path the client talks to.
+// Socket is the path (or TCP address) the client talks to.
 func (c *Client) Socket() string { return c.socket }
 
 // Query asks POST /v1/query. An error answer is an *Error (with the exit
@@ -192,7 +212,7 @@ func (l *LeaseHolder) Close() error {
 // Lease takes the write lease, waiting for the queries in flight (and a
 // previous writer) to finish. It lasts until Close, or the process's end.
 func (c *Client) Lease(ctx context.Context) (*LeaseHolder, error) {
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, "http://cmdai/v1/lease", nil)
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, c.base+"/v1/lease", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -218,9 +238,12 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://cmdai"+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
 		return err
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")

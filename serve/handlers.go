@@ -12,12 +12,14 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/serve/guard"
 )
 
 // Limits on a query: a request is a sentence, not a document, and k asks
@@ -31,6 +33,7 @@ const (
 
 func (s *Server) routes(socket bool) http.Handler {
 	mux := http.NewServeMux()
+	allow := map[string][]string{"/v1/query": {"POST"}, "/v1/docs": {"GET"}, "/v1/explain": {"POST"}, "/v1/status": {"GET"}, "/v1/health": {"GET", "HEAD"}}
 	mux.HandleFunc("/v1/query", s.handleQuery)
 	mux.HandleFunc("/v1/docs", s.handleDocs)
 	mux.HandleFunc("/v1/explain", s.handleExplain)
@@ -38,11 +41,12 @@ func (s *Server) routes(socket bool) http.Handler {
 	mux.HandleFunc("/v1/health", s.handleHealth)
 	if socket {
 		mux.HandleFunc("/v1/lease", s.handleLease)
+		allow["/v1/lease"] = []string{"POST"}
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: 404, Message: "no such endpoint " + r.URL.Path + ": use /v1/query, /v1/docs, /v1/explain, /v1/status or /v1/health", ExitCode: 2})
 	})
-	return s.track(mux)
+	return s.track(guard.Methods(mux, allow))
 }
 
 // track counts requests for the idle timeout and OnQuiet.
@@ -277,6 +281,8 @@ func checkCommand(r *http.Request) (string, bool, *Error) {
 		return "", false, badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
 	case strings.ContainsAny(command, " \t\n\r/"):
 		return "", false, badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
+	case strings.IndexFunc(command, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return "", false, badRequest("command %q is not a command name: a name is printable characters (no NUL, control character, blank or slash), e.g. grep", command)
 	}
 	return command, strict, nil
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,14 +12,23 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/serve/gate"
+	"github.com/cmdai/cmdai/serve/guard"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // Options configure a Server; zero values take the defaults.
 type Options struct {
 	// Listen is an extra TCP address (loopback only) for every endpoint
-	// but the lease, which is only offered on the socket.
-	Listen string
+	// but the lease, which is only offered on the socket; TCP, when set,
+	// is that address already bound (guard.ListenTCP), so that a bad address
+	// fails before anything starts. Token is what its clients must send
+	// ("Authorization: Bearer <token>"); without one Run refuses to
+	// listen unless InsecureNoAuth says the user asked for no
+	// authentication.
+	Listen         string
+	TCP            net.Listener
+	Token          string
+	InsecureNoAuth bool
 	// IdleTimeout: exit after this long without a request (0: never).
 	IdleTimeout time.Duration
 	// QueryWait bounds how long a query waits for a writer's lease to end
@@ -80,24 +90,29 @@ func New(b Backend, opts Options) *Server {
 // then it stops accepting, lets the requests in flight finish (up to 5 s)
 // and removes the socket. It does not close the Backend.
 func (s *Server) Run(ctx context.Context, l *servelock.Lock) error {
-	ul, err := listenSocket(l.Socket)
-	if err != nil {
-		return err
+	tl := s.opts.TCP
+	if (tl != nil || s.opts.Listen != "") && s.opts.Token == "" && !s.opts.InsecureNoAuth {
+		return errors.New("--listen needs a token (or the explicit --listen-insecure-no-auth)")
 	}
-	defer os.Remove(l.Socket)
-	var tl net.Listener
-	if s.opts.Listen != "" {
-		if tl, err = listenLoopback(s.opts.Listen); err != nil {
-			ul.Close()
+	if tl == nil && s.opts.Listen != "" {
+		var err error
+		if tl, err = guard.ListenTCP(s.opts.Listen); err != nil {
 			return err
 		}
 	}
-	mux := s.routes(true)
-	srvs := []*http.Server{s.httpServer(mux)}
-	lns := []net.Listener{ul}
+	ul, err := listenSocket(l.Socket)
+	if err != nil {
+		if tl != nil {
+			tl.Close()
+		}
+		return err
+	}
+	defer os.Remove(l.Socket)
+	srvs := []*http.Server{s.httpServer(s.routes(true))}
+	lns := []net.Listener{guard.Listener(ul, tooLarge)}
 	if tl != nil {
-		srvs = append(srvs, s.httpServer(s.routes(false)))
-		lns = append(lns, tl)
+		srvs = append(srvs, s.httpServer(s.guardTCP(tl)))
+		lns = append(lns, guard.Listener(tl, tooLarge))
 	}
 	errc := make(chan error, len(srvs))
 	for i := range srvs {
@@ -136,13 +151,29 @@ func (s *Server) Run(ctx context.Context, l *servelock.Lock) error {
 	return runErr
 }
 
+// guardTCP is the TCP listener's handler: the API but the lease, behind
+// the token, Host, Origin and content-type checks.
+func (s *Server) guardTCP(tl net.Listener) http.Handler {
+	g := guard.TCP{Listen: s.opts.Listen, Addr: tl.Addr(), Token: s.opts.Token, Health: func() guard.PublicHealth {
+		return guard.PublicHealth{OK: true, Writing: s.gate.IsWriting(), Degraded: s.b.Where().Degraded}
+	}}
+	return g.Wrap(s.routes(false))
+}
+
+// maxHeader bounds a request's header: a status request carries the
+// caller's $PATH and $MANPATH (MaxEnvBytes each) in its URL.
+const maxHeader = 64 << 10
+
+// tooLarge is the 431 answer's message.
+const tooLarge = "request line and headers over 64 KiB: send less (a status request's path and manpath at most 8 KiB each)"
+
 func (s *Server) httpServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: s.opts.HeaderTimeout,
 		ReadTimeout:       s.opts.HeaderTimeout + 10*time.Second,
 		IdleTimeout:       time.Minute,
-		MaxHeaderBytes:    64 << 10, // a status request carries the caller's $PATH and $MANPATH
+		MaxHeaderBytes:    maxHeader,
 		ErrorLog:          nil,
 	}
 }
@@ -218,24 +249,6 @@ func listenSocket(socket string) (*net.UnixListener, error) {
 		ln.Close()
 		os.Remove(tmp)
 		return nil, fmt.Errorf("put serve's socket at %s: %w", socket, err)
-	}
-	return ln, nil
-}
-
-// listenLoopback refuses any address but a loopback one: the API has no
-// authentication, so it must not reach the network.
-func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--listen %q: %w (use 127.0.0.1:PORT)", addr, err)
-	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("--listen %q: only a loopback address is allowed (the API has no authentication): use 127.0.0.1:PORT", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--listen %s: %w", addr, err)
 	}
 	return ln, nil
 }

@@ -437,17 +437,6 @@ func TestQueryWaitEnds(t *testing.T) {
 	}
 }
 
-func TestListenLoopbackOnly(t *testing.T) {
-	if _, err := listenLoopback("0.0.0.0:0"); err == nil || !strings.Contains(err.Error(), "loopback") {
-		t.Errorf("0.0.0.0: %v", err)
-	}
-	ln, err := listenLoopback("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln.Close()
-}
-
 // A query that comes while serve is starting (lock taken, not listening
 // yet) waits for it instead of starting a second Chroma on its data; a
 // serve that has stopped, or was killed, is not waited for.

@@ -25,9 +25,11 @@ import (
 // ServeOptions are the inputs of `cmdai serve`.
 type ServeOptions struct {
 	*cmdutil.Factory
-	Socket      string
-	Listen      string
-	IdleTimeout time.Duration
+	Socket string
+	Listen string
+	// InsecureNoAuth: --listen without a token (--listen-insecure-no-auth).
+	InsecureNoAuth bool
+	IdleTimeout    time.Duration
 	// Wait is how long serve waits for the index data another cmdai
 	// holds (0: exit 6 at once).
 	Wait   time.Duration
@@ -44,7 +46,8 @@ func NewCmdServe(f *cmdutil.Factory) *cli.Command {
 	opts := &ServeOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
-		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (everything but the writer's lease: queries, docs, explain, status, health; no authentication)", Destination: &opts.Listen},
+		&cli.StringFlag{Name: "listen", Usage: "also answer on the loopback TCP address `127.0.0.1:PORT` (everything but the writer's lease), to clients that send the token serve keeps in serve.token in the data directory (made and shown on first use)", Destination: &opts.Listen},
+		&cli.BoolFlag{Name: "listen-insecure-no-auth", Usage: "with --listen, ask no token: every program and user of this machine can use serve (web pages are still refused)", Destination: &opts.InsecureNoAuth},
 		&cli.DurationFlag{Name: "wait", Value: DefaultWait, Usage: "when another cmdai holds the index data, wait up to `DURATION` for it to let go before exiting 6 (0: exit at once)", Destination: &opts.Wait},
 		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
@@ -73,10 +76,24 @@ holding it for an agent), serve says which one and waits up to --wait for
 it (mcp hands its index over to a serve that starts): clients wait for
 serve meanwhile. Past --wait it exits 6, naming the holder.
 
+--listen 127.0.0.1:PORT also answers on loopback TCP (all but the
+writer's lease), to clients that send "Authorization: Bearer TOKEN" (else
+401): the token is made on first use, shown once, and kept with mode 0600
+in serve.token in the data directory. Only a loopback address is taken,
+checked before anything starts. The Host header must name the listener
+(its address, localhost, 127.0.0.1 or [::1], with its port; else 403), a
+request from a web page (another Origin) is 403, a POST body must be sent
+as Content-Type: application/json (else 415), and health over TCP is for
+the token's holders. --listen-insecure-no-auth drops the token (serve
+warns: every local program and user can then ask it; health says only
+ok, writing and degraded); the other checks stay.
+
 EXAMPLES:
    $ cmdai serve --idle-timeout 30m &
    $ cmdai serve --wait 5m &      # outlast an index refresh that runs now
-   $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'`,
+   $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'
+   $ cmdai serve --listen 127.0.0.1:8765 &
+   $ curl -H "Authorization: Bearer $(cat ~/.local/share/cmdai/serve.token)" -H 'Content-Type: application/json' http://127.0.0.1:8765/v1/query -d '{"request": "count lines"}'`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
@@ -99,6 +116,9 @@ EXAMPLES:
 
 // RunServe holds the index and serves until ctx ends or the idle timeout.
 func RunServe(ctx context.Context, opts *ServeOptions) error {
+	if err := checkListen(opts); err != nil {
+		return err
+	}
 	socket := opts.Socket
 	if socket == "" {
 		var err error
@@ -117,6 +137,13 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	defer lock.Release()
 	errOut := opts.IO.ErrOut
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
+	tcp, token, err := tcpSetup(opts, logf)
+	if err != nil {
+		return err
+	}
+	if tcp != nil {
+		defer tcp.Close() // Run closes it; this is for a stop before Run
+	}
 	// Serve's lock is held while it waits for the data: clients see a
 	// starting serve and wait for it rather than take the data themselves.
 	w, err := openWarm(ctx, opts, logf)
@@ -144,9 +171,12 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		defer w.retryInBackground()()
 	}
 	srv := serve.New(w, serve.Options{
-		Listen:      opts.Listen,
-		IdleTimeout: opts.IdleTimeout,
-		Code:        cmdutil.ExitCode,
+		Listen:         opts.Listen,
+		TCP:            tcp,
+		Token:          token,
+		InsecureNoAuth: opts.InsecureNoAuth,
+		IdleTimeout:    opts.IdleTimeout,
+		Code:           cmdutil.ExitCode,
 		Ready: func(socket string, tcp net.Addr) {
 			fmt.Fprintf(errOut, "cmdai serve: %s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
 			if tcp != nil {
