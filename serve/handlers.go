@@ -351,6 +351,10 @@ func (s *Server) asError(err error) *Error {
 	if errors.Is(err, ErrNotHeld) {
 		return &Error{Status: http.StatusMisdirectedRequest, Message: err.Error(), ExitCode: 2}
 	}
+	if errors.Is(err, explain.ErrTooBig) {
+		// a line over explain's limits (length, nesting, answer size)
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: err.Error(), ExitCode: 2}
+	}
 	code := s.opts.Code(err)
 	status := http.StatusInternalServerError
 	switch code {
