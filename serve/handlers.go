@@ -211,9 +211,6 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, what, tooBi
 	return nil
 }
 
-// MaxCommandBytes bounds a command name asked for: names are short.
-const MaxCommandBytes = 200
-
 // handleDocs answers GET /v1/docs?command=NAME[&strict=true] with the
 // command's records (search.CommandDoc): what MCP's command_docs renders.
 func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
@@ -243,9 +240,8 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
-// checkCommand reads the one command=NAME parameter (a name of valid
-// UTF-8, no blanks or slashes, at most MaxCommandBytes) and the optional
-// strict=true|false.
+// checkCommand reads the one command=NAME parameter (see CommandName:
+// grep, git commit or git-commit) and the optional strict=true|false.
 func checkCommand(r *http.Request) (string, bool, *Error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -267,16 +263,9 @@ func checkCommand(r *http.Request) (string, bool, *Error) {
 	default:
 		return "", false, badRequest("strict must be true or false, not %q", q.Get("strict"))
 	}
-	command := strings.TrimSpace(q.Get("command"))
-	switch {
-	case command == "":
-		return "", false, badRequest("no command named: send /v1/docs?command=grep")
-	case !utf8.ValidString(command):
-		return "", false, badRequest("command is not valid UTF-8")
-	case len(command) > MaxCommandBytes:
-		return "", false, badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
-	case strings.ContainsAny(command, " \t\n\r/"):
-		return "", false, badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
+	command, err := CommandName(q.Get("command"))
+	if err != nil {
+		return "", false, badRequest("%v", err)
 	}
 	return command, strict, nil
 }
