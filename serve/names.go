@@ -24,8 +24,8 @@ func CommandName(s string) (string, error) {
 		return "", fmt.Errorf("no command named: %s", eg)
 	case !utf8.ValidString(s):
 		return "", fmt.Errorf("command is not valid UTF-8")
-	case len(s) > MaxCommandBytes:
-		return "", fmt.Errorf("command name of %d bytes: at most %d", len(s), MaxCommandBytes)
+	case len(strings.TrimSpace(s)) > MaxCommandBytes:
+		return "", fmt.Errorf("command name of %d bytes: at most %d", len(strings.TrimSpace(s)), MaxCommandBytes)
 	case strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && !unicode.IsSpace(r) }) >= 0:
 		return "", fmt.Errorf("command %q holds a control character: %s", s, eg)
 	case len(words) > 2 || strings.Contains(s, "/"):

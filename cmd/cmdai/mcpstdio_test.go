@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,10 +131,17 @@ func TestMCPBadLinesGetErrors(t *testing.T) {
 	wantError("no jsonrpc", `{"id":7,"method":"ping"}`, -32600, "7")
 	wantError("a number", `42`, -32600, "null")
 
-	before := vmHWM(t, cmd.Process.Pid)
+	// peak memory is read in /proc: Linux's, where CI runs the tests
+	linux := runtime.GOOS == "linux"
+	before := 0
+	if linux {
+		before = vmHWM(t, cmd.Process.Pid)
+	}
 	huge := `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"pad":"` + strings.Repeat("a", 16<<20) + `"}}`
 	wantError("a 16 MiB line", huge, -32600, "null")
-	if grew := vmHWM(t, cmd.Process.Pid) - before; grew > 16<<10 {
+	if !linux {
+		t.Log("not Linux: the peak memory is not checked")
+	} else if grew := vmHWM(t, cmd.Process.Pid) - before; grew > 16<<10 {
 		t.Errorf("peak memory grew by %d KiB reading a 16 MiB line: it was held", grew)
 	} else {
 		t.Logf("peak memory grew by %d KiB for the 16 MiB line", grew)
