@@ -99,6 +99,7 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	./scripts/bench-index.sh
 	./scripts/bench-explain-speed.sh
 	./scripts/bench-explain.sh
+	./scripts/bench-hostile.sh
 
 # The release of this platform (scripts/dist): byte-reproducible, so every
 # time in it is the commit's, and the build drops paths and build ids.

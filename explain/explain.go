@@ -75,6 +75,3 @@ type Result struct {
 	NotInstalledCount int  `json:"not_installed_count"`
 	OK                bool `json:"ok"`
 }
-
-// MaxLine is the longest line Explain takes (bytes).
-const MaxLine = 64 << 10

@@ -18,7 +18,8 @@ import (
 // Explain gives every command of line and every word of each its verdict
 // from the index's documentation, read through lookup. Errors: one
 // wrapping ErrBadLine for a line that is not a shell command line (empty,
-// over MaxLine, binary, unparseable), else lookup's own failure (the
+// binary, unparseable), one wrapping ErrTooBig too for a line over a
+// limit (MaxLine, MaxNesting, MaxAnswer), else lookup's own failure (the
 // index unreachable, ctx done) with the command it was asked for.
 func Explain(ctx context.Context, line string, lookup Lookup, opts Options) (Result, error) {
 	if lookup == nil {
@@ -29,6 +30,9 @@ func Explain(ctx context.Context, line string, lookup Lookup, opts Options) (Res
 	}
 	f, err := parseLine(line)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := checkNesting(f); err != nil {
 		return Result{}, err
 	}
 	e := &explainer{ctx: ctx, lookup: lookup, opts: opts, docs: map[string]*docResult{},
@@ -57,6 +61,9 @@ func Explain(ctx context.Context, line string, lookup Lookup, opts Options) (Res
 		}
 	}
 	res.OK = res.UnknownCount == 0 && res.NotInstalledCount == 0
+	if n := answerSize(&res); n > MaxAnswer {
+		return Result{}, tooBig("its explanation would be over %d MiB (each documented option comes with its text): explain a shorter line, or its commands one at a time", MaxAnswer>>20)
+	}
 	return res, nil
 }
 
@@ -167,11 +174,17 @@ func (e *explainer) file(f *syntax.File, src string, off func(int) int, via []st
 	})
 }
 
+// argOf reads a word. A word holding commands ($(...), <(...)) keeps
+// only the start of its text: those commands are reported on their own,
+// and a nest of them would otherwise repeat the line at every level.
 func (e *explainer) argOf(w *syntax.Word) judge.Arg {
 	a := wordArg(e.src, w)
 	s, t := a.Start, a.End
 	if s >= 0 && t <= len(e.src) && s <= t {
 		a.Text = e.src[s:t]
+		if len(a.Text) > maxQuoted && a.Dynamic && holdsCommands(w) {
+			a.Text = quoted(a.Text)
+		}
 	}
 	a.Start, a.End = e.off(s), e.off(t)
 	return a
@@ -387,9 +400,9 @@ func (e *explainer) subcommand(j *judge.Judger, cmd *Command, args []judge.Arg) 
 		}
 	}
 	if j.Table.Subcommands || subcommandFamilies[j.Base] {
-		words = append(words, judge.OperandWord(judge.NewWord(sub), "an operand that may name a subcommand ("+cmd.Name+"-"+sub.Text+" is not in the index)"))
+		words = append(words, judge.OperandWord(judge.NewWord(sub), "an operand that may name a subcommand ("+quoted(cmd.Name+"-"+sub.Text)+" is not in the index)"))
 		j.Lenient = true
-		j.LenientNote = "after the subcommand (or operand) " + sub.Text + ": " + j.Page + " may not list its options"
+		j.LenientNote = "after the subcommand (or operand) " + quoted(sub.Text) + ": " + j.Page + " may not list its options"
 	} else {
 		note := ""
 		if sub.Dynamic {
@@ -417,7 +430,7 @@ func (e *explainer) alias(args []judge.Arg, via []string, depth int) {
 		switch name, body, ok := strings.Cut(a.Lit, "="); {
 		case ok && !a.Dynamic:
 			w.Verdict, w.Note = Operand, "defines the alias "+name
-			if strings.TrimSpace(body) != "" && !e.nested(body, a, append(append([]string(nil), via...), "alias "+name), depth) {
+			if strings.TrimSpace(body) != "" && !e.nested(body, a, append(append([]string(nil), via...), "alias "+quoted(name)), depth) {
 				w.Note += ": its body does not parse as shell, so it is not explained"
 			}
 		case strings.HasPrefix(a.Lit, "-"):
@@ -440,7 +453,7 @@ func (e *explainer) nested(body string, a judge.Arg, via []string, depth int) bo
 		return false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
-	if err != nil {
+	if err != nil || checkNesting(f) != nil {
 		return false
 	}
 	base := -1

@@ -20,7 +20,7 @@ func checkLine(line string) error {
 		return fmt.Errorf("%w: the line is empty: give a command, e.g. 'tar -xzvf a.tgz'", ErrBadLine)
 	}
 	if len(line) > MaxLine {
-		return fmt.Errorf("%w: the line is %d bytes, more than the %d a command line may have: explain one command line at a time", ErrBadLine, len(line), MaxLine)
+		return tooBig("the line is %d bytes, more than the %d a command line may have: explain one command line at a time", len(line), MaxLine)
 	}
 	if !utf8.ValidString(line) {
 		return fmt.Errorf("%w: the line is not UTF-8 text (binary bytes?): give a shell command line as text", ErrBadLine)

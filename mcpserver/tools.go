@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/serve/guard"
 )
 
 // Limits of the tools' arguments: a request is a sentence, not a page; an
@@ -24,6 +24,7 @@ const (
 	MaxQueryRunes    = 1000
 	DefaultMaxTokens = 600
 	MaxTokensLimit   = 4000
+	MaxOptionBytes   = 200
 )
 
 // SearchInput is search_commands' arguments.
@@ -92,6 +93,8 @@ func searchSchema() *jsonschema.Schema {
 func docsSchema() *jsonschema.Schema {
 	s := mustSchema[DocsInput]()
 	s.Properties["command"].MinLength = ptr(1)
+	s.Properties["command"].MaxLength = ptr(guard.MaxCommandBytes)
+	s.Properties["option"].MaxLength = ptr(MaxOptionBytes)
 	s.Properties["section"].Enum = []any{"summary", "synopsis", "options", "examples", "all"}
 	s.Properties["max_tokens"].Minimum, s.Properties["max_tokens"].Maximum = ptr(50.0), ptr(float64(MaxTokensLimit))
 	return s
@@ -167,15 +170,16 @@ func checkSearch(in SearchInput) (Query, error) {
 }
 
 func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, any, error) {
-	command := strings.TrimSpace(in.Command)
-	if command == "" {
+	if strings.TrimSpace(in.Command) == "" {
 		return nil, nil, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
 	}
-	if strings.ContainsAny(command, " \t\n/") {
-		return nil, nil, fmt.Errorf("command %q is not a command name: give the name alone, e.g. \"grep\"", command)
+	// "git commit" and "git-commit" alike, as the schema says
+	command, err := guard.CommandName(in.Command)
+	if err != nil {
+		return nil, nil, err
 	}
-	if strings.IndexFunc(command, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return nil, nil, fmt.Errorf("command %q is not a command name: a name is printable characters (no NUL or control character), e.g. \"grep\"", command)
+	if len(in.Option) > MaxOptionBytes {
+		return nil, nil, fmt.Errorf("option of %d bytes: at most %d (one option, e.g. --count)", len(in.Option), MaxOptionBytes)
 	}
 	part, err := render.ParsePart(in.Section)
 	if err != nil {

@@ -202,6 +202,14 @@ func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
 		{"command_docs", map[string]any{"command": "rm -rf /"}, "not a command name"},
 		{"command_docs", map[string]any{"command": "gr\x00ep"}, "printable characters"},
 		{"command_docs", map[string]any{"command": "grep\x1b[31m"}, "printable characters"},
+		// issue 30, finding 10: a subcommand as it is run reaches the
+		// index (here, one that does not hold it)
+		{"command_docs", map[string]any{"command": " git  commit "}, `"git commit": it is not in the index`},
+		{"command_docs", map[string]any{"command": "git commit -m"}, "not a command name"},
+		{"command_docs", map[string]any{"command": strings.Repeat("a", 300)}, "command"},
+		{"command_docs", map[string]any{"command": "grep", "option": strings.Repeat("-", 300)}, "option"},
+		// issue 30, finding 2: a line nested past the limit
+		{"explain_command", map[string]any{"line": strings.Repeat("$(", 5000) + "ls" + strings.Repeat(")", 5000)}, "nest more than 64 deep"},
 		{"command_docs", map[string]any{"command": "grep", "max_tokens": 10}, "max_tokens"},
 		{"command_docs", map[string]any{}, "command"},
 	} {

@@ -10,7 +10,8 @@ Usage: mcp-client-check.py [--calls N] -- COMMAND [ARG...]
 Checks: the four tools are listed with their schemas; search_commands
 for "find files modified today" has find in its top 3 (the small test
 index makes first place unreliable; first is reported); command_docs gives
-grep's --count text; explain_command finds tar's and grep's options in
+grep's --count text (and with --subcommand, a subcommand's synopsis,
+asked as it is run and as its page is named); explain_command finds tar's and grep's options in
 "tar -xzvf a.tgz -C /tmp | grep -c foo" (ok, with the options' texts and
 the whole result as structured content) and --zstdx unknown in
 "tar --zstdx f" (NOT OK); index_status answers; an unknown tool, a wrong
@@ -104,6 +105,8 @@ async def main(argv):
     ap.add_argument("--requests", help="JSON lines of {request, command} to measure over")
     ap.add_argument("--expect-holder", help="index_status must say the index is held by this (e.g. 'cmdai serve')")
     ap.add_argument("--answers", help="write the tools' answers (text) as JSON to this file, to compare runs")
+    ap.add_argument("--subcommand", help="a subcommand the index holds, as it is run (e.g. 'git commit'): command_docs must give its page, "
+                    "as that and as its page's name (git-commit)")
     ap.add_argument("command", nargs="+")
     a = ap.parse_args(argv)
     server = StdioServerParameters(command=a.command[0], args=a.command[1:], env=dict(os.environ))
@@ -137,6 +140,13 @@ async def main(argv):
         check(not is_err and "SYNOPSIS" in docs and "--count" in docs, "grep docs: %s" % docs)
         figures["command_docs_option_bytes"] = len(count.encode())
         figures["command_docs_bytes"] = len(docs.encode())
+
+        if a.subcommand:
+            page = a.subcommand.replace(" ", "-")
+            is_err, sub = await call(client, "command_docs", {"command": a.subcommand, "section": "synopsis"})
+            check(not is_err and a.subcommand in sub, "command_docs %r: %s" % (a.subcommand, sub))
+            is_err, sub_page = await call(client, "command_docs", {"command": page, "section": "synopsis"})
+            check(not is_err and sub_page == sub, "command_docs %r: %s; want the same as %r" % (page, sub_page, a.subcommand))
 
         line = "tar -xzvf a.tgz -C /tmp | grep -c foo"
         r = await client.call_tool("explain_command", {"line": line})

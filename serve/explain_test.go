@@ -71,7 +71,11 @@ func TestExplain(t *testing.T) {
 		{"control bytes", `{"line":"tar -x\u0001f"}`, 400, "bad command line"},
 		{"invalid UTF-8", "{\"line\":\"tar \xff\xfe\"}", 400, "not valid UTF-8"},
 		{"1 MB", `{"line":"` + strings.Repeat("a", 1<<20) + `"}`, 413, "KiB"},
-		{"over MaxLine", `{"line":"` + strings.Repeat("a ", explain.MaxLine) + `"}`, 400, "bad command line"},
+		{"over MaxLine", `{"line":"` + strings.Repeat("a ", explain.MaxLine) + `"}`, 413, "bad command line"},
+		// finding 2 of issue 30: 21,800 nested $( made a 715 MB answer
+		{"deep $(", `{"line":"` + strings.Repeat("$(", 21800) + "ls" + strings.Repeat(")", 21800) + `"}`, 413, "nest more than 64 deep"},
+		{"deep <(", `{"line":"` + strings.Repeat("ls <(", 6500) + "ls" + strings.Repeat(")", 6500) + `"}`, 413, "nest more than 64 deep"},
+		{"long answer", `{"line":"tar -` + strings.Repeat("x", 40000) + `"}`, 413, "MiB"},
 	} {
 		status, body := post(t, socket, "/v1/explain", tc.body)
 		if status != tc.status || !strings.Contains(body, tc.want) || !strings.Contains(body, `"exit_code":2`) || !strings.HasPrefix(body, `{"schema_version":1,"error":`) {

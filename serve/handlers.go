@@ -12,7 +12,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/explain"
@@ -215,9 +214,6 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, limit int64, what, tooBi
 	return nil
 }
 
-// MaxCommandBytes bounds a command name asked for: names are short.
-const MaxCommandBytes = 200
-
 // handleDocs answers GET /v1/docs?command=NAME[&strict=true] with the
 // command's records (search.CommandDoc): what MCP's command_docs renders.
 func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
@@ -247,9 +243,8 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
-// checkCommand reads the one command=NAME parameter (a name of valid
-// UTF-8, no blanks or slashes, at most MaxCommandBytes) and the optional
-// strict=true|false.
+// checkCommand reads the one command=NAME parameter (see guard.CommandName:
+// grep, git commit or git-commit) and the optional strict=true|false.
 func checkCommand(r *http.Request) (string, bool, *Error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -271,18 +266,9 @@ func checkCommand(r *http.Request) (string, bool, *Error) {
 	default:
 		return "", false, badRequest("strict must be true or false, not %q", q.Get("strict"))
 	}
-	command := strings.TrimSpace(q.Get("command"))
-	switch {
-	case command == "":
-		return "", false, badRequest("no command named: send /v1/docs?command=grep")
-	case !utf8.ValidString(command):
-		return "", false, badRequest("command is not valid UTF-8")
-	case len(command) > MaxCommandBytes:
-		return "", false, badRequest("command name of %d bytes: at most %d", len(command), MaxCommandBytes)
-	case strings.ContainsAny(command, " \t\n\r/"):
-		return "", false, badRequest("command %q is not a command name: give the name alone, e.g. grep", command)
-	case strings.IndexFunc(command, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
-		return "", false, badRequest("command %q is not a command name: a name is printable characters (no NUL, control character, blank or slash), e.g. grep", command)
+	command, err := guard.CommandName(q.Get("command"))
+	if err != nil {
+		return "", false, badRequest("%v", err)
 	}
 	return command, strict, nil
 }
@@ -356,6 +342,10 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 func (s *Server) asError(err error) *Error {
 	if errors.Is(err, ErrNotHeld) {
 		return &Error{Status: http.StatusMisdirectedRequest, Message: err.Error(), ExitCode: 2}
+	}
+	if errors.Is(err, explain.ErrTooBig) {
+		// a line over explain's limits (length, nesting, answer size)
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: err.Error(), ExitCode: 2}
 	}
 	code := s.opts.Code(err)
 	status := http.StatusInternalServerError

@@ -178,7 +178,9 @@ func TestDocs(t *testing.T) {
 		{"", "no command named", 400},
 		{"?command=", "no command named", 400},
 		{"?command=%20%20", "no command named", 400},
-		{"?command=a%20b", "not a command name", 400},
+		{"?command=a%20b%20c", "not a command name", 400},
+		{"?command=grep%20-c", "not a command name", 400},
+		{"?command=ls%00", "control or invisible character", 400},
 		{"?command=..%2Fetc", "not a command name", 400},
 		{"?command=%ff%fe", "not valid UTF-8", 400},
 		{"?command=" + strings.Repeat("a", 300), "at most 200", 400},
@@ -192,6 +194,10 @@ func TestDocs(t *testing.T) {
 		if status != q.status || !strings.Contains(body, q.want) || !strings.Contains(body, `"exit_code":2`) {
 			t.Errorf("docs%s: %d %s; want %d with %q", q.query, status, body, q.status, q.want)
 		}
+	}
+	// issue 30, finding 10: a subcommand as it is run reaches the backend
+	if _, err := c.Docs(context.Background(), "git \t commit", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, `"git commit"`) {
+		t.Errorf("docs of git commit: %v; want the backend asked for \"git commit\"", err)
 	}
 	if _, err := c.Docs(context.Background(), "find", true); err == nil || !strings.Contains(err.Error(), "strict docs asked") {
 		t.Errorf("strict docs: %v; want the backend asked strictly", err)

@@ -347,6 +347,17 @@ func TestExplainWithoutIndex(t *testing.T) {
 	if code, _, errOut := runCLI(t, "explain", "tar -xf 'a"); code != 2 {
 		t.Errorf("bad line, no index: exit %d %s; want 2", code, errOut)
 	}
+	// issue 30, finding 2: 10,000 nested $( made 151 MB of JSON; over
+	// the nesting limit, a line is refused before anything is opened
+	for _, deep := range []string{
+		strings.Repeat("$(", 10000) + "ls" + strings.Repeat(")", 10000),
+		strings.Repeat("ls <(", 6500) + "ls" + strings.Repeat(")", 6500),
+	} {
+		code, out, errOut := runCLI(t, "explain", "--json", deep)
+		if code != 2 || len(out) > 1000 || !strings.Contains(errOut, "nest more than 64 deep") || !strings.Contains(errOut, "split the line") {
+			t.Errorf("%.20s... nested 10,000 deep: exit %d, %d B out, %.300s; want exit 2 saying the limit", deep, code, len(out), errOut)
+		}
+	}
 	if code, _, errOut := runCLI(t, "explain", "tar -xf a.tar"); code != 3 || !strings.Contains(errOut, "cmdai index init") {
 		t.Errorf("no index: exit %d %s; want 3 saying what to run", code, errOut)
 	}

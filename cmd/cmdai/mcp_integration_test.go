@@ -30,8 +30,9 @@ func mcpClientPython(t *testing.T) string {
 
 // TestMCPWithPythonClient runs `cmdai mcp` (this test binary, as the CLI)
 // under PyPI's mcp client with scripts/mcp-client-check.py, over the
-// small real index of the ship tests (real Chroma, real model): tools
-// listed with schemas, find for "find files modified today" (top 3: the
+// small real index of the ship tests with git-commit(1) (real Chroma,
+// real model): tools listed with schemas, git commit's docs asked as
+// "git commit" and "git-commit", find for "find files modified today" (top 3: the
 // small index makes first place unreliable; the script reports its
 // rank), grep's --count, explain_command on the issue's line (ok, the
 // options' texts, the structured result) and on tar --zstdx (NOT OK),
@@ -46,12 +47,13 @@ func mcpClientPython(t *testing.T) string {
 func TestMCPWithPythonClient(t *testing.T) {
 	realEnv(t)
 	py := mcpClientPython(t)
-	initSmall(t)
+	// git-commit(1): command_docs takes "git commit" (issue 30, finding 10)
+	initSmall(t, "--command", "git-commit")
 	dir := t.TempDir()
-	local := mcpCheck(t, py, "--answers", filepath.Join(dir, "local.json"))
+	local := mcpCheck(t, py, "--answers", filepath.Join(dir, "local.json"), "--subcommand", "git commit")
 	t.Logf("figures, index held by cmdai mcp: %s", local)
 	startServeOf(t, "")
-	viaServe := mcpCheck(t, py, "--answers", filepath.Join(dir, "serve.json"), "--expect-holder", "cmdai serve")
+	viaServe := mcpCheck(t, py, "--answers", filepath.Join(dir, "serve.json"), "--expect-holder", "cmdai serve", "--subcommand", "git commit")
 	t.Logf("figures, through cmdai serve: %s", viaServe)
 	var a, b map[string]string
 	for _, x := range []struct {

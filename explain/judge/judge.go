@@ -568,6 +568,9 @@ const (
 
 // Word is one word of a command's arguments.
 type Word struct {
+	// Text is the word as written; a word holding commands ($(...),
+	// <(...)) keeps its first 64 bytes and "...", Start and End giving
+	// the whole word (its commands are reported themselves).
 	Text  string `json:"text"`
 	Start int    `json:"start"` // byte offsets in the line
 	End   int    `json:"end"`

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,8 +61,9 @@ func NewCmdMCP(f *cmdutil.Factory) *cli.Command {
 		Name:      "mcp",
 		Usage:     "serve the index to AI agents as a Model Context Protocol server on stdio",
 		UsageText: "cmdai mcp [--distro ID] [--chroma-url URL]",
-		Description: `Speaks MCP (JSON-RPC) on stdin and stdout until the client closes stdin;
-logs go to stderr. An MCP client starts it. Tools:
+		Description: `Speaks MCP (JSON-RPC) on stdin and stdout, one message per line, until
+the client closes stdin; logs go to stderr. A line that is no JSON-RPC
+message (or is over 4 MiB) gets a JSON-RPC error, and the session goes on. An MCP client starts it. Tools:
    search_commands  the commands for a task (query, k, mode), a few lines each
    command_docs     one command's summary, synopsis, options, examples, or
                     one option's text (command, option, section, max_tokens)
@@ -112,7 +114,9 @@ func Run(ctx context.Context, opts *Options) error {
 	defer closeB()
 	t := opts.Transport
 	if t == nil {
-		t = &mcp.StdioTransport{}
+		// a bad line gets its JSON-RPC error and the session goes on
+		t = &mcpserver.StdioTransport{In: os.Stdin, Out: os.Stdout,
+			Logf: func(format string, a ...any) { fmt.Fprintf(opts.IO.ErrOut, "cmdai mcp: "+format+"\n", a...) }}
 	}
 	err := mcpserver.New(b, opts.Version).Run(ctx, t)
 	if err != nil && ctx.Err() == nil {
