@@ -92,8 +92,9 @@ func TestHelpTexts(t *testing.T) {
 
 // fakeMachine builds a $PATH directory and a man hierarchy:
 // frob (documented by testdata's frob.1), unfrob (its page is a symlink
-// to frob's), nodoc (no page), helpy (no page, prints --help) and reboot
-// (on the deny list; running it would leave a marker file).
+// to frob's), nodoc (no page), helpy (no page, prints --help, and leaves
+// helpyRan(bin) when run) and reboot (on the deny list; running it would
+// leave a marker file).
 func fakeMachine(t *testing.T) (bin, man, marker string) {
 	t.Helper()
 	root := t.TempDir()
@@ -108,7 +109,7 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 		"frob":   "#!/bin/sh\nexit 0\n",
 		"unfrob": "#!/bin/sh\nexit 0\n",
 		"nodoc":  "#!/bin/sh\nexit 0\n",
-		"helpy":  "#!/bin/sh\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\nexit 2\n",
+		"helpy":  "#!/bin/sh\ntouch " + helpyRan(bin) + "\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\nexit 2\n",
 		"reboot": "#!/bin/sh\ntouch " + marker + "\n",
 	}
 	for name, body := range scripts {
@@ -133,6 +134,9 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 	}
 	return bin, man, marker
 }
+
+// helpyRan is the file fakeMachine's helpy leaves when it is run.
+func helpyRan(bin string) string { return filepath.Join(filepath.Dir(bin), "helpy-ran") }
 
 func scanOpts(t *testing.T, io *cmdutil.IOStreams) *inspectcmd.ScanOptions {
 	bin, man, _ := fakeMachine(t)
