@@ -91,11 +91,22 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, na
 }
 
 // staleness compares the summary records and skipped commands of an index
-// with the installed commands.
+// with the installed commands. Each command is judged by its own source:
+// one read from its man page by the executable's and the page's
+// fingerprint; one read from its --help by the executable's alone (and
+// as changed once it has a man page, which a build reads instead); only
+// an uninstalled command is removed. A command without a man page is
+// never counted as not in the index: only the user's own init runs
+// --help for one.
 func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[string]string, names bool) *Staleness {
 	now := make(map[string]string, len(installed))
+	bare := map[string]string{} // commands without a man page
 	for _, c := range installed {
-		now[c.Command] = c.Fingerprint
+		if c.NoManPage {
+			bare[c.Command] = c.Fingerprint
+		} else {
+			now[c.Command] = c.Fingerprint
+		}
 	}
 	st := &Staleness{}
 	known := map[string]bool{}
@@ -112,16 +123,24 @@ func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[st
 			known[name] = true
 		}
 		cur, ok := now[cmd]
+		manNow := ok
+		if b, noPage := bare[cmd]; !ok && noPage && md.Source == index.SourceHelp {
+			cur, ok = b, true
+		}
 		switch {
 		case !ok:
 			st.Removed++
 			list = append(list, "-"+cmd)
-		case cur != fp:
+		case cur != fp || (manNow && md.Source == index.SourceHelp):
+			// (read from --help, it has a man page now: the build reads that)
 			st.Changed++
 			list = append(list, "~"+cmd)
 		}
 	}
 	for _, c := range installed {
+		if c.NoManPage {
+			continue
+		}
 		fp, wasSkipped := skipped[c.Command]
 		switch {
 		case known[c.Command]:
