@@ -13,6 +13,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/helprun/helpfixture"
 )
 
 // TestRefreshKeepsHelpIndexed: what `index init --help-fallback` read
@@ -99,15 +100,12 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	// helpy is upgraded: a new option in its --help
 	ran := helpyRan(bin)
 	os.Remove(ran)
+	// (a new file: a fixture's may be the test binary's, never written)
 	helpy := filepath.Join(bin, "helpy")
-	body, err := os.ReadFile(helpy)
-	if err != nil {
+	if err := os.Remove(helpy); err != nil {
 		t.Fatal(err)
 	}
-	newer := strings.Replace(string(body), "exit 2", "echo '  -v, --verbose   say everything'\nexit 2", 1)
-	if err := os.WriteFile(helpy, []byte(newer), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	helpfixture.Copy(t, bin, "helpy", helpyScript(bin, "echo '  -v, --verbose   say everything'\n"))
 	future := time.Now().Add(time.Minute)
 	os.Chtimes(helpy, future, future)
 	if st := status(); st.Changed != 1 || st.Removed != 0 || strings.Join(st.Names, " ") != "~helpy" {
