@@ -80,11 +80,15 @@ func Doc(ctx context.Context, o Options, command string) (search.CommandDoc, str
 	return search.DocOf(chromaRecords(r.Chunks), ""), Where(r), nil
 }
 
-// HelpHint is what a user runs to index command's --help output when it
-// has no man page: the one place cmdai runs a program for its pages is
+// HelpHint is what a user runs to index the --help output of commands
+// without a man page: the one place cmdai runs a program for its pages is
 // the user's own init.
-func HelpHint(command string) string {
-	return fmt.Sprintf("`cmdai index init --command %s --help-fallback` reads its --help into the index", command)
+func HelpHint(commands ...string) string {
+	its := "its"
+	if len(commands) > 1 {
+		its = "their"
+	}
+	return fmt.Sprintf("`cmdai index init --command %s --help-fallback` reads %s --help into the index", strings.Join(commands, " --command "), its)
 }
 
 // Answer answers req from the installed commands it names (its words that
@@ -133,11 +137,7 @@ func Answer(ctx context.Context, o Options, req search.Request) (a search.Answer
 // noManPage says which named commands have no man page to read, and how
 // the user indexes their --help output instead.
 func noManPage(names []string) error {
-	hints := make([]string, len(names))
-	for i, n := range names {
-		hints[i] = HelpHint(n)
-	}
-	return fmt.Errorf("%w for %s (cmdai never runs a program to answer a request); %s", ErrNoManPage, strings.Join(names, ", "), strings.Join(hints, "; "))
+	return fmt.Errorf("%w for %s (cmdai never runs a program to answer a request); %s", ErrNoManPage, strings.Join(names, ", "), HelpHint(names...))
 }
 
 // Where says which page a result was read from, for a degraded reason.
