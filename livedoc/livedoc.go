@@ -33,7 +33,8 @@ var ErrNoManPage = errors.New("no man page installed")
 
 // Options say where commands and their pages are: Pages.PathDirs and
 // Pages.ManPath (nil: $PATH and man-db's man path, as Run derives them).
-// Pages.HelpFallback is ignored: livedoc never runs a command's --help.
+// Pages.HelpFallback and Pages.HelpCommands are ignored: livedoc never
+// runs a command's --help.
 type Options struct {
 	Pages pages.Options
 }
@@ -49,7 +50,7 @@ func FromEnv(getenv func(string) string) Options {
 // set, so that no request can make it run a program.
 func (o Options) pages() pages.Options {
 	po := o.Pages
-	po.HelpFallback = false
+	po.HelpFallback, po.HelpCommands = false, nil
 	return po
 }
 

@@ -68,6 +68,7 @@ func TestDocFromTheManPageOnly(t *testing.T) {
 		t.Errorf("frob's records: %+v", doc.Records)
 	}
 	o.Pages.HelpFallback = true // ignored: livedoc never runs a program
+	o.Pages.HelpCommands = map[string]bool{"helpy": true}
 	_, _, err = Doc(ctx, o, "helpy")
 	if !errors.Is(err, search.ErrUnknownCommand) || !errors.Is(err, ErrNoManPage) ||
 		!strings.Contains(err.Error(), "no man page installed") || !strings.Contains(err.Error(), "cmdai index init --command helpy --help-fallback") {
