@@ -22,7 +22,7 @@ import (
 // changed keeps its records, a changed helpy is read again from its --help
 // (remembered in its records, the flag not given again), and only an
 // uninstalled helpy is removed. A command without a man page that init
-// did not index (nodoc) is neither new to status nor run by refresh.
+// did not index (nodoc) is not new to status: refresh has nothing to run.
 func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
