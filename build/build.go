@@ -128,6 +128,7 @@ func Build(ctx context.Context, store *chroma.Store, o Options) (Summary, error)
 	if err != nil {
 		return sum, err
 	}
+	o.Pages.HelpCommands = helpCommands(t.held, o.Pages.HelpCommands)
 	only := setOf(o.Pages.Commands)
 	// The user's docs: all of them on a whole-machine build; on a build of
 	// some commands, those of these commands (the others stay as they are).
@@ -156,6 +157,23 @@ func setOf(names []string) map[string]bool {
 	out := map[string]bool{}
 	for _, n := range names {
 		out[n] = true
+	}
+	return out
+}
+
+// helpCommands adds to also the commands whose records held come from
+// their --help: the user's own init read them so (--help-fallback), and a
+// later build (a refresh, an init without the flag) reads them the same
+// way instead of dropping them for want of a man page.
+func helpCommands(held map[string]stored, also map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for c := range also {
+		out[c] = true
+	}
+	for _, st := range held {
+		if st.source == index.SourceHelp && st.command != "" {
+			out[st.command] = true
+		}
 	}
 	return out
 }

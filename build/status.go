@@ -2,11 +2,10 @@ package build
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/build/stale"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/ship"
@@ -37,30 +36,7 @@ func Temporary(name string) bool {
 }
 
 // Staleness compares an index with the commands installed now.
-type Staleness struct {
-	Indexed int `json:"indexed_commands"`
-	// Changed: executable or man page differs (path, size or time).
-	Changed int `json:"changed_count"`
-	// Added: installed with a man page, not in the index.
-	Added int `json:"added_count"`
-	// Removed: in the index, no longer installed.
-	Removed int      `json:"removed_count"`
-	Stale   int      `json:"stale"`
-	Names   []string `json:"stale_commands,omitempty"`
-}
-
-// Summary says how the index compares with this machine in one line. The
-// counts are not put over the number of indexed commands: commands
-// installed but not in the index (new, or all of them when the index was
-// built with --command or on another machine) can outnumber it, which
-// read "stale: 890 of 30 commands".
-func (s *Staleness) Summary() string {
-	if s.Stale == 0 {
-		return fmt.Sprintf("up to date: %d commands indexed, none changed, new or removed", s.Indexed)
-	}
-	return fmt.Sprintf("stale: %d commands indexed: %d changed, %d removed since; %d installed commands not in the index",
-		s.Indexed, s.Changed, s.Removed, s.Added)
-}
+type Staleness = stale.Staleness
 
 // Collections lists the cmdai collections on the server.
 func Collections(ctx context.Context, store *chroma.Store, current string) ([]CollectionStatus, error) {
@@ -91,54 +67,11 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, na
 }
 
 // staleness compares the summary records and skipped commands of an index
-// with the installed commands.
+// with the installed commands (stale.Compare).
 func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[string]string, names bool) *Staleness {
-	now := make(map[string]string, len(installed))
-	for _, c := range installed {
-		now[c.Command] = c.Fingerprint
+	mds := make([]index.Metadata, len(recs))
+	for i, r := range recs {
+		mds[i] = metaOf(r)
 	}
-	st := &Staleness{}
-	known := map[string]bool{}
-	var list []string
-	for _, r := range recs {
-		md := metaOf(r)
-		cmd, fp := md.Command, md.Fingerprint
-		if cmd == "" || md.Source.IsDoc() {
-			continue
-		}
-		st.Indexed++
-		known[cmd] = true
-		for _, name := range md.Aliases {
-			known[name] = true
-		}
-		cur, ok := now[cmd]
-		switch {
-		case !ok:
-			st.Removed++
-			list = append(list, "-"+cmd)
-		case cur != fp:
-			st.Changed++
-			list = append(list, "~"+cmd)
-		}
-	}
-	for _, c := range installed {
-		fp, wasSkipped := skipped[c.Command]
-		switch {
-		case known[c.Command]:
-		case wasSkipped && fp == c.Fingerprint:
-			// its page gave nothing last time and has not changed
-		case wasSkipped:
-			st.Changed++
-			list = append(list, "~"+c.Command)
-		default:
-			st.Added++
-			list = append(list, "+"+c.Command)
-		}
-	}
-	st.Stale = st.Changed + st.Added + st.Removed
-	if names {
-		sort.Slice(list, func(i, j int) bool { return list[i][1:] < list[j][1:] })
-		st.Names = list
-	}
-	return st
+	return stale.Compare(mds, installed, skipped, names)
 }

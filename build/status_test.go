@@ -34,3 +34,27 @@ func TestStalenessSummaryOfAPartialIndex(t *testing.T) {
 		t.Errorf("up-to-date summary %q", got)
 	}
 }
+
+// TestStalenessJudgesEachSource: a command read from its --help is judged
+// by its executable's fingerprint among the commands without a man page:
+// current, changed, changed once it has a man page (the build reads that
+// instead), removed only once uninstalled; a command without a man page
+// the index does not hold is never new.
+func TestStalenessJudgesEachSource(t *testing.T) {
+	help := func(cmd, fp string) chroma.Record {
+		return chroma.Record{ID: cmd + "#NAME", Metadata: map[string]any{"command": cmd, "fingerprint": fp, "kind": "summary", "source": "help"}}
+	}
+	recs := []chroma.Record{help("same", "s1"), help("upgraded", "u1"), help("paged", "p1"), help("gone", "g1"),
+		{ID: "grep.1#NAME", Metadata: map[string]any{"command": "grep", "fingerprint": "g1", "kind": "summary", "source": "man"}}}
+	installed := []pages.Installed{
+		{Command: "same", Fingerprint: "s1", NoManPage: true},
+		{Command: "upgraded", Fingerprint: "u2", NoManPage: true},
+		{Command: "paged", Fingerprint: "p2"},
+		{Command: "grep", Fingerprint: "g1"},
+		{Command: "unindexed", Fingerprint: "x", NoManPage: true},
+	}
+	st := staleness(recs, installed, nil, true)
+	if st.Indexed != 5 || st.Changed != 2 || st.Removed != 1 || st.Added != 0 || strings.Join(st.Names, " ") != "-gone ~paged ~upgraded" {
+		t.Errorf("staleness %+v", st)
+	}
+}

@@ -7,48 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cmdai/cmdai/procgroup"
 )
-
-// ErrDenied is returned (wrapped) by Runner for commands it refuses to
-// run at all, because some implementations act before parsing arguments
-// or treat unknown options loosely (busybox applets, old init tools).
-var ErrDenied = errors.New("refusing to run --help: command is on the deny list")
-
-// defaultDeny are base-name glob patterns (path.Match) for commands that
-// power off, repartition, wipe, kill, change accounts or the network, or
-// never end. Listing a harmless tool here costs one missing help text;
-// missing a harmful one could cost a machine.
-var defaultDeny = []string{
-	"reboot", "shutdown", "halt", "poweroff", "init", "telinit", "systemctl", "rtcwake",
-	"*shutdown*", "*reboot*", "pm-*",
-	"mkfs", "mkfs.*", "mke2fs", "mkswap", "mkdosfs", "mkntfs",
-	"fdisk", "sfdisk", "cfdisk", "parted", "wipefs", "blkdiscard", "dd", "shred", "format",
-	"kill", "killall", "pkill", "rm", "rmdir",
-	"sudo", "su", "doas", "login", "nologin", "passwd", "chpasswd", "useradd", "userdel",
-	"swapoff", "swapon", "umount", "mount",
-	"ip", "ifdown", "ifup", "iptables", "nft", "crontab", "at", "yes",
-}
-
-// IsDenied reports whether the default deny list forbids running the
-// command with this name (or path; only the base name counts).
-func IsDenied(name string) bool {
-	return matchAny(defaultDeny, filepath.Base(name))
-}
-
-func matchAny(patterns []string, name string) bool {
-	for _, p := range patterns {
-		if ok, _ := path.Match(p, name); ok {
-			return true
-		}
-	}
-	return false
-}
 
 // Runner runs "cmd --help" for commands without a man page, as safely
 // as a child process can be run: stdin is /dev/null, stdout and stderr are
@@ -65,6 +27,10 @@ type Runner struct {
 	// Deny adds path.Match patterns to the default deny list. A pattern
 	// with a "/" matches the full path, otherwise the base name.
 	Deny []string
+	// DenyFiles adds files refused by what they are: any path that is
+	// one of them (the same file through a hard link or a symlink, by
+	// device and inode) is denied, whatever it is called.
+	DenyFiles []string
 }
 
 // Result is one --help run.
@@ -89,8 +55,8 @@ func (h Runner) Run(ctx context.Context, path string) ([]byte, error) {
 // Exec is Run with details: truncation, exit code, and which stream the
 // help came from.
 func (h Runner) Exec(ctx context.Context, path string) (*Result, error) {
-	if h.denied(path) {
-		return nil, fmt.Errorf("%s: %w", path, ErrDenied)
+	if why := h.denied(path); why != "" {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrDenied, why)
 	}
 	timeout := h.Timeout
 	if timeout <= 0 {
@@ -151,32 +117,6 @@ func (h Runner) Exec(ctx context.Context, path string) (*Result, error) {
 		return nil, fmt.Errorf("run %s --help: printed nothing (exit status %d); the command has no --help", path, res.ExitCode)
 	}
 	return res, nil
-}
-
-// denied checks the name on PATH and, for symlinks, the target's name:
-// a multi-call binary acts on argv[0], so a harmless-looking name that
-// links to reboot is refused too.
-func (h Runner) denied(p string) bool {
-	names := []string{p}
-	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
-		names = append(names, real)
-	}
-	for _, n := range names {
-		base := filepath.Base(n)
-		if IsDenied(base) {
-			return true
-		}
-		for _, pat := range h.Deny {
-			target := base
-			if strings.Contains(pat, "/") {
-				target = n
-			}
-			if ok, _ := path.Match(pat, target); ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // errOutputFull stops os/exec's copy goroutine; it closes the pipe, so a

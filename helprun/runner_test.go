@@ -10,18 +10,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/helprun/helpfixture"
 )
 
-// script writes an executable shell script. The help tests do not run in
-// parallel: forking while another goroutine holds a script open for
-// writing makes exec fail with "text file busy".
+// script makes a made-up command that runs the shell commands of body: a
+// native executable (helpfixture), since a local #! script is refused.
+// The help tests do not run in parallel: forking while another goroutine
+// holds a fixture open for writing makes exec fail with "text file busy".
 func script(t *testing.T, dir, name, body string) string {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return helpfixture.Write(t, dir, name, body)
+}
+
+func TestMain(m *testing.M) {
+	helpfixture.Main()
+	os.Exit(m.Run())
 }
 
 func needShell(t *testing.T) {
@@ -238,7 +242,9 @@ func TestIsDenied(t *testing.T) {
 	for name, want := range map[string]bool{
 		"reboot": true, "/sbin/shutdown": true, "mkfs": true, "mkfs.ext4": true, "mkfs.vfat": true,
 		"dd": true, "rm": true, "yes": true, "halt": true, "pm-hibernate": true, "kexec-reboot": true,
-		"ls": false, "grep": false, "mkdir": false, "add": false, "ipcs": false, "ssh": false,
+		"sh": true, "bash": true, "dash": true, "zsh": true, "python3": true, "python3.11": true, "perl": true,
+		"ruby": true, "node": true, "busybox": true, "poweroff-now": true, "halt-all": true, "systemd": true,
+		"ls": false, "grep": false, "mkdir": false, "add": false, "ipcs": false, "ssh": false, "shred-not": false, "gofmt": false,
 	} {
 		if got := IsDenied(name); got != want {
 			t.Errorf("IsDenied(%q) = %v, want %v", name, got, want)

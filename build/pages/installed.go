@@ -28,11 +28,14 @@ func Fingerprint(cmdPath, manPath string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// Installed is a command on $PATH with a man page, as a quick scan finds
-// it (no page is read).
+// Installed is a command on $PATH, as a quick scan finds it (no page is
+// read).
 type Installed struct {
 	Command     string
 	Fingerprint string
+	// NoManPage: the command has no man page; its fingerprint is its
+	// executable's alone, what a record read from its --help carries.
+	NoManPage bool
 }
 
 // ScanDirs is where a scan looks for the environment getenv reads: the
@@ -49,10 +52,11 @@ func ScanDirs(getenv func(string) string) (pathDirs, manPath []string) {
 }
 
 // ScanInstalled walks $PATH and the man hierarchy only (no parsing) and
-// returns each command that has a man page, and each page that may be a
-// subcommand's (scanner.Subcommands), with its fingerprint: the cheap
-// half of these stages, for staleness checks. (A page that is not a
-// subcommand's is remembered as skipped by the build that read it.)
+// returns each command, and each page that may be a subcommand's
+// (scanner.Subcommands), with its fingerprint: the cheap half of these
+// stages, for staleness checks. (A page that is not a subcommand's is
+// remembered as skipped by the build that read it.) Commands without a
+// man page are marked NoManPage: an index holds them only from --help.
 func ScanInstalled(ctx context.Context, opts Options) ([]Installed, error) {
 	opts = withDefaults(opts)
 	cmds, _, err := scanner.ScanPath(ctx, opts.PathDirs, opts.Parallel)
@@ -68,6 +72,8 @@ func ScanInstalled(ctx context.Context, opts Options) ([]Installed, error) {
 	for _, c := range append(cmds, scanner.Subcommands(cmds, ix)...) {
 		if c.Man != nil {
 			out = append(out, Installed{Command: c.Name, Fingerprint: Fingerprint(c.Path, c.Man.Path)})
+		} else if c.Parent == "" {
+			out = append(out, Installed{Command: c.Name, Fingerprint: Fingerprint(c.Path, ""), NoManPage: true})
 		}
 	}
 	return out, nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/cmdai/cmdai/helprun/helpfixture"
 )
 
 // TestLookupNamedCommands: Lookup parses the named commands' pages as
@@ -12,8 +14,8 @@ import (
 // --help only under HelpFallback, and refuses denied commands.
 func TestLookupNamedCommands(t *testing.T) {
 	opts := machine(t)
-	help := "#!/bin/sh\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\nexit 2\n"
-	write(t, filepath.Join(opts.PathDirs[0], "helpy"), []byte(help), 0o755)
+	help := "echo 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\nexit 2\n"
+	helpfixture.Write(t, opts.PathDirs[0], "helpy", help)
 	write(t, filepath.Join(opts.PathDirs[0], "notexec"), []byte("#!/bin/sh\n"), 0o644)
 	ctx := context.Background()
 

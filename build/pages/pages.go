@@ -53,6 +53,11 @@ type Options struct {
 	Commands []string
 	// HelpFallback runs "cmd --help" for commands without a man page.
 	HelpFallback bool
+	// HelpCommands runs "cmd --help" for these commands, when they have
+	// no man page, even without HelpFallback: a build over an index reads
+	// again the commands it holds from --help (their records' source),
+	// which the user's own init asked for.
+	HelpCommands map[string]bool
 	Help         helprun.Runner
 	// Parallel bounds concurrent work; 0 means the number of CPUs.
 	Parallel int
@@ -98,6 +103,7 @@ type Result struct {
 	Error   string `json:"error,omitempty"`
 	// Fingerprint changes when the executable or its man page does (path,
 	// size, modification time): what `index status` compares for staleness.
+	// A command read from --help has its executable's alone.
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Package is the installed package owning the executable, with its
 	// version and priority (none when no package does).

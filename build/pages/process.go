@@ -91,7 +91,9 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 			r.Status, r.Error = StatusFailed, fmt.Sprintf("parse: %v", err)
 			page = nil
 		}
-	case opts.HelpFallback:
+	case opts.HelpFallback || opts.HelpCommands[j.cmd.Name]:
+		// the executable is all there is to judge staleness by
+		r.Fingerprint = Fingerprint(j.cmd.Path, "")
 		out, err := opts.Help.Run(ctx, j.cmd.Path)
 		switch {
 		case errors.Is(err, helprun.ErrDenied):

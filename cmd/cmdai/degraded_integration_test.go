@@ -85,11 +85,12 @@ func TestQueryDegradedWithoutChroma(t *testing.T) {
 // --chroma-url port) and an empty cache (no keyword index on disk), a
 // request naming an installed command (frob, our fixture page, first on
 // $PATH) is answered with it, ranked over its live page's chunks,
-// degraded, exit 0; --strict is exit 4; a request naming none is exit 4
-// as before.
+// degraded, exit 0; one naming a command without a man page (helpy) runs
+// nothing and is exit 4, saying what the user runs to index its --help;
+// --strict is exit 4; a request naming none is exit 4 as before.
 func TestQueryDegradedNamedCommand(t *testing.T) {
 	realEnv(t)
-	onPath(t)
+	bin := onPath(t)
 	closed := "http://" + testnet.ClosedPort(t)
 	res, code, errOut := queryJSON(t, "--chroma-url", closed, "--full", "how do I use frob to descend into directories recursively")
 	if code != 0 || !res.Degraded || commands(res) != "frob" || !strings.Contains(errOut, "warning:") {
@@ -103,10 +104,13 @@ func TestQueryDegradedNamedCommand(t *testing.T) {
 	if m := res.Commands[0].Matches; len(m) == 0 || m[0].Option != "--recursive" {
 		t.Errorf("frob's matches %+v: want --recursive first", m)
 	}
-	// a --help-only command, and plain output
+	// a --help-only command is not run: exit 4, saying what the user runs
 	code, out, errOut := runCLI(t, "index", "query", "--distro", "debian-12", "--chroma-url", closed, "helpy: be quiet")
-	if code != 0 || !strings.HasPrefix(out, "1. helpy") || !strings.Contains(errOut, "--help") {
-		t.Errorf("helpy: exit %d\n%s\nstderr %s", code, out, errOut)
+	if code != cmdutil.ExitUnreachable || out != "" || !strings.Contains(errOut, "no man page installed for helpy") || !strings.Contains(errOut, helpHint) {
+		t.Errorf("helpy: exit %d\n%s\nstderr %s; want exit 4 and %q", code, out, errOut, helpHint)
+	}
+	if _, err := os.Stat(helpyRan(bin)); err == nil {
+		t.Error("a degraded query ran helpy")
 	}
 	if _, code, errOut := queryJSON(t, "--chroma-url", closed, "--strict", "how do I use frob"); code != cmdutil.ExitUnreachable {
 		t.Errorf("--strict: exit %d %s, want %d", code, errOut, cmdutil.ExitUnreachable)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/helprun/helpfixture"
 )
 
 func testIO() (*cmdutil.IOStreams, *bytes.Buffer, *bytes.Buffer) {
@@ -92,8 +93,9 @@ func TestHelpTexts(t *testing.T) {
 
 // fakeMachine builds a $PATH directory and a man hierarchy:
 // frob (documented by testdata's frob.1), unfrob (its page is a symlink
-// to frob's), nodoc (no page), helpy (no page, prints --help) and reboot
-// (on the deny list; running it would leave a marker file).
+// to frob's), nodoc (no page), helpy (no page, prints --help, and leaves
+// helpyRan(bin) when run) and reboot (on the deny list; running it would
+// leave a marker file).
 func fakeMachine(t *testing.T) (bin, man, marker string) {
 	t.Helper()
 	root := t.TempDir()
@@ -108,7 +110,6 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 		"frob":   "#!/bin/sh\nexit 0\n",
 		"unfrob": "#!/bin/sh\nexit 0\n",
 		"nodoc":  "#!/bin/sh\nexit 0\n",
-		"helpy":  "#!/bin/sh\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\nexit 2\n",
 		"reboot": "#!/bin/sh\ntouch " + marker + "\n",
 	}
 	for name, body := range scripts {
@@ -116,6 +117,8 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 			t.Fatal(err)
 		}
 	}
+	// a native executable, as --help-fallback runs no local #! script
+	helpfixture.Write(t, bin, "helpy", helpyScript(bin, ""))
 	src, err := os.ReadFile("../../manparse/testdata/frob.1")
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +135,15 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 		t.Fatal(err)
 	}
 	return bin, man, marker
+}
+
+// helpyRan is the file fakeMachine's helpy leaves when it is run.
+func helpyRan(bin string) string { return filepath.Join(filepath.Dir(bin), "helpy-ran") }
+
+// helpyScript is what helpy does: leave helpyRan and print its --help,
+// with more option lines after its own.
+func helpyScript(bin, more string) string {
+	return "touch " + helpyRan(bin) + "\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\n" + more + "exit 2\n"
 }
 
 func scanOpts(t *testing.T, io *cmdutil.IOStreams) *inspectcmd.ScanOptions {

@@ -221,7 +221,7 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 func TestServeWithoutChroma(t *testing.T) {
 	realEnv(t)
 	frobIndex(t)
-	onPath(t)
+	bin := onPath(t)
 	const request = "twiddle the bits of files recursively"
 	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
 	if code != 0 || len(want.Commands) == 0 {
@@ -251,9 +251,10 @@ func TestServeWithoutChroma(t *testing.T) {
 	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "from the keyword index") || !hasRecord(doc, "--recursive") {
 		t.Errorf("docs from the keyword index: %+v %v", doc, err)
 	}
-	// helpy is installed but not indexed (no man page): its --help, live
-	if doc, err := c.Docs(ctx, "helpy", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "not in the keyword index on disk; read live from") || !hasRecord(doc, "--quiet") {
-		t.Errorf("docs of helpy, live: %+v %v", doc, err)
+	// helpy is installed but not indexed, and has no man page: never run
+	// for a client, the answer says how the user indexes its --help
+	if _, err := c.Docs(ctx, "helpy", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), "no man page installed") || !strings.Contains(err.Error(), helpHint) {
+		t.Errorf("docs of helpy: %v; want 404, no man page and %q", err, helpHint)
 	}
 	if _, err := c.Docs(ctx, "no-such-command", false); !errors.As(err, &se) || se.Status != 404 {
 		t.Errorf("docs of a command neither indexed nor installed: %v; want 404", err)
@@ -280,6 +281,15 @@ func TestServeWithoutChroma(t *testing.T) {
 	}
 	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") {
 		t.Errorf("docs without a keyword index: %+v %v", doc, err)
+	}
+	if _, err := c.Query(ctx, serve.QueryRequest{Request: "helpy: say nothing, quietly"}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), helpHint) {
+		t.Errorf("query naming helpy without Chroma or a keyword index: %v; want exit code 4, no man page and %q", err, helpHint)
+	}
+	if _, err := c.Docs(ctx, "helpy", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), helpHint) {
+		t.Errorf("docs of helpy without a keyword index: %v; want 404 and %q", err, helpHint)
+	}
+	if _, err := os.Stat(helpyRan(bin)); err == nil {
+		t.Error("degraded serve ran helpy for a client")
 	}
 
 	runChromaOn(t, addr)
@@ -344,14 +354,15 @@ func runChromaOn(t *testing.T, addr string) {
 // TestMCPDegradedWithoutChroma: `cmdai mcp` that cannot reach Chroma (a
 // closed --chroma-url port) answers search_commands keyword-only from
 // the keyword index on disk, its first line saying so; command_docs from
-// the keyword index (frob's synopsis and options), or the live page of a
-// command it lacks (helpy's --help), first line saying so; an unknown
-// command is an error; status needs Chroma and says so; the session goes
-// on.
+// the keyword index (frob's synopsis and options), first line saying so;
+// a command it lacks without a man page (helpy) is an error saying what
+// the user runs to index its --help, and is never run, nor for a search
+// naming it with no keyword index on disk; an unknown command is an
+// error; status needs Chroma and says so; the session goes on.
 func TestMCPDegradedWithoutChroma(t *testing.T) {
 	realEnv(t)
 	frobIndex(t)
-	onPath(t)
+	bin := onPath(t)
 	const request = "twiddle the bits of files recursively"
 	want, code, errOut := queryJSON(t, "--mode", "keyword", "-k", "3", request) // saves the keyword index
 	if code != 0 || len(want.Commands) == 0 {
@@ -371,7 +382,6 @@ func TestMCPDegradedWithoutChroma(t *testing.T) {
 	}{
 		{map[string]any{"command": "frob", "section": "synopsis"}, "from the keyword index", "frob [OPTION]... FILE..."},
 		{map[string]any{"command": "frob", "section": "options"}, "from the keyword index", "--recursive"},
-		{map[string]any{"command": "helpy", "option": "--quiet"}, "read live from", "say nothing"},
 	} {
 		text, isErr := call(toolCall{"command_docs", c.args})
 		first, rest, _ := strings.Cut(text, "\n")
@@ -382,6 +392,23 @@ func TestMCPDegradedWithoutChroma(t *testing.T) {
 	if text, isErr := call(toolCall{"command_docs", map[string]any{"command": "no-such-command"}}); !isErr || !strings.Contains(text, "unknown command") {
 		t.Errorf("command_docs of an unknown command: error %v %q", isErr, text)
 	}
+	if text, isErr := call(toolCall{"command_docs", map[string]any{"command": "helpy", "option": "--quiet"}}); !isErr || !strings.Contains(text, "no man page installed") || !strings.Contains(text, helpHint) {
+		t.Errorf("command_docs of helpy (no man page): error %v %q; want an error saying %q", isErr, text, helpHint)
+	}
+	// no keyword index on disk: a search naming helpy does not run it either
+	kw, err := config.KeywordDir(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(kw); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := call(toolCall{"search_commands", map[string]any{"query": "helpy: say nothing, quietly"}}); !isErr || !strings.Contains(text, "no man page installed for helpy") || !strings.Contains(text, helpHint) {
+		t.Errorf("search_commands naming helpy, no keyword index: error %v %q; want an error saying %q", isErr, text, helpHint)
+	}
+	if _, err := os.Stat(helpyRan(bin)); err == nil {
+		t.Error("degraded MCP ran helpy for a client")
+	}
 	if text, isErr := call(toolCall{"index_status", nil}); !isErr || !strings.Contains(strings.ToLower(text), "chroma") {
 		t.Errorf("index_status without Chroma: error %v %q; want an error naming Chroma", isErr, text)
 	}
@@ -389,13 +416,18 @@ func TestMCPDegradedWithoutChroma(t *testing.T) {
 
 // onPath puts the made-up machine's commands (frob with its page, helpy
 // with --help only) first on $PATH, and its man tree on $MANPATH, for
-// what reads the installed commands live.
-func onPath(t *testing.T) {
+// what reads the installed commands live; it returns their directory.
+func onPath(t *testing.T) string {
 	t.Helper()
 	bin, man, _ := fakeMachine(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("MANPATH", man)
+	return bin
 }
+
+// helpHint is what a degraded answer tells the user to run for helpy,
+// which has no man page: cmdai never runs it for a client.
+const helpHint = "cmdai index init --command helpy --help-fallback"
 
 func hasRecord(doc search.CommandDoc, option string) bool {
 	for _, r := range doc.Records {

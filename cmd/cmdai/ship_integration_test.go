@@ -25,13 +25,16 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
+	"github.com/cmdai/cmdai/helprun/helpfixture"
 	"github.com/cmdai/cmdai/packaging"
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it, to
 // signal it, to give it a terminal): CMDAI_TEST_CLI holds the arguments,
-// one per line, and the child runs main itself.
+// one per line, and the child runs main itself. Started as a made-up
+// command (helpfixture), the binary runs that command's script instead.
 func TestMain(m *testing.M) {
+	helpfixture.Main()
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
 		os.Args = append([]string{"cmdai"}, strings.Split(args, "\n")...)
 		main()

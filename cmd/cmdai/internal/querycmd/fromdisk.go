@@ -18,10 +18,12 @@ import (
 // FromDisk is the answer from what is on disk for a request that Chroma
 // could not answer (cause): keyword-only from the keyword index on disk,
 // else, when there is none, from the installed commands the request
-// names, their pages parsed live (livedoc). One-shot queries, serve and
-// the MCP server degrade alike. A cause other than Chroma unreachable or
-// held by another cmdai, or a strict request, is returned as it is; so
-// is cause when nothing on disk answers (with why).
+// names, their man pages parsed live (livedoc, which never runs a
+// program). One-shot queries, serve and the MCP server degrade alike. A
+// cause other than Chroma unreachable or held by another cmdai, or a
+// strict request, is returned as it is; so is cause when nothing on disk
+// answers (with why, and what to run for a named command without a man
+// page).
 func FromDisk(ctx context.Context, getenv func(string) string, collection string, req search.Request, start time.Time, cause error) (QueryResult, error) {
 	if !degradable(cause) {
 		return QueryResult{}, cause
@@ -39,6 +41,9 @@ func FromDisk(ctx context.Context, getenv func(string) string, collection string
 		return QueryResult{}, err
 	}
 	live, where, ok, lerr := livedoc.Answer(ctx, livedoc.FromEnv(getenv), req)
+	if errors.Is(lerr, livedoc.ErrNoManPage) {
+		return QueryResult{}, fmt.Errorf("%w\n  %v", err, lerr)
+	}
 	if lerr != nil || !ok {
 		// the error as without the live pages: nothing answers
 		return QueryResult{}, err
@@ -50,7 +55,8 @@ func FromDisk(ctx context.Context, getenv func(string) string, collection string
 // DocsFromDisk is one command's documentation when Chroma could not give
 // it (cause): from the keyword index on disk (each chunk's text and
 // metadata), else, when that lacks the command or there is none, from
-// the command's page on this machine parsed live. The doc says it is
+// the command's man page on this machine parsed live (never its --help:
+// no program runs for a request). The doc says it is
 // degraded and where it came from. A cause other than Chroma unreachable
 // or busy, or strict, returns cause; a command neither indexed nor
 // installed is search.ErrUnknownCommand.

@@ -131,3 +131,32 @@ func TestDocsFromDisk(t *testing.T) {
 		t.Errorf("unknown with a keyword index: %v", err)
 	}
 }
+
+// TestFromDiskNeverRunsACommand: with Chroma down and no keyword index on
+// disk, a query or a docs request naming an installed command without a
+// man page (helpy, whose --help would answer and leave a marker) runs
+// nothing: the query keeps Chroma's error (exit 4) and the docs are
+// unknown, both saying no man page is installed and what the user runs to
+// index its --help.
+func TestFromDiskNeverRunsACommand(t *testing.T) {
+	getenv := machine(t)
+	bin := filepath.SplitList(getenv("PATH"))[0]
+	marker := filepath.Join(t.TempDir(), "helpy-ran")
+	helpy := "#!/bin/sh\ntouch " + marker + "\necho 'Usage: helpy [-q] FILE'\necho '  -q, --quiet   say nothing'\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "helpy"), []byte(helpy), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hint := "cmdai index init --command helpy --help-fallback"
+	_, err := FromDisk(ctx, getenv, coll, search.Request{Query: "helpy: say nothing, quietly", K: 3}, time.Now(), down)
+	if cmdutil.ExitCode(err) != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), hint) {
+		t.Errorf("query naming helpy: %v; want exit 4, no man page and %q", err, hint)
+	}
+	_, err = DocsFromDisk(ctx, getenv, coll, "helpy", false, down)
+	if !errors.Is(err, search.ErrUnknownCommand) || !strings.Contains(err.Error(), "no man page installed") || !strings.Contains(err.Error(), hint) {
+		t.Errorf("docs of helpy: %v; want unknown, no man page and %q", err, hint)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("helpy was run to answer a request")
+	}
+}
