@@ -160,7 +160,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 		fifos = append(fifos, p)
 	}
 	addr := testnet.ClosedPort(t)
-	_, c, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12", Chroma: cmdutil.ChromaOptions{URL: "http://" + addr}, RetryEvery: time.Hour})
+	_, c, _ := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12", Chroma: cmdutil.ChromaOptions{URL: "http://" + addr}, RetryEvery: time.Hour})
 	ctx := context.Background()
 	if h, err := c.Health(ctx); err != nil || !h.Degraded {
 		t.Fatalf("health: %+v %v; want degraded", h, err)
@@ -224,7 +224,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 60 s only %d of %d slow requests read their page at once: they wait for each other\n%s", len(writers), slow, log)
+			t.Fatalf("after 60 s only %d of %d slow requests read their page at once: they wait for each other", len(writers), slow)
 		}
 	}
 	// all ten are reading their pages: the fast requests are answered
@@ -269,7 +269,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 // error, health ok and not degraded, until serve was restarted.)
 func TestFailedReloadRunsDegraded(t *testing.T) {
 	smallIndex(t)
-	_, c, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12", RetryEvery: 5 * time.Second})
+	stop, c, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12", RetryEvery: 5 * time.Second})
 	ctx := context.Background()
 	h, err := c.Health(ctx)
 	if err != nil || h.DataDir == "" || h.Degraded {
@@ -288,7 +288,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			_, qerr := c.Query(ctx, serve.QueryRequest{Request: request})
-			t.Fatalf("health 30 s after the failed write: %+v %v; want degraded (a query answers: %v)\n%s", h, err, qerr, log)
+			t.Fatalf("health 30 s after the failed write: %+v %v; want degraded (a query answers: %v)", h, err, qerr)
 		}
 	}
 	if !strings.Contains(h.DegradedReason, "stopped answering") || h.DataDir != "" {
@@ -319,7 +319,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("still %+v %v 120 s after the failed reload; want serve back on a new Chroma\n%s", h, err, log)
+			t.Fatalf("still %+v %v 120 s after the failed reload; want serve back on a new Chroma", h, err)
 		}
 	}
 	if chroma.Answers(ctx, h.ChromaURL) != nil || h.DataDir == "" {
@@ -327,6 +327,9 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 	}
 	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
 		t.Errorf("query once serve is back: %+v %v; want a semantic answer", res, err)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
 	}
 	if !strings.Contains(log.String(), "Chroma stopped answering (reloading the index after a write)") || !strings.Contains(log.String(), ": answering from the index") {
 		t.Errorf("serve's log:\n%s", log)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -120,7 +121,14 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	}
 	defer lock.Release()
 	errOut := opts.IO.ErrOut
-	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
+	// serve logs from its handlers and its background retry at once: one
+	// line at a time, whatever errOut is
+	var logMu sync.Mutex
+	logf := func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...)
+	}
 	// Serve's lock is held while it waits for the data: clients see a
 	// starting serve and wait for it rather than take the data themselves.
 	w, err := openWarm(ctx, opts, logf)
@@ -153,11 +161,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		IdleTimeout: opts.IdleTimeout,
 		Code:        cmdutil.ExitCode,
 		Ready: func(socket string, tcp net.Addr) {
-			fmt.Fprintf(errOut, "cmdai serve: %s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
+			line := fmt.Sprintf("%s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
 			if tcp != nil {
-				fmt.Fprintf(errOut, " and http://%s", tcp)
+				line += fmt.Sprintf(" and http://%s", tcp)
 			}
-			fmt.Fprintln(errOut)
+			logf("%s", line) // requests may be logging already
 		},
 		Logf:    logf,
 		OnQuiet: releaseMemory,
