@@ -66,11 +66,11 @@ automatically (--no-serve: not); init, refresh, import, clear and docs
 write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
 keyword index on disk ("degraded": true; "strict": true refuses); serve
-that cannot reach or start Chroma starts so too, and so does serve whose
-Chroma is found gone when it reloads after a writer (health says
-degraded, and why); it tries Chroma again (a private server: starts it
-again) after 10 s, then less often, up to once a minute, idle or not.
-"index status" through serve judges staleness
+that cannot reach or start Chroma starts so too, and serve whose Chroma
+is found gone when it reloads after a writer turns so (health says so,
+and why). It tries Chroma again (its private server: starts it again)
+after 10 s, then less often, up to once a minute, idle or not; requests
+never wait for a try. "index status" through serve judges staleness
 against the caller's $PATH and $MANPATH. SIGTERM or SIGINT stop it with
 its Chroma server. A second serve on the same data home exits 6 at once.
 When another cmdai holds the index data (a one-shot query, or "cmdai mcp"
