@@ -332,7 +332,7 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := s.b.Reload(ctx); err != nil {
-		s.opts.Logf("reload after the write: %v (queries answer this error until the next write)", err)
+		s.opts.Logf("reload after the write: %v", err)
 		return
 	}
 	s.opts.Logf("the writer is done: index reloaded")

@@ -77,8 +77,9 @@ func lockDataDir(dir string) (*os.File, error) {
 			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		owner, server, _ := readPID(dir)
-		if attempt == 0 && owner > 0 && !procgroup.Alive(owner) && server > 0 && procgroup.Alive(server) {
+		rec, _ := readPID(dir)
+		if attempt == 0 && rec.owner > 0 && !rec.ownerAlive() && rec.serverAlive() {
+			server := rec.server
 			// Its cmdai is gone: stop the server if it still runs, then
 			// wait for the lock (one exiting has no command line left:
 			// the kernel drops its memory before its files).
@@ -94,22 +95,22 @@ func lockDataDir(dir string) (*os.File, error) {
 			continue
 		}
 		f.Close()
-		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(owner, server), dir, dir)
+		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(rec), dir, dir)
 	}
 }
 
 // holder names the process that holds a data directory, as its pid file
 // says: its cmdai (with the command it runs, where that can be read), or
 // its chroma server.
-func holder(owner, server int) string {
+func holder(rec record) string {
 	switch {
-	case owner > 0 && procgroup.Alive(owner):
-		if cmd := commandLine(owner); cmd != "" {
-			return fmt.Sprintf("another cmdai (pid %d: %s)", owner, cmd)
+	case rec.ownerAlive():
+		if cmd := commandLine(rec.owner); cmd != "" {
+			return fmt.Sprintf("another cmdai (pid %d: %s)", rec.owner, cmd)
 		}
-		return fmt.Sprintf("another cmdai (pid %d)", owner)
-	case server > 0 && procgroup.Alive(server):
-		return fmt.Sprintf("a chroma server (pid %d)", server)
+		return fmt.Sprintf("another cmdai (pid %d)", rec.owner)
+	case rec.serverAlive():
+		return fmt.Sprintf("a chroma server (pid %d)", rec.server)
 	}
 	return "another process"
 }
@@ -125,25 +126,47 @@ func Release(f *os.File, dir string) {
 }
 
 // Record says who owns the directory, once its server runs: "<cmdai
-// pid> <server pid> <port>" (the lock's holder is this process).
+// pid> <server pid> <port> <cmdai start> <server start>" (the lock's
+// holder is this process). The start times (procgroup.StartTime, 0 where
+// they cannot be read) tell a recorded process from a later one that got
+// its pid: a killed cmdai's pid, reused, must not keep its orphaned
+// server's data locked, nor make cmdai stop a stranger.
 func Record(dir string, server, port int) {
+	self, _ := procgroup.StartTime(os.Getpid())
+	srv, _ := procgroup.StartTime(server)
 	// Atomic, so that a cmdai reading it while it is written (readPID)
 	// never sees half a line.
-	_ = fsx.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d\n", os.Getpid(), server, port)), 0o644)
+	_ = fsx.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d %d %d\n", os.Getpid(), server, port, self, srv)), 0o644)
 }
 
-func readPID(dir string) (owner, server int, err error) {
+// record is what Record wrote; an older cmdai's has no start times (0).
+type record struct {
+	owner, server           int
+	ownerStart, serverStart uint64
+}
+
+// ownerAlive and serverAlive: the recorded processes still run (not
+// another process that has their pid now).
+func (r record) ownerAlive() bool  { return r.owner > 0 && procgroup.Same(r.owner, r.ownerStart) }
+func (r record) serverAlive() bool { return r.server > 0 && procgroup.Same(r.server, r.serverStart) }
+
+func readPID(dir string) (record, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, PIDName))
 	if err != nil {
-		return 0, 0, err
+		return record{}, err
 	}
 	f := strings.Fields(string(raw))
 	if len(f) < 2 {
-		return 0, 0, fmt.Errorf("malformed %s", PIDName)
+		return record{}, fmt.Errorf("malformed %s", PIDName)
 	}
-	owner, _ = strconv.Atoi(f[0])
-	server, _ = strconv.Atoi(f[1])
-	return owner, server, nil
+	var r record
+	r.owner, _ = strconv.Atoi(f[0])
+	r.server, _ = strconv.Atoi(f[1])
+	if len(f) >= 5 {
+		r.ownerStart, _ = strconv.ParseUint(f[3], 10, 64)
+		r.serverStart, _ = strconv.ParseUint(f[4], 10, 64)
+	}
+	return r, nil
 }
 
 // WaitGone waits up to d for process pid to end.
@@ -186,10 +209,10 @@ func Holder(dir string) (held bool, pid int, who string, err error) {
 	if !errors.Is(err, errWouldBlock) {
 		return false, 0, "", fmt.Errorf("lock %s: %w", filepath.Join(dir, LockName), err)
 	}
-	owner, server, _ := readPID(dir)
-	pid = server
-	if owner > 0 && procgroup.Alive(owner) {
-		pid = owner
+	rec, _ := readPID(dir)
+	pid = rec.server
+	if rec.ownerAlive() {
+		pid = rec.owner
 	}
-	return true, pid, holder(owner, server), nil
+	return true, pid, holder(rec), nil
 }

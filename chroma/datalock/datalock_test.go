@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/procgroup"
 )
 
 // holdDataDir takes dir's data lock through a second open file (flock
@@ -90,5 +93,79 @@ func TestTakeGivesUp(t *testing.T) {
 	_, err = Take(ctx, dir, time.Hour, func(error) { cancel() })
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrLocked) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// orphanServer makes dir's lock held by a child posing as the chroma
+// server of a cmdai that is gone (its command line says chroma; it holds
+// the lock it inherited, as a real server does), and records ownerPID
+// with ownerStart as that cmdai. It returns the server's process.
+func orphanServer(t *testing.T, dir string, ownerPID int, ownerStart uint64) *exec.Cmd {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &exec.Cmd{Path: sleep, Args: []string{"chroma", "600"}, ExtraFiles: []*os.File{f}}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close() // the server holds the lock alone now
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	srvStart, ok := procgroup.StartTime(srv.Process.Pid)
+	if !ok {
+		t.Fatal("no start time of the server")
+	}
+	rec := fmt.Sprintf("%d %d 1 %d %d\n", ownerPID, srv.Process.Pid, ownerStart, srvStart)
+	if err := os.WriteFile(filepath.Join(dir, PIDName), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// TestOrphanOfAReusedPid: the cmdai that started a private server was
+// killed and its pid now names another live process (this test's sleep):
+// that process is not the data's owner (its start time differs from the
+// one recorded), so the orphaned server is stopped and the lock taken at
+// once, the stranger left alone. (Before: the reused pid read as a live
+// owner: exit 6 "another cmdai (pid N: sleep 600)", on every run.) The
+// same pid with its own start time is a live owner: nothing is stopped.
+func TestOrphanOfAReusedPid(t *testing.T) {
+	stranger := exec.Command("sleep", "600")
+	if err := stranger.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stranger.Process.Kill(); stranger.Wait() })
+	start, ok := procgroup.StartTime(stranger.Process.Pid)
+	if !ok {
+		t.Fatal("no start time of the stranger")
+	}
+
+	dir := t.TempDir()
+	orphanServer(t, dir, stranger.Process.Pid, start)
+	_, err := Take(context.Background(), dir, 0, nil)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", stranger.Process.Pid)) {
+		t.Errorf("owner alive (its recorded start time): %v; want ErrLocked naming it", err)
+	}
+
+	dir = t.TempDir()
+	srv := orphanServer(t, dir, stranger.Process.Pid, start+1)
+	f, err := Take(context.Background(), dir, 0, nil)
+	if err != nil {
+		t.Fatalf("owner's pid reused by another process: %v; want the orphaned server stopped and the lock taken", err)
+	}
+	Release(f, dir)
+	if err := srv.Wait(); err == nil {
+		t.Error("the orphaned server was not stopped")
+	}
+	if !procgroup.Alive(stranger.Process.Pid) {
+		t.Error("the stranger that has the dead owner's pid was stopped")
 	}
 }

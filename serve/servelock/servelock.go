@@ -25,7 +25,9 @@ type Lock struct {
 }
 
 // Acquire takes the lock of socket, creating its directory (mode 0700)
-// when missing. Another serve holding it is ErrBusy.
+// when missing. Another serve holding it is ErrBusy. Besides the flock
+// (what a second serve contends for) serve holds a lock that others can
+// test without taking (holdProbe): Starting asks the kernel, not a pid.
 func Acquire(socket string) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 		return nil, fmt.Errorf("create the socket's directory: %w", err)
@@ -42,6 +44,7 @@ func Acquire(socket string) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	holdProbe(f)
 	f.Truncate(0)
 	fmt.Fprintf(f, "%d\n", os.Getpid())
 	return &Lock{f: f, Socket: socket}, nil
@@ -60,12 +63,19 @@ func (l *Lock) Release() {
 
 // Starting tells whether a serve that has taken the lock of socket may
 // still be starting (loading the model, starting Chroma, not yet
-// listening): the pid in the lock file is a live process. It reads the
-// file and never takes the lock, which could make a serve starting at
-// that instant fail as busy. A killed serve leaves its pid behind; a
-// reused pid costs a caller one StartWait at most.
+// listening). It never takes the lock, which could make a serve starting
+// at that instant fail as busy. Where the kernel can say whether the
+// lock is held (probeHeld), that is the answer: a serve holds it for its
+// whole life and the kernel drops it when serve dies, however it dies, so
+// a killed serve's pid left in the file, now another process's (a
+// container restarted on the same volume, where serve was pid 1), is not
+// waited for. Elsewhere the pid in the file must be a live process.
 func Starting(socket string) bool {
-	b, err := os.ReadFile(socket + ".lock")
+	path := socket + ".lock"
+	if held, ok := probeHeld(path); ok {
+		return held
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return false
 	}

@@ -130,6 +130,13 @@ func (w *ChromaWatch) Explain(err error) error {
 		if lost != nil {
 			return WithCode(ExitUnreachable, lost)
 		}
+		if c.lease != nil {
+			// serve's Chroma, lent: serve (and the server with it) may
+			// have stopped or been killed under the lease
+			if perr := chroma.Answers(context.Background(), c.URL); perr != nil {
+				return WithCode(ExitUnreachable, fmt.Errorf("%w: the Chroma server of cmdai serve at %s stopped answering while this command wrote through it (%v): serve stopped or was killed; check it (`cmdai index status`), then run the command again (with no serve running it starts its own)", chroma.ErrUnreachable, c.URL, perr))
+			}
+		}
 		if c.dataDir == "" {
 			if perr := chroma.Answers(context.Background(), c.URL); perr != nil {
 				return WithCode(ExitUnreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering while cmdai was using it (%v): check that it runs, then run the command again", chroma.ErrUnreachable, c.URL, perr))

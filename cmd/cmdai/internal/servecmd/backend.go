@@ -55,13 +55,7 @@ type warm struct {
 // next reload. Reload runs under serve's write lease: no query is in.
 func (w *warm) open(ctx context.Context) error {
 	s, err := w.searcher(ctx)
-	w.mu.Lock()
-	w.s, w.openErr = s, err
-	w.docs = nil
-	if err == nil {
-		w.docs = explain.CachedLookup(s.Docs)
-	}
-	w.mu.Unlock()
+	w.swap(s, err)
 	return err
 }
 
@@ -122,17 +116,35 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 	req := querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context)
 	req.Strict = q.Strict
 	start := time.Now()
-	w.reconnect(ctx)
+	return answer(ctx, w, func(s search.Searcher, _ explain.Lookup) (querycmd.QueryResult, error) {
+		return querycmd.Answer(ctx, s, req)
+	}, func(error) bool { return true }, func(cause error) (querycmd.QueryResult, error) {
+		return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, cause)
+	})
+}
+
+// answer answers a request from the index (fromIndex, with serve's
+// searcher held for reading) or, when serve runs without Chroma or
+// Chroma stopped answering during it, from disk (fromDisk, given why).
+// fromDisk runs with nothing held: it may be slow (a page read live
+// from a slow disk) and must not keep other requests, or the swap of a
+// reopened index, waiting. check says which errors of fromIndex may be
+// Chroma's (then Chroma is asked whether it still answers).
+func answer[T any](ctx context.Context, w *warm, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool, fromDisk func(cause error) (T, error)) (T, error) {
 	w.mu.RLock()
-	defer w.mu.RUnlock()
 	if w.openErr != nil {
-		return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, w.openErr)
+		cause := w.openErr
+		w.mu.RUnlock()
+		return fromDisk(cause)
 	}
-	res, err := querycmd.Answer(ctx, w.s, req)
-	if err != nil && ctx.Err() == nil {
-		if gone := w.chromaGone(ctx); gone != nil {
-			return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, gone)
-		}
+	res, err := fromIndex(w.s, w.docs)
+	var gone error
+	if err != nil && ctx.Err() == nil && check(err) {
+		gone = w.chromaGone(ctx)
+	}
+	w.mu.RUnlock()
+	if gone != nil {
+		return fromDisk(gone)
 	}
 	return res, err
 }
@@ -141,7 +153,9 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 // answering (then the query is answered keyword-only from disk): nil
 // when it answers, so the failure was something else. The next query
 // tries Chroma first again, so a --chroma-url server that comes back is
-// used again; a private server that died is not restarted (restart serve).
+// used again; a private server that died is started again once serve
+// reloads (after a writer) and finds it gone (lose). The caller holds
+// w.mu.
 func (w *warm) chromaGone(ctx context.Context) error {
 	if w.conn == nil {
 		return w.openErr
@@ -158,19 +172,11 @@ func (w *warm) chromaGone(ctx context.Context) error {
 // command's page parsed live (degraded), as queries degrade; strict
 // gets Chroma's error instead.
 func (w *warm) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
-	w.reconnect(ctx)
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	if w.openErr != nil {
-		return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, w.openErr)
-	}
-	doc, err := w.s.Docs(ctx, command)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, search.ErrUnknownCommand) {
-		if gone := w.chromaGone(ctx); gone != nil {
-			return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, gone)
-		}
-	}
-	return doc, err
+	return answer(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
+		return s.Docs(ctx, command)
+	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) }, func(cause error) (search.CommandDoc, error) {
+		return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, cause)
+	})
 }
 
 // Explain judges a line by the option records of the index serve holds,
@@ -188,20 +194,12 @@ func (w *warm) Explain(ctx context.Context, req serve.ExplainRequest) (serve.Exp
 		}
 	}
 	start := time.Now()
-	w.reconnect(ctx)
-	w.mu.RLock()
-	defer w.mu.RUnlock()
 	collection := w.info.CollectionName()
-	if w.openErr != nil {
-		return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, w.openErr)
-	}
-	res, err := explaincmd.Judge(ctx, req.Line, collection, w.docs, w.onPath, start)
-	if err != nil && ctx.Err() == nil && !cmdutil.HasCode(err) {
-		if gone := w.chromaGone(ctx); gone != nil {
-			return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, gone)
-		}
-	}
-	return res, err
+	return answer(ctx, w, func(_ search.Searcher, docs explain.Lookup) (serve.ExplainResult, error) {
+		return explaincmd.Judge(ctx, req.Line, collection, docs, w.onPath, start)
+	}, func(err error) bool { return !cmdutil.HasCode(err) }, func(cause error) (serve.ExplainResult, error) {
+		return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, cause)
+	})
 }
 
 // Status is the indexes on serve's Chroma, with staleness judged against
@@ -211,7 +209,6 @@ func (w *warm) Explain(ctx context.Context, req serve.ExplainRequest) (serve.Exp
 // staleness), and a scan is ~60 ms here (BENCHMARKS.md), for a command
 // people run by hand.
 func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.IndexStatus, error) {
-	w.reconnect(ctx)
 	w.mu.RLock()
 	conn, down := w.conn, w.retry.down
 	w.mu.RUnlock()
@@ -238,7 +235,24 @@ func (w *warm) Where() serve.Health {
 	return serve.Health{Collection: w.info.CollectionName(), ChromaURL: w.conn.URL, DataDir: w.dataDir}
 }
 
-func (w *warm) Reload(ctx context.Context) error { return w.open(ctx) }
+// Reload opens the index again after a writer's lease (no request is
+// in). When that fails because Chroma stopped answering (its private
+// server was killed, a remote one went away), serve runs degraded and
+// retries (lose) rather than answer the raw error, 500, until restarted.
+func (w *warm) Reload(ctx context.Context) error {
+	w.mu.RLock()
+	down := w.retry.down
+	w.mu.RUnlock()
+	if down != nil {
+		return down // the retry opens the index once Chroma answers
+	}
+	err := w.open(ctx)
+	if gone := w.lostOpening(ctx, err); gone != nil {
+		w.lose(gone, "reloading the index after a write")
+		return gone
+	}
+	return err
+}
 
 func (w *warm) Close() {
 	w.mu.Lock()

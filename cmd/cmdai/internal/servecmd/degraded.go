@@ -7,95 +7,205 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/search"
 )
 
-// retryEvery bounds how often serve, running without Chroma, tries to
-// reach (or start) it again: in the background when idle, or for a
-// request that comes when the last try is that old (the others answer
-// from disk at once).
-const retryEvery = 10 * time.Second
+// retryEvery is how long serve, running without Chroma, waits before it
+// tries to reach (or start) it again; each failed try doubles the wait,
+// up to backoffCap times it (a Chroma down for hours is tried about once
+// a minute, not every 10 s: a private server's start costs seconds of
+// CPU). Requests never try: they answer from disk at once.
+const (
+	retryEvery = 10 * time.Second
+	backoffCap = 6
+)
 
-// retry is serve's state while Chroma could not be reached: what to
-// connect with, why it failed last, when it was last tried.
+// retry is serve's state while Chroma cannot be reached: what to connect
+// with, why it failed last (down, guarded by warm.mu: health and the
+// answers read it), and when to try again (guarded by mu, which is never
+// held during a try, nor together with warm.mu).
 type retry struct {
-	ctx     context.Context // serve's: the connection lives as long as serve
-	opts    cmdutil.ChromaOptions
-	down    error // Chroma's error (exit 4); nil once connected
-	last    time.Time
-	every   time.Duration
-	trying  bool // one attempt at a time
+	ctx  context.Context // serve's: the connection lives as long as serve
+	opts cmdutil.ChromaOptions
+	down error // Chroma's error (exit 4); nil while serve has Chroma
+
+	mu     sync.Mutex
+	last   time.Time
+	base   time.Duration // the first wait (ServeOptions.RetryEvery)
+	every  time.Duration // the wait now: base, doubled by each failure
+	trying bool          // one attempt at a time
+	// wake tells the background retry that serve has just lost Chroma.
+	wake chan struct{}
+
 	logf    func(format string, a ...any)
 	connect func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error)
 }
 
-// degraded is a warm without Chroma: queries are answered keyword-only
-// from the keyword index on disk until a retry reaches Chroma. every is
-// the retry interval (0: retryEvery).
-func degraded(ctx context.Context, co cmdutil.ChromaOptions, w *warm, cause error, every time.Duration) *warm {
+// setRetry fills w's retry: co to connect with, every the first wait
+// (0: retryEvery), cause Chroma's error when serve starts without it.
+func (w *warm) setRetry(ctx context.Context, co cmdutil.ChromaOptions, cause error, every time.Duration) *warm {
 	if every <= 0 {
 		every = retryEvery
 	}
-	w.retry = retry{ctx: ctx, opts: co, down: cause, last: time.Now(), every: every, connect: w.f.Connect}
-	w.openErr = cause
+	w.retry.ctx, w.retry.opts, w.retry.down = ctx, co, cause
+	w.retry.last, w.retry.base, w.retry.every = time.Now(), every, every
+	w.retry.wake = make(chan struct{}, 1)
+	if w.retry.connect == nil && w.f != nil {
+		w.retry.connect = w.f.Connect
+	}
+	if cause != nil {
+		w.openErr = cause
+	}
 	return w
 }
 
-// reconnect tries Chroma again when serve runs without it and the last
-// try is retry.every old; once it answers, serve opens the index and
-// answers normally from then on. Only one request (or the background
-// retry) tries at a time.
-func (w *warm) reconnect(ctx context.Context) {
-	w.mu.Lock()
-	if w.conn != nil || w.retry.down == nil || w.retry.trying || time.Since(w.retry.last) < w.retry.every {
-		w.mu.Unlock()
-		return
-	}
-	w.retry.last, w.retry.trying = time.Now(), true
-	w.mu.Unlock()
-	conn, err := w.retry.connect(w.retry.ctx, w.retry.opts)
-	w.mu.Lock()
-	if err != nil {
-		w.retry.down = cmdutil.WithCode(cmdutil.ExitCode(err), fmt.Errorf("serve runs without Chroma: %w", err))
-		w.retry.trying = false
-		w.mu.Unlock()
-		return
-	}
-	w.conn, w.dataDir = conn, conn.DataDir()
-	w.mu.Unlock()
-	err = w.open(ctx)
-	// degraded (health, status, leases) until the index is open, so that
-	// whoever sees health say otherwise is answered from it
-	w.mu.Lock()
-	w.retry.down, w.retry.trying = nil, false
-	w.mu.Unlock()
+// degraded is a warm without Chroma: queries are answered keyword-only
+// from the keyword index on disk until a retry reaches Chroma. every is
+// the first retry's wait (0: retryEvery).
+func degraded(ctx context.Context, co cmdutil.ChromaOptions, w *warm, cause error, every time.Duration) *warm {
+	return w.setRetry(ctx, co, cause, every)
+}
+
+func (w *warm) logf(format string, a ...any) {
 	if w.retry.logf != nil {
-		if err != nil {
-			w.retry.logf("Chroma answers again at %s; opening the index: %v", conn.URL, err)
-		} else {
-			w.retry.logf("Chroma answers again at %s: answering from the index", conn.URL)
-		}
+		w.retry.logf(format, a...)
 	}
 }
 
-// nextRetry is how long until the next try is due; done once serve has
-// Chroma (then nothing is retried again).
-func (w *warm) nextRetry() (wait time.Duration, done bool) {
+// isDown tells whether serve runs without Chroma.
+func (w *warm) isDown() bool {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	if w.retry.down == nil {
-		return 0, true
-	}
-	if w.retry.trying { // a request's try: look again one interval on
-		return w.retry.every, false
-	}
-	return max(w.retry.every-time.Since(w.retry.last), 0), false
+	return w.retry.down != nil
 }
 
-// retryInBackground tries Chroma every retry.every while serve runs
-// without it and no request does, so that an idle serve is back to full
-// answers when the next request comes. It returns at once when serve has
-// Chroma; stop ends it and waits for a try in progress (whose connection
-// Close then closes).
+// reconnect tries Chroma again when serve runs without it and the wait
+// is over; once it answers, serve opens the index and answers from it.
+// One try at a time; it holds warm.mu only to swap the connection and
+// the searcher in, never while it connects or opens.
+func (w *warm) reconnect(ctx context.Context) {
+	if !w.isDown() {
+		return
+	}
+	r := &w.retry
+	r.mu.Lock()
+	if r.trying || time.Since(r.last) < r.every {
+		r.mu.Unlock()
+		return
+	}
+	r.last, r.trying = time.Now(), true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.trying = false
+		r.mu.Unlock()
+	}()
+	conn, err := r.connect(r.ctx, r.opts)
+	if err != nil {
+		r.mu.Lock()
+		r.every = min(2*r.every, backoffCap*r.base)
+		r.mu.Unlock()
+		w.mu.Lock()
+		r.down = cmdutil.WithCode(cmdutil.ExitCode(err), fmt.Errorf("serve runs without Chroma: %w", err))
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Lock()
+	w.conn, w.dataDir = conn, conn.DataDir()
+	w.mu.Unlock()
+	s, err := w.searcher(ctx)
+	if gone := w.lostOpening(ctx, err); gone != nil {
+		w.lose(gone, "opening the index")
+		return
+	}
+	// degraded (health, status, leases) until the index is open, so that
+	// whoever sees health say otherwise is answered from it
+	w.swap(s, err)
+	w.mu.Lock()
+	r.down = nil
+	w.mu.Unlock()
+	r.mu.Lock()
+	r.every = r.base
+	r.mu.Unlock()
+	if err != nil {
+		w.logf("Chroma answers again at %s; opening the index: %v", conn.URL, err)
+	} else {
+		w.logf("Chroma answers again at %s: answering from the index", conn.URL)
+	}
+}
+
+// swap puts a newly opened searcher (or why there is none) in place of
+// the one serve answers from.
+func (w *warm) swap(s search.Searcher, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.s, w.openErr = s, err
+	w.docs = nil
+	if err == nil {
+		w.docs = explain.CachedLookup(s.Docs)
+	}
+}
+
+// lostOpening says, when opening the index failed with err, whether it
+// is because Chroma stopped answering (then its error, exit 4): no index
+// yet (exit 3) or an index built with another model is an answer, not a
+// lost Chroma.
+func (w *warm) lostOpening(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || cmdutil.ExitCode(err) == cmdutil.ExitNoIndex {
+		return nil
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.chromaGone(ctx)
+}
+
+// lose makes serve run without Chroma after it stopped answering (when
+// serve reloaded after a write, or opened the index after a retry): it
+// answers from disk, degraded, health says so with gone as the reason,
+// writers are refused its lease, and the background retry tries Chroma
+// again (a private server is started anew: this closes the dead one,
+// which frees its data directory). Before, a failed reload left serve
+// answering its raw error, 500, until it was restarted.
+func (w *warm) lose(gone error, when string) {
+	w.mu.Lock()
+	conn := w.conn
+	w.conn, w.dataDir = nil, ""
+	w.s, w.docs = search.Searcher{}, nil
+	w.openErr, w.retry.down = gone, gone
+	w.mu.Unlock()
+	if conn != nil {
+		conn.Close()
+	}
+	r := &w.retry
+	r.mu.Lock()
+	r.last = time.Now()
+	wait := r.every
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	w.logf("Chroma stopped answering (%s): %v\n  running degraded: answers come from disk; serve tries Chroma again in %s and answers from the index once it does", when, gone, wait)
+}
+
+// nextRetry is how long until the next try is due; down false while
+// serve has Chroma (then the retry waits to be woken).
+func (w *warm) nextRetry() (wait time.Duration, down bool) {
+	if !w.isDown() {
+		return 0, false
+	}
+	r := &w.retry
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return max(r.every-time.Since(r.last), 0), true
+}
+
+// retryInBackground tries Chroma whenever it is due while serve runs
+// without it, whether requests come or not, so that serve is back to
+// full answers by itself; while serve has Chroma it sleeps until lose
+// wakes it. stop ends it and waits for a try in progress (whose
+// connection Close then closes).
 func (w *warm) retryInBackground() (stop func()) {
 	ctx, cancel := context.WithCancel(w.retry.ctx)
 	var wg sync.WaitGroup
@@ -103,21 +213,26 @@ func (w *warm) retryInBackground() (stop func()) {
 	go func() {
 		defer wg.Done()
 		for {
-			wait, done := w.nextRetry()
-			if done {
-				return
-			}
+			wait, down := w.nextRetry()
+			var due <-chan time.Time
 			t := time.NewTimer(wait)
+			if down {
+				due = t.C
+			}
+			woken := false
 			select {
 			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
+			case <-w.retry.wake:
+				woken = true
+			case <-due:
 			}
+			t.Stop()
 			if ctx.Err() != nil { // both were ready: select picks either
 				return
 			}
-			w.reconnect(ctx)
+			if !woken {
+				w.reconnect(ctx)
+			}
 		}
 	}()
 	return func() { cancel(); wg.Wait() }

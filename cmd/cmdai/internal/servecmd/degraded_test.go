@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/search"
 )
 
 // fakeChroma is a Chroma that never answers: it counts the tries, the
@@ -36,8 +38,8 @@ func (f *fakeChroma) connect(ctx context.Context, _ cmdutil.ChromaOptions) (*cmd
 
 func degradedWarm(f *fakeChroma, every time.Duration) *warm {
 	w := &warm{}
-	w.retry = retry{ctx: context.Background(), down: errors.New("down at start"), last: time.Now(), every: every, connect: f.connect}
-	return w
+	w.retry.connect = f.connect
+	return w.setRetry(context.Background(), cmdutil.ChromaOptions{}, errors.New("down at start"), every)
 }
 
 // waitFor polls cond until it holds; the deadline only stops a broken
@@ -83,8 +85,8 @@ func TestRetryInBackground(t *testing.T) {
 	}
 	// stopped: the goroutine is gone, nothing tries any more
 	w.retry.last = time.Time{}
-	if wait, done := w.nextRetry(); done || wait != 0 {
-		t.Errorf("nextRetry = %v %v", wait, done)
+	if wait, down := w.nextRetry(); !down || wait != 0 {
+		t.Errorf("nextRetry = %v %v", wait, down)
 	}
 	if f.late.Load() {
 		t.Error("a try after stop")
@@ -101,9 +103,9 @@ func TestRetryStopWaitsForATry(t *testing.T) {
 	w.retry.ctx = ctx
 	stop := w.retryInBackground()
 	waitFor(t, "a background try", func() bool { return f.inFlight.Load() == 1 })
-	w.mu.Lock()
+	w.retry.mu.Lock()
 	w.retry.last = time.Time{} // due, but one try is running
-	w.mu.Unlock()
+	w.retry.mu.Unlock()
 	w.reconnect(context.Background())
 	serveStops() // the try is due again, but serve is stopping
 	stopped := make(chan struct{})
@@ -120,16 +122,107 @@ func TestRetryStopWaitsForATry(t *testing.T) {
 	}
 }
 
-// TestRetryNotWhenConnected: a serve that has Chroma runs no retry loop.
+// TestRetryNotWhenConnected: a serve that has Chroma tries nothing: its
+// retry waits to be woken.
 func TestRetryNotWhenConnected(t *testing.T) {
 	f := &fakeChroma{}
 	w := degradedWarm(f, time.Millisecond)
-	w.retry.down = nil
-	w.retryInBackground()() // returns: the goroutine ended by itself
+	w.retry.down, w.openErr = nil, nil
+	stop := w.retryInBackground()
+	time.Sleep(50 * time.Millisecond) // 50 retry intervals
+	stop()
 	if f.tries.Load() != 0 {
 		t.Errorf("%d tries with Chroma up", f.tries.Load())
 	}
 	if d := degraded(context.Background(), cmdutil.ChromaOptions{}, &warm{f: &cmdutil.Factory{}}, errors.New("x"), 0); d.retry.every != retryEvery {
 		t.Errorf("default interval %s, want %s", d.retry.every, retryEvery)
+	}
+}
+
+// TestRetryBacksOff: each failed try doubles the wait, up to backoffCap
+// times the first; the last error is kept.
+func TestRetryBacksOff(t *testing.T) {
+	f := &fakeChroma{}
+	w := degradedWarm(f, time.Millisecond)
+	stop := w.retryInBackground()
+	waitFor(t, "six tries", func() bool { return f.tries.Load() >= 6 })
+	stop()
+	w.retry.mu.Lock()
+	every := w.retry.every
+	w.retry.mu.Unlock()
+	if every != backoffCap*time.Millisecond {
+		t.Errorf("after %d failed tries the wait is %s; want %s", f.tries.Load(), every, backoffCap*time.Millisecond)
+	}
+}
+
+// TestLoseWakesTheRetry: serve that had Chroma and lost it (lose: a
+// reload found it gone) answers degraded (health with the reason, the
+// answers from disk with it) and its background retry, asleep while it
+// had Chroma, starts trying.
+func TestLoseWakesTheRetry(t *testing.T) {
+	f := &fakeChroma{}
+	w := degradedWarm(f, time.Millisecond)
+	w.retry.down, w.openErr = nil, nil
+	stop := w.retryInBackground()
+	defer stop()
+	time.Sleep(20 * time.Millisecond) // 20 retry intervals: nothing tried
+	if f.tries.Load() != 0 {
+		t.Fatalf("%d tries with Chroma up", f.tries.Load())
+	}
+	gone := cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("the Chroma server at http://x stopped answering serve"))
+	w.lose(gone, "reloading the index after a write")
+	if h := w.Where(); !h.Degraded || h.DegradedReason != gone.Error() || h.DataDir != "" {
+		t.Errorf("health after: %+v; want degraded, the reason, no data dir", h)
+	}
+	var cause error
+	answer(context.Background(), w, func(search.Searcher, explain.Lookup) (int, error) {
+		t.Error("answered from the index serve lost")
+		return 0, nil
+	}, nil, func(c error) (int, error) { cause = c; return 0, nil })
+	if cmdutil.ExitCode(cause) != cmdutil.ExitUnreachable {
+		t.Errorf("answered from disk because of %v; want Chroma's error, exit 4 (degraded, not 500)", cause)
+	}
+	waitFor(t, "a try after lose", func() bool { return f.tries.Load() >= 1 })
+}
+
+// TestSlowAnswerFromDiskHoldsNothing: a request answered from disk (a
+// page read live, slow) holds no lock: other requests are answered
+// meanwhile, and a reopened index can be swapped in. (Before: every
+// request took warm's write lock to see whether to retry Chroma, so
+// each waited for the slow ones before it: ten slow requests finished
+// one after another and a fast one waited for all.)
+func TestSlowAnswerFromDiskHoldsNothing(t *testing.T) {
+	w := degradedWarm(&fakeChroma{}, time.Hour)
+	release := make(chan struct{})
+	var inSlow sync.WaitGroup
+	const slow = 10
+	inSlow.Add(slow)
+	done := make(chan struct{}, slow)
+	for range slow {
+		go func() {
+			answer(context.Background(), w, nil, nil, func(error) (int, error) {
+				inSlow.Done()
+				<-release
+				return 0, nil
+			})
+			done <- struct{}{}
+		}()
+	}
+	inSlow.Wait() // all ten at once: none waits for another
+	fast := make(chan struct{})
+	go func() {
+		answer(context.Background(), w, nil, nil, func(error) (int, error) { return 0, nil })
+		w.Where()
+		w.swap(search.Searcher{}, errors.New("reopened"))
+		close(fast)
+	}()
+	select {
+	case <-fast:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a fast request (and a swap) waited for the slow ones")
+	}
+	close(release)
+	for range slow {
+		<-done
 	}
 }

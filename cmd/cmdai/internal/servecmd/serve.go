@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -36,8 +37,9 @@ type ServeOptions struct {
 	Distro string
 	Chroma cmdutil.ChromaOptions
 	Model  cmdutil.ModelOptions
-	// RetryEvery is how often serve without Chroma tries it again (0:
-	// every 10 s); tests shorten it.
+	// RetryEvery is how long serve without Chroma waits before it tries
+	// again (0: 10 s), doubled by each failed try up to 6 times it;
+	// tests shorten it.
 	RetryEvery time.Duration
 }
 
@@ -67,8 +69,11 @@ automatically (--no-serve: not); init, refresh, import, clear and docs
 write through its Chroma while queries wait, and it reloads after them.
 When Chroma stops answering, queries are answered keyword-only from the
 keyword index on disk ("degraded": true; "strict": true refuses); serve
-that cannot reach or start Chroma starts so too, and tries Chroma again
-every 10 s, idle or not. "index status" through serve judges staleness
+that cannot reach or start Chroma starts so too, and serve whose Chroma
+is found gone when it reloads after a writer turns so (health says so,
+and why). It tries Chroma again (its private server: starts it again)
+after 10 s, then less often, up to once a minute, idle or not; requests
+never wait for a try. "index status" through serve judges staleness
 against the caller's $PATH and $MANPATH. SIGTERM or SIGINT stop it with
 its Chroma server. A second serve on the same data home exits 6 at once.
 When another cmdai holds the index data (a one-shot query, or "cmdai mcp"
@@ -136,7 +141,14 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	}
 	defer lock.Release()
 	errOut := opts.IO.ErrOut
-	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...) }
+	// serve logs from its handlers and its background retry at once: one
+	// line at a time, whatever errOut is
+	var logMu sync.Mutex
+	logf := func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...)
+	}
 	tcp, token, err := tcpSetup(opts, logf)
 	if err != nil {
 		return err
@@ -165,11 +177,12 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	releaseMemory()
 	w.retry.logf = logf
 	if w.retry.down != nil {
-		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again every %s and answers from the index once it does", w.retry.down, w.retry.every)
-		// deferred after w.Close: stopped (and a try in progress waited
-		// for) before the connection it may open is closed
-		defer w.retryInBackground()()
+		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again in %s (then less often) and answers from the index once it does", w.retry.down, w.retry.every)
 	}
+	// deferred after w.Close: stopped (and a try in progress waited for)
+	// before the connection it may open is closed. It runs while serve
+	// has Chroma too: a reload that finds Chroma gone wakes it.
+	defer w.retryInBackground()()
 	srv := serve.New(w, serve.Options{
 		Listen:         opts.Listen,
 		TCP:            tcp,
@@ -178,11 +191,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		IdleTimeout:    opts.IdleTimeout,
 		Code:           cmdutil.ExitCode,
 		Ready: func(socket string, tcp net.Addr) {
-			fmt.Fprintf(errOut, "cmdai serve: %s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
+			line := fmt.Sprintf("%s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
 			if tcp != nil {
-				fmt.Fprintf(errOut, " and http://%s", tcp)
+				line += fmt.Sprintf(" and http://%s", tcp)
 			}
-			fmt.Fprintln(errOut)
+			logf("%s", line) // requests may be logging already
 		},
 		Logf:    logf,
 		OnQuiet: releaseMemory,
@@ -240,6 +253,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		return nil, clix.FirstErr(err, m.err)
 	}
 	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e, onPath: explaincmd.OnPath(ctx, info)}
+	w.setRetry(ctx, co, nil, opts.RetryEvery)
 	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
 		w.Close()
 		return nil, err

@@ -1,0 +1,85 @@
+//go:build unix
+
+package servelock
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// staleLock writes socket's lock file as a serve killed with SIGKILL
+// leaves it: its pid, nobody holding the lock.
+func staleLock(t *testing.T, socket string, pid int) {
+	t.Helper()
+	if err := os.WriteFile(socket+".lock", []byte(fmt.Sprintf("%d\n", pid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// liveStranger starts a process that has nothing to do with serve and
+// lives until the test ends: the process a killed serve's pid now names.
+func liveStranger(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("sleep", "600")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// TestStartingIgnoresAReusedPid: a lock file left by a killed serve whose
+// pid now names a live process (this test's sleep child; pid 1, which a
+// restarted container's serve would have had; a process of another user,
+// whom kill(pid, 0) answers EPERM) is not a serve starting: nobody holds
+// the lock. (Before: Starting said yes, and every query waited 20 s for a
+// serve that was gone.)
+func TestStartingIgnoresAReusedPid(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "cmdai.sock")
+	for _, pid := range []int{liveStranger(t), 1, os.Getpid()} {
+		staleLock(t, socket, pid)
+		if Starting(socket) {
+			t.Errorf("lock file naming live pid %d, held by nobody: Starting says a serve is starting", pid)
+		}
+	}
+}
+
+// TestStartingWhileHeld: a serve holding the lock (before it listens) is
+// starting, whatever its file says, and no longer once it releases it;
+// a second serve is refused meanwhile; no lock file: nobody.
+func TestStartingWhileHeld(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "run", "cmdai.sock")
+	if Starting(socket) {
+		t.Error("no lock file: Starting says yes")
+	}
+	l, err := Acquire(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Starting(socket) {
+		t.Error("lock held: Starting says no")
+	}
+	// the file's pid is not what counts
+	if err := os.WriteFile(socket+".lock", []byte("0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !Starting(socket) {
+		t.Error("lock held, its file overwritten: Starting says no")
+	}
+	if _, err := Acquire(socket); !errors.Is(err, ErrBusy) {
+		t.Errorf("second Acquire: %v, want ErrBusy", err)
+	}
+	l.Release()
+	if Starting(socket) {
+		t.Error("lock released: Starting says yes")
+	}
+	l2, err := Acquire(socket)
+	if err != nil {
+		t.Fatalf("Acquire after Release: %v", err)
+	}
+	l2.Release()
+}
