@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"math"
 	"os"
@@ -201,53 +200,51 @@ func (k *RecordKey) open(id, document string, md map[string]any) error {
 // Numbers are written one way whatever their Go type (a 3 written as int
 // reads back int64, and float64 from an export's JSON).
 func recordMAC(key []byte, id, document string, md map[string]any) string {
-	m := hmac.New(sha256.New, key)
-	put := func(s string) {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		m.Write(n[:])
-		io.WriteString(m, s)
-	}
-	put(id)
-	put(document)
 	keys := make([]string, 0, len(md))
-	for k := range md {
+	size := len(id) + len(document) + 16
+	for k, v := range md {
 		keys = append(keys, k)
+		if s, ok := v.(string); ok {
+			size += len(s)
+		}
+		size += len(k) + 32
 	}
 	sort.Strings(keys)
+	buf := make([]byte, 0, size)
+	buf = appendPart(buf, id)
+	buf = appendPart(buf, document)
 	for _, k := range keys {
-		put(k)
-		putValue(m, put, md[k])
+		buf = appendPart(buf, k)
+		buf = appendValue(buf, md[k])
 	}
+	m := hmac.New(sha256.New, key)
+	m.Write(buf)
 	return base64.RawStdEncoding.EncodeToString(m.Sum(nil))
 }
 
-// putValue writes a metadata value with its type's tag.
-func putValue(m hash.Hash, put func(string), v any) {
-	tag := func(t byte) { m.Write([]byte{t}) }
+// appendPart appends s with its length before it.
+func appendPart(buf []byte, s string) []byte {
+	buf = binary.BigEndian.AppendUint64(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// appendValue appends a metadata value with its type's tag.
+func appendValue(buf []byte, v any) []byte {
 	switch x := v.(type) {
 	case string:
-		tag('s')
-		put(x)
+		return appendPart(append(buf, 's'), x)
 	case bool:
-		tag('b')
-		put(strconv.FormatBool(x))
+		return appendPart(append(buf, 'b'), strconv.FormatBool(x))
 	case int:
-		tag('n')
-		put(number(float64(x)))
+		return appendPart(append(buf, 'n'), number(float64(x)))
 	case int64:
-		tag('n')
-		put(number(float64(x)))
+		return appendPart(append(buf, 'n'), number(float64(x)))
 	case float32:
-		tag('n')
-		put(number(float64(x)))
+		return appendPart(append(buf, 'n'), number(float64(x)))
 	case float64:
-		tag('n')
-		put(number(x))
-	default:
-		tag('?')
-		put(fmt.Sprint(x))
+		return appendPart(append(buf, 'n'), number(x))
 	}
+	return appendPart(append(buf, '?'), fmt.Sprint(v))
 }
 
 func number(f float64) string {

@@ -164,3 +164,25 @@ func TestRecordKeyWarnsOnce(t *testing.T) {
 		t.Errorf("Failed() = %d, want 3", k.Failed())
 	}
 }
+
+// BenchmarkOpen is the check of one record shaped like a page's option
+// (its metadata as Chroma gives it back, 600 bytes of text).
+//
+//	go test ./index/ -run '^$' -bench Open -count 3
+func BenchmarkOpen(b *testing.B) {
+	k := NewRecordKey(filepath.Join(b.TempDir(), KeyFileName))
+	doc := strings.Repeat("option text of a man page ", 24)
+	md := manMeta.ToChroma()
+	if err := k.Seal("frob.1#OPTIONS#--force", doc, md); err != nil {
+		b.Fatal(err)
+	}
+	mac := md[keyAuth]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		md[keyAuth] = mac
+		if err := k.Open("frob.1#OPTIONS#--force", doc, md); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
