@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
@@ -278,6 +280,76 @@ func gunzip(t *testing.T, raw []byte) []byte {
 	out, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// TestLegacyIndexNotServed: an index written before records carried
+// authenticators (made here by writing a built index's records back
+// without theirs, through a shared server given by --chroma-url) answers
+// nothing from its records, says why once on stderr, and status and
+// doctor say it predates the checks and how to rebuild.
+func TestLegacyIndexNotServed(t *testing.T) {
+	realEnv(t)
+	bin, man, _ := fakeMachine(t)
+	url := startRemote(t)
+	io, _, _ := testIO()
+	o := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}, Chroma: cmdutil.ChromaOptions{URL: url}}
+	ctx := context.Background()
+	if err := buildcmd.RunInit(ctx, o); err != nil {
+		t.Fatalf("init: %v", err)
+	}
+	st, err := chroma.Connect(ctx, chroma.Config{URL: url}) // no Authenticator: neither checks nor seals
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	coll, err := st.OpenCollection(ctx, "cmdai_linux_debian-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := coll.All(ctx, chroma.Include{Documents: true, Embeddings: true})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if err := coll.Delete(ctx, idsOf(recs)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		delete(recs[i].Metadata, "cmdai_auth")
+	}
+	if err := coll.Upsert(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := runProcess(t, os.Args[0], os.Environ(), "index", "query", "frob files recursively", "--json", "--full", "--chroma-url", url)
+	if strings.Contains(out, "Descend into directories") || strings.Count(errOut, "failed verification") != 1 || !strings.Contains(errOut, "cmdai index init --force") {
+		t.Errorf("query of a legacy index: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "index", "status", "--chroma-url", url)
+	if code != 0 || !strings.Contains(out, "UNAUTHENTICATED") || !strings.Contains(out, fmt.Sprintf("(%d records failed verification)", len(recs))) || !strings.Contains(out, "cmdai index init --force") {
+		t.Errorf("status of a legacy index: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "doctor", "--json", "--distro", "debian-12", "--chroma-url", url)
+	if ix := doctorReport(t, out)["index"]; code != cmdutil.ExitVerification || ix.Status != doctorcmd.StatusBad || !strings.Contains(ix.Detail, "built before cmdai authenticated") {
+		t.Errorf("doctor on a legacy index: exit %d, index %+v", code, ix)
+	}
+	// the rebuild it names makes it whole
+	o.Force = true
+	if err := buildcmd.RunInit(ctx, o); err != nil {
+		t.Fatalf("init --force: %v", err)
+	}
+	code, out, errOut = runCLI(t, "index", "query", "frob files recursively", "--json", "--full", "--chroma-url", url)
+	if code != 0 || !strings.Contains(out, "Descend into directories") {
+		t.Errorf("query after init --force: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func idsOf(recs []chroma.Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.ID
 	}
 	return out
 }
