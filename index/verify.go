@@ -46,6 +46,10 @@ func (v *Verification) Summary() string {
 		return ""
 	case v.Legacy():
 		return fmt.Sprintf("UNAUTHENTICATED: the index was built before cmdai authenticated its records (%d records failed verification) and answers nothing; %s", v.Failed(), RebuildHint)
+	case v.Tampered == v.Records:
+		// every one: more likely another key than every record rewritten
+		return fmt.Sprintf("TAMPERED: all %d records failed verification and answer nothing: the index was tampered with, or written by a cmdai with another %s (an index shared through --chroma-url needs the writer's key copied, mode 0600, into this data directory); %s",
+			v.Records, KeyFileName, RebuildHint)
 	}
 	return fmt.Sprintf("TAMPERED: the index was tampered with: %d of %d records failed verification (%d rewritten, %d without an authenticator) and are not shown; %s",
 		v.Failed(), v.Records, v.Tampered, v.Unauthenticated, RebuildHint)

@@ -28,7 +28,11 @@ func TestVerificationSummary(t *testing.T) {
 			t.Errorf("%+v: %q", v, v.Summary())
 		}
 	}
-	for _, v := range []*Verification{legacy, count(ErrTampered)} {
+	foreign := count(ErrTampered, ErrTampered)
+	if !strings.HasPrefix(foreign.Summary(), "TAMPERED: all 2 records") || !strings.Contains(foreign.Summary(), "another record.key") {
+		t.Errorf("every record failing: %q; want the other key named", foreign.Summary())
+	}
+	for _, v := range []*Verification{legacy, foreign, count(nil, ErrTampered)} {
 		if !strings.Contains(v.Summary(), "cmdai index init --force") {
 			t.Errorf("%q names no rebuild", v.Summary())
 		}

@@ -344,6 +344,30 @@ func TestLegacyIndexNotServed(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Descend into directories") {
 		t.Errorf("query after init --force: exit %d\n%s%s", code, out, errOut)
 	}
+
+	// another user of the shared server, without the writer's key, is
+	// told so; with the key copied, the index verifies there too
+	writerRoot, err := config.DataRoot(os.Getenv)
+	need(t, err)
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	code, out, errOut = runCLI(t, "index", "status", "--chroma-url", url)
+	if code != 0 || !strings.Contains(out, "another record.key") {
+		t.Errorf("status without the writer's key: exit %d\n%s%s", code, out, errOut)
+	}
+	key, err := os.ReadFile(filepath.Join(writerRoot, index.KeyFileName))
+	need(t, err)
+	root, err := config.DataRoot(os.Getenv)
+	need(t, err)
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, index.KeyFileName), key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, "index", "query", "frob files recursively", "--json", "--full", "--chroma-url", url)
+	if code != 0 || !strings.Contains(out, "Descend into directories") || strings.Contains(errOut, "failed verification") {
+		t.Errorf("query with the writer's key copied: exit %d\n%s%s", code, out, errOut)
+	}
 }
 
 func idsOf(recs []chroma.Record) []string {
