@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -433,7 +434,8 @@ func (c *Collection) Query(ctx context.Context, vec []float32, n int) ([]Hit, er
 // QueryNearest returns the ids and distances of the n records nearest to
 // vec, without their text or metadata: for a caller that holds those
 // already (checked then), so unchecked. Metadata is most of a query's
-// time on the server (about 10 of 14 ms for 100 records of this machine's index, BENCHMARKS.md).
+// time on the server (about 10 of 14 ms for 100 records of this
+// machine's index, BENCHMARKS.md).
 func (c *Collection) QueryNearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
 	return c.query(ctx, vec, n, v2.IncludeDistances)
 }
@@ -452,6 +454,7 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 		return nil, nil
 	}
 	docs, metas, dists := res.GetDocumentsGroups(), res.GetMetadatasGroups(), res.GetDistancesGroups()
+	checked := slices.Contains(include, v2.IncludeMetadatas) // not QueryNearest's
 	hits := make([]Hit, 0, len(ids[0]))
 	for i, id := range ids[0] {
 		h := Hit{Record: Record{ID: string(id)}}
@@ -464,7 +467,7 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 		if len(dists) > 0 && i < len(dists[0]) {
 			h.Distance = float64(dists[0][i])
 		}
-		if len(metas) > 0 && !c.store.passes(h.Record) {
+		if checked && !c.store.passes(h.Record) {
 			continue
 		}
 		hits = append(hits, h)
