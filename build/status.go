@@ -22,6 +22,8 @@ type CollectionStatus struct {
 	// (and one an interrupted run left): not an index to query.
 	Temporary bool       `json:"temporary,omitempty"`
 	Stale     *Staleness `json:"staleness,omitempty"`
+	// Verification of the current index's records' authenticators.
+	Verification *index.Verification `json:"verification,omitempty"`
 }
 
 // Temporary reports whether name is a collection a build or an import

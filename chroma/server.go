@@ -132,8 +132,9 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if _, err := BinVersion(ctx, o.Bin); errors.Is(err, ErrUnsupportedVersion) {
 		return nil, err
 	}
-	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create chroma data directory: %w", err)
+	// 0700, an older cmdai's 0755 too: the files are the index
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil || os.Chmod(o.DataDir, 0o700) != nil {
+		return nil, fmt.Errorf("create chroma data directory %s, private (0700): %v", o.DataDir, err)
 	}
 	lock, err := datalock.Take(ctx, o.DataDir, o.LockWait, o.OnLockWait)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	v2 "github.com/amikos-tech/chroma-go/pkg/api/v2"
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 
+	"github.com/cmdai/cmdai/chroma/wire"
 	"github.com/cmdai/cmdai/netx"
 )
 
@@ -33,6 +35,9 @@ type Config struct {
 	TokenHeader string
 	// Timeout bounds each request; 0 means 60 s.
 	Timeout time.Duration
+	// Auth seals the records written and checks those read (nil:
+	// neither; cmd/cmdai always sets it).
+	Auth Authenticator
 }
 
 // Store is a connection to a Chroma server.
@@ -41,6 +46,7 @@ type Store struct {
 	URL      string
 	Version  string
 	maxBatch int
+	auth     Authenticator
 }
 
 // Connect checks that the server answers (heartbeat, version, limits) and
@@ -82,7 +88,7 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chroma client for %s: %w", base, err)
 	}
-	s := &Store{client: client, URL: base}
+	s := &Store{client: client, URL: base, auth: cfg.Auth}
 	pctx, cancel := context.WithTimeout(ctx, min(10*time.Second, timeout))
 	defer cancel()
 	if err := client.Heartbeat(pctx); err != nil {
@@ -188,7 +194,7 @@ type Collection struct {
 func (c *Collection) Name() string { return c.c.Name() }
 
 // Metadata returns the collection's metadata as plain values.
-func (c *Collection) Metadata() map[string]any { return metadataMap(c.c.Metadata()) }
+func (c *Collection) Metadata() map[string]any { return wire.Map(c.c.Metadata()) }
 
 // CreateCollection creates (or opens, when it exists) a collection in
 // inner-product space (Space) with the given metadata.
@@ -230,7 +236,7 @@ func (s *Store) OpenCollection(ctx context.Context, name string) (*Collection, e
 // newCollection wraps c, noting its space (an existing collection's, which
 // may be cosine).
 func newCollection(c v2.Collection, s *Store) *Collection {
-	space, _ := metadataMap(c.Metadata())[v2.HNSWSpace].(string)
+	space, _ := wire.Map(c.Metadata())[v2.HNSWSpace].(string)
 	if space == "" {
 		space = string(Space)
 	}
@@ -377,8 +383,14 @@ func (c *Collection) Upsert(ctx context.Context, recs []Record) error {
 			if len(r.Embedding) == 0 {
 				return fmt.Errorf("record %s has no embedding", r.ID)
 			}
-			ids[i], docs[i] = v2.DocumentID(r.ID), r.Document
-			md, err := v2.NewDocumentMetadataFromMap(plainMetadata(r.Metadata))
+			doc, plain := wire.Text(r.Document), wire.Plain(r.Metadata)
+			if c.store.auth != nil {
+				if err := c.store.auth.Seal(r.ID, doc, plain); err != nil {
+					return fmt.Errorf("authenticate record %s: %w", r.ID, err)
+				}
+			}
+			ids[i], docs[i] = v2.DocumentID(r.ID), doc
+			md, err := v2.NewDocumentMetadataFromMap(plain)
 			if err != nil {
 				return fmt.Errorf("metadata of %s: %w", r.ID, err)
 			}
@@ -390,24 +402,6 @@ func (c *Collection) Upsert(ctx context.Context, recs []Record) error {
 		}
 	}
 	return nil
-}
-
-// plainMetadata keeps the values Chroma stores (strings, numbers, bools)
-// and drops the rest; string lists are joined with commas.
-func plainMetadata(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		switch x := v.(type) {
-		case string, bool, int, int64, float64, float32:
-			out[k] = x
-		case []string:
-			out[k] = strings.Join(x, ",")
-		case nil:
-		default:
-			out[k] = fmt.Sprint(x)
-		}
-	}
-	return out
 }
 
 // Delete removes records by id.
@@ -432,15 +426,16 @@ type Hit struct {
 	Distance float64 `json:"distance"`
 }
 
-// Query returns the n records nearest to vec.
+// Query returns the n records nearest to vec (that pass their check).
 func (c *Collection) Query(ctx context.Context, vec []float32, n int) ([]Hit, error) {
 	return c.query(ctx, vec, n, v2.IncludeDocuments, v2.IncludeMetadatas, v2.IncludeDistances)
 }
 
 // QueryNearest returns the ids and distances of the n records nearest to
 // vec, without their text or metadata: for a caller that holds those
-// already. Metadata is most of a query's time on the server (about 10 of
-// 14 ms for 100 records of this machine's index, BENCHMARKS.md).
+// already (checked then), so unchecked. Metadata is most of a query's
+// time on the server (about 10 of 14 ms for 100 records of this
+// machine's index, BENCHMARKS.md).
 func (c *Collection) QueryNearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
 	return c.query(ctx, vec, n, v2.IncludeDistances)
 }
@@ -459,19 +454,23 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 		return nil, nil
 	}
 	docs, metas, dists := res.GetDocumentsGroups(), res.GetMetadatasGroups(), res.GetDistancesGroups()
-	hits := make([]Hit, len(ids[0]))
+	checked := slices.Contains(include, v2.IncludeMetadatas) // not QueryNearest's
+	hits := make([]Hit, 0, len(ids[0]))
 	for i, id := range ids[0] {
 		h := Hit{Record: Record{ID: string(id)}}
 		if len(docs) > 0 && i < len(docs[0]) && docs[0][i] != nil {
 			h.Document = docs[0][i].ContentString()
 		}
 		if len(metas) > 0 && i < len(metas[0]) {
-			h.Metadata = metadataMap(metas[0][i])
+			h.Metadata = wire.Map(metas[0][i])
 		}
 		if len(dists) > 0 && i < len(dists[0]) {
 			h.Distance = float64(dists[0][i])
 		}
-		hits[i] = h
+		if checked && !c.store.passes(h.Record) {
+			continue
+		}
+		hits = append(hits, h)
 	}
 	return hits, nil
 }
@@ -483,10 +482,17 @@ type Include struct {
 	Where map[string]string
 }
 
-// GetPage returns up to limit records from offset, in the server's order.
+// GetPage returns up to limit records from offset, in the server's order
+// (those that pass their check).
 func (c *Collection) GetPage(ctx context.Context, offset, limit int, inc Include) ([]Record, error) {
+	recs, err := c.fetch(ctx, c.pageOptions(offset, limit, inc))
+	return c.store.checked(recs, inc.Documents), err
+}
+
+// pageOptions is GetPage's request.
+func (c *Collection) pageOptions(offset, limit int, inc Include) []v2.CollectionGetOption {
 	include := []v2.Include{v2.IncludeMetadatas}
-	if inc.Documents {
+	if inc.Documents || c.store.auth != nil {
 		include = append(include, v2.IncludeDocuments)
 	}
 	if inc.Embeddings {
@@ -509,7 +515,7 @@ func (c *Collection) GetPage(ctx context.Context, offset, limit int, inc Include
 			opts = append(opts, v2.WithWhere(v2.And(clauses...)))
 		}
 	}
-	return c.get(ctx, opts)
+	return opts
 }
 
 // Get returns the records with these ids (those that exist), with their
@@ -526,72 +532,46 @@ func (c *Collection) Get(ctx context.Context, ids []string) ([]Record, error) {
 }
 
 func (c *Collection) get(ctx context.Context, opts []v2.CollectionGetOption) ([]Record, error) {
+	recs, err := c.fetch(ctx, opts)
+	return c.store.checked(recs, true), err
+}
+
+func (c *Collection) fetch(ctx context.Context, opts []v2.CollectionGetOption) ([]Record, error) {
 	res, err := c.c.Get(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Name(), err)
 	}
 	ids, docs, metas, embs := res.GetIDs(), res.GetDocuments(), res.GetMetadatas(), res.GetEmbeddings()
-	out := make([]Record, len(ids))
+	out := make([]Record, 0, len(ids))
 	for i, id := range ids {
 		r := Record{ID: string(id)}
 		if i < len(docs) && docs[i] != nil {
 			r.Document = docs[i].ContentString()
 		}
 		if i < len(metas) {
-			r.Metadata = metadataMap(metas[i])
+			r.Metadata = wire.Map(metas[i])
 		}
 		if i < len(embs) && embs[i] != nil {
 			r.Embedding = embs[i].ContentAsFloat32()
 		}
-		out[i] = r
+		out = append(out, r)
 	}
 	return out, nil
 }
 
-// All reads every record (matching inc.Where), page by page.
+// All reads every record (matching inc.Where), page by page (those that
+// pass their check).
 func (c *Collection) All(ctx context.Context, inc Include) ([]Record, error) {
 	page := min(c.store.maxBatch, 1000)
 	var out []Record
 	for off := 0; ; off += page {
-		recs, err := c.GetPage(ctx, off, page, inc)
+		recs, err := c.fetch(ctx, c.pageOptions(off, page, inc))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, recs...)
+		out = append(out, c.store.checked(recs, inc.Documents)...)
 		if len(recs) < page {
 			return out, nil
 		}
 	}
-}
-
-// typedMetadata is what chroma-go's collection and document metadata
-// share.
-type typedMetadata interface {
-	Keys() []string
-	GetString(key string) (string, bool)
-	GetInt(key string) (int64, bool)
-	GetFloat(key string) (float64, bool)
-	GetBool(key string) (bool, bool)
-}
-
-// metadataMap turns chroma-go metadata into plain values: string, bool,
-// int64 or float64.
-func metadataMap(m any) map[string]any {
-	tm, ok := m.(typedMetadata)
-	if !ok || tm == nil {
-		return nil
-	}
-	out := map[string]any{}
-	for _, k := range tm.Keys() {
-		if v, ok := tm.GetString(k); ok {
-			out[k] = v
-		} else if v, ok := tm.GetBool(k); ok {
-			out[k] = v
-		} else if v, ok := tm.GetInt(k); ok {
-			out[k] = v
-		} else if v, ok := tm.GetFloat(k); ok {
-			out[k] = v
-		}
-	}
-	return out
 }

@@ -164,6 +164,12 @@ const (
 	keyPriority      = "priority"
 	keyKeywords      = "keywords"
 	keyRelevantFor   = "relevant_for"
+	// keyAuth is the record's authenticator: an HMAC-SHA256 (RecordKey)
+	// over its id, text and every other key, so that a record rewritten
+	// through Chroma's API by anyone but cmdai (the private server
+	// listens on loopback TCP without authentication; a shared one may
+	// be open to more) is known and never shown.
+	keyAuth = "cmdai_auth"
 )
 
 // ShownVersion is the version to show for the command: its owning

@@ -28,6 +28,15 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 	if err != nil {
 		return packaging.Manifest{}, err
 	}
+	// All returns the records that pass their check (without their
+	// authenticator: a tarball carries none, its import authenticates
+	// its records under the importing machine's key once the manifest's
+	// checksums and signature hold): one short means some failed.
+	if n, err := coll.Count(ctx); err != nil {
+		return packaging.Manifest{}, err
+	} else if n != len(recs) {
+		return packaging.Manifest{}, fmt.Errorf("%d of the %d records of %s failed verification (the index was tampered with): not exported; %s", n-len(recs), n, coll.Name(), index.RebuildHint)
+	}
 	out := make([]packaging.Record, len(recs))
 	cmds := map[string]bool{}
 	packages := map[string]string{}

@@ -21,6 +21,12 @@ import (
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
+// checkedExt ends the name of a keyword index built from records that
+// passed their check (chroma.Authenticator): one a cmdai before the
+// checks saved (name-<hash>.bm25) may hold text no one checked, and is
+// neither read nor kept.
+const checkedExt = ".checked.bm25"
+
 // Records is what a keyword index is built from: an index's collection
 // (a *chroma.Collection, or search's unit tests' fake).
 type Records interface {
@@ -43,7 +49,7 @@ func Open(ctx context.Context, coll Records, dir string) (*bm25.Index, error) {
 		return nil, err
 	}
 	key := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%d|%s", coll.Name(), meta.BuiltAt.UTC().Format(time.RFC3339Nano), n, meta.Chunks, meta.ModelSHA256)))
-	path := filepath.Join(dir, coll.Name()+"-"+hex.EncodeToString(key[:6])+".bm25")
+	path := filepath.Join(dir, coll.Name()+"-"+hex.EncodeToString(key[:6])+checkedExt)
 	if f, err := os.Open(path); err == nil {
 		ix, err := bm25.Load(f)
 		f.Close()
@@ -68,7 +74,7 @@ func Open(ctx context.Context, coll Records, dir string) (*bm25.Index, error) {
 // a query can still answer from when Chroma cannot be reached. It returns
 // the file it read, whose time says how old the answer may be.
 func Saved(dir, collection string) (*bm25.Index, string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
+	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*"+checkedExt))
 	if err != nil {
 		return nil, "", err
 	}

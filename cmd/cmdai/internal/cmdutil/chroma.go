@@ -194,7 +194,11 @@ func (c *Connection) CheckBuildSpace(ctx context.Context, collection string, com
 // Connect reaches the configured server, starting the private one
 // when no URL is given. Errors carry the exit code and the fix.
 func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, error) {
-	cfg := chroma.Config{URL: o.URL, Tenant: o.Tenant, Database: o.Database, Token: o.Token, TokenHeader: o.TokenHeader}
+	key, err := f.RecordKey()
+	if err != nil {
+		return nil, err
+	}
+	cfg := chroma.Config{URL: o.URL, Tenant: o.Tenant, Database: o.Database, Token: o.Token, TokenHeader: o.TokenHeader, Auth: key}
 	if o.URL != "" {
 		st, err := chroma.Connect(ctx, cfg)
 		if err != nil {
@@ -206,7 +210,6 @@ func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, er
 	}
 	dir := o.DataDir
 	if dir == "" {
-		var err error
 		if dir, err = config.ChromaDir(f.Getenv); err != nil {
 			return nil, err
 		}

@@ -65,7 +65,12 @@ func (f *Factory) connectThroughServe(ctx context.Context, o ChromaOptions, data
 	if err != nil {
 		return nil, true, WithCode(ExitBusy, fmt.Errorf("cmdai serve runs on this index and its write lease failed: %w (stop serve, or run the command again)", err))
 	}
-	cfg := chroma.Config{URL: lease.ChromaURL, Tenant: o.Tenant, Database: o.Database, Token: o.Token, TokenHeader: o.TokenHeader}
+	key, err := f.RecordKey()
+	if err != nil {
+		lease.Close()
+		return nil, true, err
+	}
+	cfg := chroma.Config{URL: lease.ChromaURL, Tenant: o.Tenant, Database: o.Database, Token: o.Token, TokenHeader: o.TokenHeader, Auth: key}
 	st, err := chroma.Connect(ctx, cfg)
 	if err != nil {
 		lease.Close()

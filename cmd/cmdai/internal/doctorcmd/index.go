@@ -82,6 +82,15 @@ func describeIndex(ctx context.Context, c Component, coll *chroma.Collection, mo
 	c.Version = meta.ToolVersion
 	c.Detail = fmt.Sprintf("%d records, %d commands, built %s with %s %s (sha256 %.12s)", n, meta.Commands, meta.BuiltAt.Format("2006-01-02 15:04"), meta.Model, meta.ModelVariant, meta.ModelSHA256)
 	c.Status = StatusOK
+	if v, err := cmdutil.VerifyIndex(ctx, coll); err != nil {
+		c.Status, c.code, c.Detail = StatusBad, cmdutil.ExitUnreachable, err.Error()
+		return c
+	} else if v != nil && v.Failed() > 0 {
+		c.Status, c.code = StatusBad, cmdutil.ExitVerification
+		c.Detail += "; " + v.Summary()
+		c.Fix = index.RebuildHint
+		return c
+	}
 	if model.Status != StatusOK {
 		return c
 	}

@@ -139,6 +139,9 @@ func CollectStatus(ctx context.Context, conn *cmdutil.Connection, info distro.In
 		if c.Stale, err = build.Stale(ctx, coll, po, detailed); err != nil {
 			return st, err
 		}
+		if c.Verification, err = cmdutil.VerifyIndex(ctx, coll); err != nil {
+			return st, err
+		}
 	}
 	return st, nil
 }
@@ -194,6 +197,9 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 				budget = fmt.Sprintf("%d word pieces of prose per page", c.Meta.ProseBudget)
 			}
 			fmt.Fprintf(out, "  embedded: summaries, options and examples of every page; %s\n", budget)
+		}
+		if v := c.Verification; v != nil && v.Failed() > 0 {
+			fmt.Fprintf(out, "  %s\n", v.Summary())
 		}
 		printFailures(out, c.Meta.Failed, opts.Detailed)
 	}

@@ -57,7 +57,7 @@ func saveKeywords(t *testing.T, getenv func(string) string) {
 	}
 	md := index.Metadata{Command: "wc", Kind: index.KindSummary, Section: "NAME", Description: "print newline, word, and byte counts"}
 	ix := bm25.Build([]bm25.Doc{{ID: "wc.1#NAME", Command: "wc", Text: "wc(1) - print newline, word, and byte counts", Meta: md}})
-	if err := fsx.WriteFile(filepath.Join(dir, coll+"-0123.bm25"), 0o644, ix.Save); err != nil {
+	if err := fsx.WriteFile(filepath.Join(dir, coll+"-0123.checked.bm25"), 0o644, ix.Save); err != nil {
 		t.Fatal(err)
 	}
 }

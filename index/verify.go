@@ -1,0 +1,56 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Verification is how an index's records fare against their
+// authenticators (RecordKey): a record that fails is never shown, and
+// `index status` and doctor say so with the fix.
+type Verification struct {
+	Records int `json:"records_checked"`
+	// Unauthenticated records have no authenticator: built by a cmdai
+	// before they were kept, or added by someone else.
+	Unauthenticated int `json:"unauthenticated_count"`
+	// Tampered records have one that does not match their content.
+	Tampered int `json:"tampered_count"`
+}
+
+// Add counts one record's check (RecordKey.Check's answer).
+func (v *Verification) Add(err error) {
+	v.Records++
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrUnauthenticated):
+		v.Unauthenticated++
+	default:
+		v.Tampered++
+	}
+}
+
+// Failed is how many records failed their check.
+func (v *Verification) Failed() int { return v.Unauthenticated + v.Tampered }
+
+// Legacy says every record lacks an authenticator and none is wrong: an
+// index built before cmdai kept them, not one rewritten since.
+func (v *Verification) Legacy() bool {
+	return v.Records > 0 && v.Unauthenticated == v.Records && v.Tampered == 0
+}
+
+// Summary says in one line what failed and how to rebuild ("" when
+// nothing did).
+func (v *Verification) Summary() string {
+	switch {
+	case v.Failed() == 0:
+		return ""
+	case v.Legacy():
+		return fmt.Sprintf("UNAUTHENTICATED: the index was built before cmdai authenticated its records (%d records failed verification) and answers nothing; %s", v.Failed(), RebuildHint)
+	case v.Tampered == v.Records:
+		// every one: more likely another key than every record rewritten
+		return fmt.Sprintf("TAMPERED: all %d records failed verification and answer nothing: the index was tampered with, or written by a cmdai with another %s (an index shared through --chroma-url needs the writer's key copied, mode 0600, into this data directory); %s",
+			v.Records, KeyFileName, RebuildHint)
+	}
+	return fmt.Sprintf("TAMPERED: the index was tampered with: %d of %d records failed verification (%d rewritten, %d without an authenticator) and are not shown; %s",
+		v.Failed(), v.Records, v.Tampered, v.Unauthenticated, RebuildHint)
+}
