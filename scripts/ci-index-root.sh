@@ -76,11 +76,17 @@ curl -fsS "$url/api/v2/heartbeat" >/dev/null || fail "the Chroma server did not 
 # shellcheck disable=SC2016 # expanded by the root's bash
 inner='set -euo pipefail
 bash /tmp/cmdai-ci/ci-prepare-root.sh /tmp/cmdai-ci/index-packages.txt
+export CMDAI_HOME=/tmp/cmdai-home
 s=$SECONDS
 /opt/cmdai/bin/cmdai index init --chroma-url "$URL" --distro "$DISTRO" --batch-mode >/tmp/cmdai-out/init-summary.json 2>/tmp/cmdai-out/init.err ||
 	{ tail -20 /tmp/cmdai-out/init.err >&2; exit 1; }
 echo "ci-index-root: index init in the root took $((SECONDS - s)) s"
 /opt/cmdai/bin/cmdai index export /tmp/cmdai-out --chroma-url "$URL" --distro "$DISTRO" --json >/tmp/cmdai-out/export.json
+# The key its records are sealed with, for the proof on the same server
+# outside (a shared Chroma is read with the record.key of the cmdai that
+# wrote it); mode 644: written by root here, read by the runner outside,
+# which removes it.
+install -m 644 "$CMDAI_HOME/record.key" /tmp/cmdai-out/record.key
 if command -v dpkg-query >/dev/null; then
 	dpkg-query -W -f "\${Package}\t\${Version}\n" >/tmp/cmdai-out/root-packages.tsv
 elif command -v rpm >/dev/null; then
@@ -112,6 +118,7 @@ CMDAI_HOME="$home" "$opt/bin/cmdai" index import "$tarball" --validate >/dev/nul
 # The proof a job gives before uploading, from outside (same server, this
 # distribution's collection).
 CMDAI_HOME="$home" "$opt/bin/cmdai" model import "$opt/share/cmdai/models/all-MiniLM-L6-v2" >/dev/null
+install -m 600 "$out/record.key" "$home/record.key" && rm -f "$out/record.key"
 CMDAI="$opt/bin/cmdai" CMDAI_HOME="$home" CMDAI_CHROMA_URL="$url" CMDAI_DISTRO="$distro" \
 	"$REPO/scripts/ci-prove-index.sh" --min-commands "$min" || fail "the $distro index does not pass the proof"
 
