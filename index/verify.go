@@ -17,7 +17,7 @@ type Verification struct {
 	Tampered int `json:"tampered_count"`
 	// Metadata is the check of the collection's own metadata: "verified",
 	// "tampered" or "unauthenticated" (MetadataState).
-	Metadata string `json:"metadata"`
+	Metadata string `json:"metadata_check"`
 }
 
 // MetadataState names the check of a collection's metadata (OpenMeta's
