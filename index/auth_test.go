@@ -233,3 +233,23 @@ func TestRecordKeySealMeta(t *testing.T) {
 		t.Errorf("read without the key: %v, want ErrTampered", err)
 	}
 }
+
+// BenchmarkOpenMeta: the check of a collection's metadata, made each
+// time Collection.Metadata is read (a few times per index opened).
+func BenchmarkOpenMeta(b *testing.B) {
+	k := NewRecordKey(filepath.Join(b.TempDir(), KeyFileName))
+	md := Meta{Model: "all-MiniLM-L6-v2", Dims: 384, ModelSHA256: strings.Repeat("ab", 32), Distro: "debian-12", OS: "linux", Complete: true,
+		Commands: 2500, Chunks: 15000, Skipped: map[string]string{"a": "1", "b": "2"}}.Map()
+	if err := k.SealMeta(md); err != nil {
+		b.Fatal(err)
+	}
+	mac := md[keyAuth]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		md[keyAuth] = mac
+		if err := k.OpenMeta(md); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
