@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -69,6 +70,10 @@ func Refresh(ctx context.Context, store *chroma.Store, o Options, open func(*Opt
 	coll, err := store.OpenCollection(ctx, o.Collection)
 	if err != nil {
 		return sum, err
+	}
+	if err := coll.MetadataErr(); err != nil {
+		// writing it back would seal what someone else wrote
+		return sum, fmt.Errorf("index %s: %s", o.Collection, index.MetadataFailure(err))
 	}
 	if sum.Plan, err = PlanRefresh(ctx, coll, o.Pages); err != nil {
 		return sum, err

@@ -55,6 +55,8 @@ func openTarget(ctx context.Context, store *chroma.Store, o Options, info embed.
 		}
 	case err != nil:
 		return t, err
+	case coll.MetadataErr() != nil:
+		return t, fmt.Errorf("index %s: %s", o.Collection, index.MetadataFailure(coll.MetadataErr()))
 	default:
 		t.old = index.ParseMeta(coll.Metadata())
 		if t.old.ModelSHA256 != info.SHA256 || t.old.SchemaVersion != index.SchemaVersion {

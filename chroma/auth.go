@@ -1,5 +1,12 @@
 package chroma
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cmdai/cmdai/chroma/wire"
+)
+
 // Authenticator keeps answers honest: the private server listens on
 // loopback TCP and chromadb 1.x has no authentication to turn on (its
 // Rust server ignores the Python one's auth settings), and a shared one
@@ -12,6 +19,12 @@ type Authenticator interface {
 	// Open checks a record read back, counting a failure, and removes
 	// the authenticator from md.
 	Open(id, document string, md map[string]any) error
+	// SealMeta adds the authenticator to a collection's metadata (its
+	// keys but Chroma's own), about to be written.
+	SealMeta(md map[string]any) error
+	// OpenMeta checks a collection's metadata read back (its keys but
+	// Chroma's own) and removes the authenticator.
+	OpenMeta(md map[string]any) error
 }
 
 // checked keeps the records that pass their check, with their text when
@@ -45,4 +58,66 @@ func (c *Collection) Unchecked() *Collection {
 	s := *c.store
 	s.auth = nil
 	return &Collection{c: c.c, store: &s, space: c.space}
+}
+
+// chromaKey tells Chroma's own keys in a collection's metadata
+// (hnsw:space), which it sets itself: not sealed.
+func chromaKey(k string) bool { return strings.HasPrefix(k, "hnsw:") }
+
+// split parts md into Chroma's keys and cmdai's (fresh maps).
+func split(md map[string]any) (chromas, ours map[string]any) {
+	chromas, ours = map[string]any{}, map[string]any{}
+	for k, v := range md {
+		if chromaKey(k) {
+			chromas[k] = v
+		} else {
+			ours[k] = v
+		}
+	}
+	return chromas, ours
+}
+
+// sealMeta is meta with its authenticator, as CreateCollection and
+// SetMetadata write it.
+func (s *Store) sealMeta(meta map[string]any) (map[string]any, error) {
+	out, ours := split(meta)
+	if s.auth != nil {
+		if err := s.auth.SealMeta(ours); err != nil {
+			return nil, fmt.Errorf("authenticate the collection's metadata: %w", err)
+		}
+	}
+	for k, v := range ours {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// Metadata returns the collection's metadata as plain values, without its
+// authenticator. When that check fails, only Chroma's own keys: nothing
+// someone else wrote reaches a reader (MetadataErr says why).
+func (c *Collection) Metadata() map[string]any {
+	md, _ := c.openMeta()
+	return md
+}
+
+// MetadataErr is the check of the collection's metadata (nil: it passes,
+// or the store checks nothing): what the Authenticator's OpenMeta says.
+func (c *Collection) MetadataErr() error {
+	_, err := c.openMeta()
+	return err
+}
+
+func (c *Collection) openMeta() (map[string]any, error) {
+	raw := wire.Map(c.c.Metadata())
+	if c.store.auth == nil {
+		return raw, nil
+	}
+	out, ours := split(raw)
+	if err := c.store.auth.OpenMeta(ours); err != nil {
+		return out, err
+	}
+	for k, v := range ours {
+		out[k] = v
+	}
+	return out, nil
 }

@@ -193,12 +193,14 @@ type Collection struct {
 // Name is the collection's name.
 func (c *Collection) Name() string { return c.c.Name() }
 
-// Metadata returns the collection's metadata as plain values.
-func (c *Collection) Metadata() map[string]any { return wire.Map(c.c.Metadata()) }
-
 // CreateCollection creates (or opens, when it exists) a collection in
-// inner-product space (Space) with the given metadata.
+// inner-product space (Space) with the given metadata, sealed by the
+// store's Authenticator.
 func (s *Store) CreateCollection(ctx context.Context, name string, meta map[string]any) (*Collection, error) {
+	meta, err := s.sealMeta(meta)
+	if err != nil {
+		return nil, err
+	}
 	md, err := v2.NewMetadataFromMapStrict(meta)
 	if err != nil {
 		return nil, fmt.Errorf("collection metadata: %w", err)
@@ -336,13 +338,17 @@ func contains(list []string, s string) bool {
 }
 
 // SetMetadata replaces the collection's metadata (keeping the space it
-// was created with).
+// was created with), sealed as CreateCollection's.
 func (c *Collection) SetMetadata(ctx context.Context, meta map[string]any) error {
 	m := make(map[string]any, len(meta)+1)
 	for k, v := range meta {
 		m[k] = v
 	}
 	m[v2.HNSWSpace] = c.space
+	m, err := c.store.sealMeta(m)
+	if err != nil {
+		return err
+	}
 	md, err := v2.NewMetadataFromMapStrict(m)
 	if err != nil {
 		return fmt.Errorf("collection metadata: %w", err)

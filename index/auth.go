@@ -177,6 +177,11 @@ func (k *RecordKey) Check(id, document string, md map[string]any) error {
 }
 
 func (k *RecordKey) open(id, document string, md map[string]any) error {
+	return k.check(md, func(key []byte) string { return recordMAC(key, id, document, md) })
+}
+
+// check compares md's authenticator with mac's, removing it from md.
+func (k *RecordKey) check(md map[string]any, mac func(key []byte) string) error {
 	got, ok := md[keyAuth].(string)
 	delete(md, keyAuth)
 	if !ok || got == "" {
@@ -184,14 +189,45 @@ func (k *RecordKey) open(id, document string, md map[string]any) error {
 	}
 	key, err := k.load(false)
 	if err != nil {
-		// records that carry an authenticator but no key to check it
+		// an authenticator but no key to check it
 		return fmt.Errorf("%w (%v)", ErrTampered, err)
 	}
-	want := recordMAC(key, id, document, md)
-	if !hmac.Equal([]byte(got), []byte(want)) {
+	if !hmac.Equal([]byte(got), []byte(mac(key))) {
 		return ErrTampered
 	}
 	return nil
+}
+
+// metaPurpose names what a collection's metadata is sealed as. Its seal
+// is made with a key of its own, derived from the record key, so that no
+// record's authenticator (whatever its id) is ever a collection's; and
+// bound to no collection name, which build's and import's swap change.
+const metaPurpose = "cmdai collection metadata v1"
+
+func metaKey(key []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(metaPurpose))
+	return m.Sum(nil)
+}
+
+// SealMeta sets the authenticator of a collection's metadata about to be
+// written: md, cmdai's keys (not Chroma's own, which it may set itself).
+// Its free text (distro, os, tool version, failure reasons) reaches the
+// assistants through status: nobody else may write it.
+func (k *RecordKey) SealMeta(md map[string]any) error {
+	key, err := k.load(true)
+	if err != nil {
+		return err
+	}
+	delete(md, keyAuth)
+	md[keyAuth] = recordMAC(metaKey(key), metaPurpose, "", md)
+	return nil
+}
+
+// OpenMeta checks a collection's metadata read back (cmdai's keys) and
+// removes its authenticator: nil, ErrUnauthenticated or ErrTampered.
+func (k *RecordKey) OpenMeta(md map[string]any) error {
+	return k.check(md, func(key []byte) string { return recordMAC(metaKey(key), metaPurpose, "", md) })
 }
 
 // recordMAC is HMAC-SHA256 over the canonical encoding of a record: its

@@ -15,6 +15,38 @@ type Verification struct {
 	Unauthenticated int `json:"unauthenticated_count"`
 	// Tampered records have one that does not match their content.
 	Tampered int `json:"tampered_count"`
+	// Metadata is the check of the collection's own metadata: "verified",
+	// "tampered" or "unauthenticated" (MetadataState).
+	Metadata string `json:"metadata_check"`
+}
+
+// MetadataState names the check of a collection's metadata (OpenMeta's
+// answer) as Verification.Metadata holds it.
+func MetadataState(err error) string {
+	switch {
+	case err == nil:
+		return "verified"
+	case errors.Is(err, ErrUnauthenticated):
+		return "unauthenticated"
+	}
+	return "tampered"
+}
+
+// MetadataFailed says the collection's metadata failed its check.
+func (v *Verification) MetadataFailed() bool {
+	return v.Metadata != "" && v.Metadata != "verified"
+}
+
+// OK says nothing failed.
+func (v *Verification) OK() bool { return v.Failed() == 0 && !v.MetadataFailed() }
+
+// MetadataFailure says in one line that a collection's metadata failed
+// its check (OpenMeta's err), and how to rebuild.
+func MetadataFailure(err error) string {
+	if MetadataState(err) == "unauthenticated" {
+		return "UNAUTHENTICATED: the index's metadata has no authenticator (built before cmdai authenticated it, or written by someone else), so it is not shown and the index answers nothing; " + RebuildHint
+	}
+	return fmt.Sprintf("TAMPERED: the index's metadata failed verification (the index was tampered with, or written by a cmdai with another %s), so it is not shown and the index answers nothing; %s", KeyFileName, RebuildHint)
 }
 
 // Add counts one record's check (RecordKey.Check's answer).
@@ -41,6 +73,21 @@ func (v *Verification) Legacy() bool {
 // Summary says in one line what failed and how to rebuild ("" when
 // nothing did).
 func (v *Verification) Summary() string {
+	if v.MetadataFailed() {
+		err := ErrTampered
+		if v.Metadata == "unauthenticated" {
+			err = ErrUnauthenticated
+		}
+		line := MetadataFailure(err)
+		if v.Failed() > 0 {
+			line += fmt.Sprintf(" (also %d of %d records failed verification)", v.Failed(), v.Records)
+		}
+		return line
+	}
+	return v.records()
+}
+
+func (v *Verification) records() string {
 	switch {
 	case v.Failed() == 0:
 		return ""

@@ -38,3 +38,27 @@ func TestVerificationSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestVerificationMetadata: metadata that failed its check is said first,
+// with the rebuild, whatever the records did; verified metadata changes
+// nothing.
+func TestVerificationMetadata(t *testing.T) {
+	clean := &Verification{Records: 2, Metadata: MetadataState(nil)}
+	if !clean.OK() || clean.Summary() != "" {
+		t.Errorf("clean: %+v %q", clean, clean.Summary())
+	}
+	for _, err := range []error{ErrTampered, ErrUnauthenticated} {
+		v := &Verification{Records: 2, Metadata: MetadataState(err)}
+		want := "TAMPERED: the index's metadata"
+		if err == ErrUnauthenticated {
+			want = "UNAUTHENTICATED: the index's metadata"
+		}
+		if v.OK() || !strings.HasPrefix(v.Summary(), want) || !strings.Contains(v.Summary(), "cmdai index init --force") {
+			t.Errorf("%v: %+v %q", err, v, v.Summary())
+		}
+		v.Add(ErrTampered)
+		if !strings.Contains(v.Summary(), "also 1 of 3 records failed") {
+			t.Errorf("%v with a record failing: %q", err, v.Summary())
+		}
+	}
+}

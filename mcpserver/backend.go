@@ -51,6 +51,10 @@ type Status struct {
 	// Holder says who holds the index: this process, or a serve at an
 	// address.
 	Holder string `json:"holder"`
+	// Verification is the check of the index's metadata and records
+	// against their authenticators (nil: not checked), as `cmdai index
+	// status` reports it.
+	Verification *index.Verification `json:"verification,omitempty"`
 }
 
 // Opener opens the index once: the searcher (its collection and
@@ -91,6 +95,9 @@ type Local struct {
 	// installed here (see explain.Options): nil for an index of another
 	// distribution.
 	OnPath func(command string) bool
+	// Verify, when set, checks the open index's metadata and records
+	// against their authenticators for index_status (cmdutil.VerifyIndex).
+	Verify func(ctx context.Context, coll search.Collection) (*index.Verification, error)
 	// KeepOpen is how long the index stays open after the last call (0:
 	// until Close). Closing it stops the private Chroma server and frees
 	// its data directory for other cmdai commands (one holder at a time):
@@ -279,7 +286,13 @@ func (l *Local) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, l.fail(ctx, fmt.Errorf("count the records of %s: %w", s.Coll.Name(), err))
 	}
-	return Status{Collection: s.Coll.Name(), Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Holder: "this process (cmdai mcp)"}, nil
+	st := Status{Collection: s.Coll.Name(), Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Holder: "this process (cmdai mcp)"}
+	if l.Verify != nil {
+		if st.Verification, err = l.Verify(ctx, s.Coll); err != nil {
+			return Status{}, l.fail(ctx, err)
+		}
+	}
+	return st, nil
 }
 
 // Held tells whether the index is open (waiting for a call in progress).
@@ -308,8 +321,18 @@ func (l *Local) closeHeld() bool {
 // Close closes the index, if it was opened.
 func (l *Local) Close() { l.closeHeld() }
 
-// statusText renders a Status in a few lines.
+// statusText renders a Status in a few lines: with what failed
+// verification and the rebuild, and nothing of metadata that failed its
+// check (anyone who reaches Chroma could have written it).
 func statusText(st Status) string {
+	v := st.Verification
+	if v != nil && v.MetadataFailed() {
+		return fmt.Sprintf("index %s: %d records\n%s\nheld by %s\n", st.Collection, st.Records, v.Summary(), st.Holder)
+	}
+	checked := ""
+	if v != nil && !v.OK() {
+		checked = v.Summary() + "\n"
+	}
 	m := st.Meta
 	state := "complete"
 	if !m.Complete {
@@ -319,6 +342,6 @@ func statusText(st Status) string {
 	if !m.BuiltAt.IsZero() {
 		built = m.BuiltAt.UTC().Format(time.RFC3339)
 	}
-	return fmt.Sprintf("index %s: %d commands, %d records, %s\ndistribution %s (%s); built %s by cmdai %s\nmodel %s (%s, %d dims)\nheld by %s\n",
-		st.Collection, m.Commands, st.Records, state, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder)
+	return fmt.Sprintf("index %s: %d commands, %d records, %s\n%sdistribution %s (%s); built %s by cmdai %s\nmodel %s (%s, %d dims)\nheld by %s\n",
+		st.Collection, m.Commands, st.Records, state, checked, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder)
 }

@@ -64,7 +64,7 @@ func (r Remote) Status(ctx context.Context) (Status, error) {
 	}
 	for _, c := range st.Collections {
 		if c.Name == r.Collection {
-			return Status{Collection: c.Name, Records: c.Records, Meta: c.Meta, Holder: "cmdai serve on " + r.Socket}, nil
+			return Status{Collection: c.Name, Records: c.Records, Meta: c.Meta, Holder: "cmdai serve on " + r.Socket, Verification: c.Verification}, nil
 		}
 	}
 	return Status{}, fmt.Errorf("no index %s in the Chroma of cmdai serve (%s): build it with `cmdai index init`", r.Collection, r.Socket)

@@ -19,6 +19,9 @@ import (
 // Export writes the collection as a tarball (packaging) to w. Only a
 // complete index is exported: an interrupted build would ship holes.
 func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVersion string) (packaging.Manifest, error) {
+	if err := coll.MetadataErr(); err != nil {
+		return packaging.Manifest{}, fmt.Errorf("index %s: not exported: %s", coll.Name(), index.MetadataFailure(err))
+	}
 	md := coll.Metadata()
 	meta := index.ParseMeta(md)
 	if !meta.Complete {

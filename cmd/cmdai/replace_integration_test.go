@@ -21,6 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
@@ -193,7 +194,10 @@ func TestQueryEmptyOrIncompleteIndex(t *testing.T) {
 	realEnv(t)
 	srvURL := startRemote(t)
 	ctx := context.Background()
-	st, err := chroma.Connect(ctx, chroma.Config{URL: srvURL})
+	root, err := config.DataRoot(os.Getenv)
+	need(t, err)
+	// written as cmdai writes (its metadata sealed with this home's key)
+	st, err := chroma.Connect(ctx, chroma.Config{URL: srvURL, Auth: index.NewRecordKey(filepath.Join(root, index.KeyFileName))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -377,3 +377,117 @@ func idsOf(recs []chroma.Record) []string {
 	}
 	return out
 }
+
+// poisonMetadata rewrites the index's collection metadata through the
+// HTTP API of the Chroma at base, as anyone who reaches its port can: a
+// line of text in distro and in a failure reason, which status printed.
+func poisonMetadata(t *testing.T, base string) {
+	t.Helper()
+	colls := base + "/api/v2/tenants/default_tenant/databases/default_database/collections/"
+	var coll struct {
+		ID       string
+		Metadata map[string]any
+	}
+	chromaHTTP(t, http.MethodGet, colls+"cmdai_linux_debian-12", "", &coll)
+	coll.Metadata["distro"] = poison
+	coll.Metadata["failed"] = fmt.Sprintf(`{"frob":%q}`, poison)
+	body, err := json.Marshal(map[string]any{"new_metadata": coll.Metadata})
+	need(t, err)
+	chromaHTTP(t, http.MethodPut, colls+coll.ID, string(body), nil)
+	chromaHTTP(t, http.MethodGet, colls+"cmdai_linux_debian-12", "", &coll)
+	if coll.Metadata["distro"] != poison {
+		t.Fatalf("the metadata was not rewritten: %v", coll.Metadata)
+	}
+}
+
+// tamperedMeta fails unless what a client was shown says the index's
+// metadata was tampered with, and how to rebuild, with no poison.
+func tamperedMeta(t *testing.T, what string, shown string) {
+	t.Helper()
+	noPoison(t, what, shown)
+	if !strings.Contains(shown, "TAMPERED: the index's metadata") || !strings.Contains(shown, "cmdai index init --force") {
+		t.Errorf("%s does not say the metadata was tampered with, with the rebuild:\n%s", what, shown)
+	}
+}
+
+// TestTamperedCollectionMetadata: the index's own metadata rewritten
+// straight through Chroma's API (a line of text in distro and a failure
+// reason) reaches no client: serve's /v1/status, MCP's index_status
+// (through serve and in-process), `index status` (text, --detailed,
+// --json) and doctor say the metadata was tampered with and how to
+// rebuild; query refuses the index (exit 5); export and refresh refuse
+// it; init --force makes it clean again.
+func TestTamperedCollectionMetadata(t *testing.T) {
+	_, _, initOpts := smallIndex(t)
+	stop, c := startServe(t)
+	ctx := context.Background()
+	h, err := c.Health(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	poisonMetadata(t, h.ChromaURL)
+
+	st, err := c.Status(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(st)
+	noPoison(t, "serve /v1/status", string(raw))
+	if !strings.Contains(string(raw), `"metadata_check":"tampered"`) {
+		t.Errorf("serve /v1/status does not say the metadata was tampered with: %s", raw)
+	}
+	call, end := mcpSession(t, cmdutil.ChromaOptions{})
+	text, _ := call(toolCall{"index_status", map[string]any{}})
+	tamperedMeta(t, "MCP index_status through serve", text)
+	end()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	call, end = mcpSession(t, cmdutil.ChromaOptions{})
+	text, _ = call(toolCall{"index_status", map[string]any{}})
+	tamperedMeta(t, "MCP index_status in-process", text)
+	end()
+
+	code, out, errOut := runCLI(t, "index", "status", "--detailed")
+	if code != 0 {
+		t.Errorf("index status: exit %d %s", code, errOut)
+	}
+	tamperedMeta(t, "index status --detailed", out+errOut)
+	code, out, errOut = runCLI(t, "index", "status", "--json", "--detailed")
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), ""), `"metadata_check":"tampered"`) {
+		t.Errorf("index status --json: exit %d\n%s%s", code, out, errOut)
+	}
+	noPoison(t, "index status --json", out+errOut)
+	code, out, _ = runCLI(t, "doctor", "--json", "--distro", "debian-12")
+	ix := doctorReport(t, out)["index"]
+	if code != cmdutil.ExitVerification || ix.Status != doctorcmd.StatusBad || !strings.Contains(ix.Fix, "cmdai index init --force") {
+		t.Errorf("doctor: exit %d, index %+v", code, ix)
+	}
+	tamperedMeta(t, "doctor", ix.Detail+" "+ix.Fix)
+	code, out, errOut = runCLI(t, "index", "query", "frob files recursively", "--json")
+	if code != cmdutil.ExitVerification {
+		t.Errorf("query of an index whose metadata was rewritten: exit %d, want %d\n%s%s", code, cmdutil.ExitVerification, out, errOut)
+	}
+	tamperedMeta(t, "index query", out+errOut)
+	for _, args := range [][]string{{"index", "export", t.TempDir(), "--distro", "debian-12"}, {"index", "refresh"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code == 0 {
+			t.Errorf("%s of an index whose metadata was rewritten: exit 0\n%s", strings.Join(args, " "), out)
+		}
+		tamperedMeta(t, strings.Join(args, " "), out+errOut)
+	}
+
+	// the rebuild the messages name gives a clean index again
+	o := initOpts()
+	o.Force = true
+	if err := buildcmd.RunInit(ctx, o); err != nil {
+		t.Fatalf("init --force: %v", err)
+	}
+	code, out, _ = runCLI(t, "index", "status", "--json")
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), ""), `"metadata_check":"verified"`) || !strings.Contains(out, "debian-12") {
+		t.Errorf("status after init --force: exit %d %s", code, out)
+	}
+	if code, out, errOut := runCLI(t, "index", "query", "frob files recursively", "--json", "--full"); code != 0 || !strings.Contains(out, "Descend into directories") {
+		t.Errorf("query after init --force: exit %d\n%s%s", code, out, errOut)
+	}
+}

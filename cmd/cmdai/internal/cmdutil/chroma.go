@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/room"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 )
@@ -122,9 +123,9 @@ func (w *ChromaWatch) Explain(err error) error {
 		if c.dataDir != "" {
 			// A failed compaction is a full disk only when the disk is
 			// nearly full.
-			mount, free := chroma.DiskOf(c.dataDir)
+			mount, free := room.DiskOf(c.dataDir)
 			if noSpace || (chroma.IsCompactionFailure(err) && free >= 0 && free < chroma.LowSpace) {
-				return fmt.Errorf("%w (Chroma's log: %s)", chroma.NoSpaceError(mount, 0, free), chroma.LogPath(c.dataDir))
+				return fmt.Errorf("%w (Chroma's log: %s)", room.Error(mount, 0, free), chroma.LogPath(c.dataDir))
 			}
 		}
 		if lost != nil {
@@ -161,7 +162,7 @@ func (c *Connection) CheckSpace(records, dims int) error {
 	if dims <= 0 {
 		dims = embed.Dims
 	}
-	return chroma.CheckSpace(c.dataDir, chroma.SpaceNeeded(records, dims))
+	return room.Check(c.dataDir, room.Needed(records, dims))
 }
 
 // A first init's space estimate: about what a desktop's commands give

@@ -19,10 +19,15 @@ func OpenIndex(ctx context.Context, conn *Connection, name string) (*chroma.Coll
 	return coll, err
 }
 
-// Answerable refuses an index a query cannot trust, one whose build never
-// finished or one without records, with exit code 3 and what to run:
+// Answerable refuses an index a query cannot trust, one whose metadata
+// fails its check (exit 5), whose build never finished or one without
+// records, with exit code 3 and what to run:
 // never an empty answer with exit 0.
 func Answerable(ctx context.Context, coll *chroma.Collection) error {
+	if err := coll.MetadataErr(); err != nil {
+		// its model, state and counts cannot be trusted either
+		return WithCode(ExitVerification, fmt.Errorf("index %s: %s", coll.Name(), index.MetadataFailure(err)))
+	}
 	if !index.ParseMeta(coll.Metadata()).Complete {
 		return WithCode(ExitNoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
 	}

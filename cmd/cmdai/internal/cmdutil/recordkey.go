@@ -36,8 +36,9 @@ func (f *Factory) getenv() func(string) string {
 	return os.Getenv
 }
 
-// VerifyIndex checks every record of coll against its authenticator:
-// what `index status` and doctor report.
+// VerifyIndex checks coll's metadata and every record against their
+// authenticators: what `index status`, doctor and MCP's index_status
+// report.
 func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
 	key, ok := coll.Auth().(*index.RecordKey)
 	if !ok {
@@ -47,7 +48,7 @@ func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verificat
 	if err != nil {
 		return nil, fmt.Errorf("verify the records of %s: %w", coll.Name(), err)
 	}
-	v := &index.Verification{}
+	v := &index.Verification{Metadata: index.MetadataState(coll.MetadataErr())}
 	for _, r := range recs {
 		if r.Metadata == nil {
 			r.Metadata = map[string]any{}

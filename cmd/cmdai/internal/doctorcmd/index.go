@@ -66,6 +66,11 @@ func checkIndex(ctx context.Context, opts *Options, chromaC, lock, model Compone
 }
 
 func describeIndex(ctx context.Context, c Component, coll *chroma.Collection, model Component) Component {
+	if err := coll.MetadataErr(); err != nil {
+		// nothing it says (state, model, counts) can be trusted
+		c.Status, c.code, c.Detail, c.Fix = StatusBad, cmdutil.ExitVerification, index.MetadataFailure(err), index.RebuildHint
+		return c
+	}
 	meta := index.ParseMeta(coll.Metadata())
 	n, err := coll.Count(ctx)
 	switch {

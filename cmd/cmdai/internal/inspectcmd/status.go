@@ -166,7 +166,9 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 			mark = "*"
 		}
 		state := "complete"
-		if !c.Meta.Complete {
+		if v := c.Verification; v != nil && v.MetadataFailed() {
+			state = "metadata NOT VERIFIED (below)"
+		} else if !c.Meta.Complete {
 			state = "INCOMPLETE (interrupted: run `cmdai index init` to finish)"
 		}
 		age := "?"
@@ -198,7 +200,7 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 			}
 			fmt.Fprintf(out, "  embedded: summaries, options and examples of every page; %s\n", budget)
 		}
-		if v := c.Verification; v != nil && v.Failed() > 0 {
+		if v := c.Verification; v != nil && !v.OK() {
 			fmt.Fprintf(out, "  %s\n", v.Summary())
 		}
 		printFailures(out, c.Meta.Failed, opts.Detailed)

@@ -16,12 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
@@ -137,6 +139,7 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	var owns atomic.Bool // the open index runs its own private Chroma
 	local := mcpserver.NewLocal(ctx, opener(opts, &owns), loadKeywords(opts.Factory))
 	local.KeepOpen = opts.KeepOpen
+	local.Verify = verify
 	local.FromDisk = fromDisk(opts)
 	local.DocsFromDisk = docsFromDisk(opts)
 	local.ExplainFromDisk = explainFromDisk(opts)
@@ -328,4 +331,14 @@ func loadKeywords(f *cmdutil.Factory) func(context.Context, *search.Searcher) er
 		s.Keywords, err = kwstore.Open(ctx, s.Coll, dir)
 		return err
 	}
+}
+
+// verify is index_status' check of the open index (cmdutil.VerifyIndex):
+// what `cmdai index status` reports.
+func verify(ctx context.Context, coll search.Collection) (*index.Verification, error) {
+	c, ok := coll.(*chroma.Collection)
+	if !ok {
+		return nil, nil
+	}
+	return cmdutil.VerifyIndex(ctx, c)
 }

@@ -1,10 +1,14 @@
-package chroma
+// Package room tells whether the disk under a Chroma server's data has
+// room for a write, and says so in one message when it has not (moved
+// out of package chroma, which is at the house's size limit).
+package room
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/diskspace"
 )
 
@@ -19,9 +23,9 @@ const (
 	minSpace      = 4 << 20
 )
 
-// SpaceNeeded estimates the bytes Chroma needs to store records of dims
+// Needed estimates the bytes Chroma needs to store records of dims
 // dimensions.
-func SpaceNeeded(records, dims int) int64 {
+func Needed(records, dims int) int64 {
 	per := int64(2*dims*4 + perRecordText)
 	return minSpace + int64(records)*per*spaceFactor
 }
@@ -31,10 +35,10 @@ func SpaceNeeded(records, dims int) int64 {
 // so that tests can inject a full disk.
 var freeSpace = diskspace.Free
 
-// CheckSpace refuses, before anything is written, a write of need bytes
+// Check refuses, before anything is written, a write of need bytes
 // into dir (the private server's data directory) that the disk cannot
 // hold. It says where, how much is needed and free, and what to do.
-func CheckSpace(dir string, need int64) error {
+func Check(dir string, need int64) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
@@ -55,17 +59,17 @@ func CheckSpace(dir string, need int64) error {
 	if free >= need {
 		return nil
 	}
-	return NoSpaceError(mount, need, free)
+	return Error(mount, need, free)
 }
 
-// NoSpaceError is the one message for a full disk, whether cmdai saw it
+// Error is the one message for a full disk, whether cmdai saw it
 // coming or Chroma ran into it (need 0: not known).
-func NoSpaceError(where string, need, free int64) error {
+func Error(where string, need, free int64) error {
 	amounts := fmt.Sprintf("%d MB free", mb(free))
 	if need > 0 {
 		amounts = fmt.Sprintf("need about %d MB, %s", mb(need), amounts)
 	}
-	return fmt.Errorf("%w on %s (%s): free some space or use --chroma-data on a larger disk", ErrNoSpace, where, amounts)
+	return fmt.Errorf("%w on %s (%s): free some space or use --chroma-data on a larger disk", chroma.ErrNoSpace, where, amounts)
 }
 
 // DiskOf returns the mount point holding dir and the bytes free there
