@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cmdai/cmdai/diskspace"
+	"github.com/cmdai/cmdai/internal/diskspace"
 )
 
 // Space figures for one record: its vector (dims float32s) stored twice

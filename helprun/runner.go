@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/cmdai/cmdai/procgroup"
+	"github.com/cmdai/cmdai/internal/procgroup"
 )
 
 // Runner runs "cmd --help" for commands without a man page, as safely

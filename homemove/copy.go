@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 )
 
 // copyTree copies the directory src to dst (which must not exist):

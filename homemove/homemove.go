@@ -19,7 +19,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 )
 
 // Result says what a Run did: the parts it moved (relative paths), or,

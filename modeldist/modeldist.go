@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/packaging"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // TestPinnedMatchesBuiltModel: the sha256s pinned in the binary are those

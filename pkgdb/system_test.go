@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/scanner"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 // TestSystemDpkgTar reads this machine's dpkg database: tar, as $PATH

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/fsx"
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/netx"
 	"github.com/cmdai/cmdai/packaging"
 )
 

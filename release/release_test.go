@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // stallingServer sends the headers and the first cut bytes of its file,

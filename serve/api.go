@@ -12,7 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/release"
 )

@@ -23,8 +23,8 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search/evaluate"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 // need fails the test when a real component (model, Chroma, ONNX

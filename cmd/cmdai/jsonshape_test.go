@@ -13,7 +13,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/search"

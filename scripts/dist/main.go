@@ -29,7 +29,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/modeldist"
 	"github.com/cmdai/cmdai/packaging"
 )

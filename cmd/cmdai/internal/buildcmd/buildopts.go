@@ -11,7 +11,7 @@ import (
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/termtext"
+	"github.com/cmdai/cmdai/internal/termtext"
 )
 
 // embedders opens the build's embedders once, when first needed: a

@@ -14,11 +14,11 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/jsonout"
-	"github.com/cmdai/cmdai/termbar"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/internal/termbar"
 )
 
 // InitOptions are the inputs of `cmdai index init`.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/cmdai/cmdai/build"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
 // NewCmdRefresh is `cmdai index refresh`.

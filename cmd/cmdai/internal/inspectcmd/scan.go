@@ -12,10 +12,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/termbar"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/termbar"
 )
 
 // ScanOptions are the inputs of `cmdai index scan`.

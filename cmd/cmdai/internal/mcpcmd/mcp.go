@@ -16,12 +16,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
