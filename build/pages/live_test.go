@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestLookupNamedCommands: Lookup parses the named commands' pages as

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestMain lets this test binary act as a made-up command that prints

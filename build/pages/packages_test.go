@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/pkgdb"
+	"github.com/cmdai/cmdai/scanner/pkgdb"
 )
 
 // dpkgFixture writes a dpkg database in which the package frobutils owns

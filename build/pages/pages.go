@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/helprun"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
-	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
+	"github.com/cmdai/cmdai/scanner/helprun"
+	"github.com/cmdai/cmdai/scanner/pkgdb"
 )
 
 // Status of one command after these stages, as index.Status names it.

@@ -8,11 +8,11 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/cmdai/cmdai/helprun"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
-	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
+	"github.com/cmdai/cmdai/scanner/helprun"
+	"github.com/cmdai/cmdai/scanner/pkgdb"
 )
 
 // process reads, parses and chunks one job's page (or runs --help), and

@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/cmdai/cmdai/pkgdb"
 	"github.com/cmdai/cmdai/scanner"
+	"github.com/cmdai/cmdai/scanner/pkgdb"
 )
 
 // Run scans, parses and chunks, calling emit once per command, in name

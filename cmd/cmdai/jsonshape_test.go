@@ -14,11 +14,11 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/jsonout"
-	"github.com/cmdai/cmdai/mcpserver"
-	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/mcpserver"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // jsonOutputs are the types whose JSON a user or an agent reads: every

@@ -15,8 +15,8 @@ import (
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/embed/embedtest"
 	"github.com/cmdai/cmdai/internal/testmode"
-	"github.com/cmdai/cmdai/modeldist"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/ship/modeldist"
 )
 
 // modelRelease is a release directory holding the model tarball that

@@ -25,8 +25,8 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
-	"github.com/cmdai/cmdai/helprun/helpfixture"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it, to

@@ -30,8 +30,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/internal/fsx"
-	"github.com/cmdai/cmdai/modeldist"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/ship/modeldist"
 )
 
 type options struct {

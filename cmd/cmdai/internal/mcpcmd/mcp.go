@@ -22,10 +22,10 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
-	"github.com/cmdai/cmdai/mcpserver"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/mcpserver"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/clix"
-	"github.com/cmdai/cmdai/modeldist"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/modeldist"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // PullOptions are the inputs of `cmdai model pull`.

@@ -14,8 +14,8 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/internal/termbar"
-	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // DownloadOptions are the inputs of `cmdai index download`.

@@ -17,8 +17,8 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // ExportOptions are the inputs of `cmdai index export`.

@@ -7,7 +7,7 @@
 // for, whatever the release location serves or claims.
 package modeldist
 
-//go:generate go run ../scripts/modelpins -model ../.tools/model/all-MiniLM-L6-v2 -out pinned.go
+//go:generate go run ../../scripts/modelpins -model ../../.tools/model/all-MiniLM-L6-v2 -out pinned.go
 
 import (
 	"context"

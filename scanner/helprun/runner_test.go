@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // script makes a made-up command that runs the shell commands of body: a

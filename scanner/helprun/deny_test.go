@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestDeniedByIdentity: a file on the deny list is refused under any name

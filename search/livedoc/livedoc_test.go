@@ -36,7 +36,7 @@ func machine(t *testing.T) (Options, string) {
 			t.Fatal(err)
 		}
 	}
-	src, err := os.ReadFile("../manparse/testdata/frob.1")
+	src, err := os.ReadFile("../../manparse/testdata/frob.1")
 	if err != nil {
 		t.Fatal(err)
 	}

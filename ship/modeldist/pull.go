@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // ErrDamaged marks a tarball that cannot be read whole (truncated,
