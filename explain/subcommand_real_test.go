@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/embed"
@@ -30,11 +30,11 @@ import (
 // names so that older files still read.
 var jsonOutputs = map[string]any{
 	"index init --json": struct {
-		build.Summary
+		builder.Summary
 		Chroma string `json:"chroma"`
 		Mode   string `json:"chroma_mode"`
 	}{},
-	"index refresh --json": build.RefreshSummary{},
+	"index refresh --json": builder.RefreshSummary{},
 	"index status --json":  serve.IndexStatus{},
 	"index scan --json": struct {
 		Type string `json:"type"`

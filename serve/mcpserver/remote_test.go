@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
@@ -60,7 +60,7 @@ func (f *fakeServe) Status(context.Context, bool) (serve.IndexStatus, error) {
 	}
 	st := serve.IndexStatus{Current: "cmdai_linux_test"}
 	if f.records > 0 {
-		st.Collections = []build.CollectionStatus{{Name: "cmdai_linux_other", Records: 1}, {Name: "cmdai_linux_test", Records: f.records, Meta: index.Meta{Commands: 3, Complete: true}}}
+		st.Collections = []builder.CollectionStatus{{Name: "cmdai_linux_other", Records: 1}, {Name: "cmdai_linux_test", Records: f.records, Meta: index.Meta{Commands: 3, Complete: true}}}
 	}
 	return st, nil
 }

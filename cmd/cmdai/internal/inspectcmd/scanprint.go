@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/jsonout"
 )

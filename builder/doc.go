@@ -3,4 +3,4 @@
 // collection holds, embed through the cache, write) on one errgroup,
 // joined by bounded channels, with man pages, --help output, users'
 // command docs and hints as sources feeding the same stream.
-package build
+package builder

@@ -1,11 +1,11 @@
-package build
+package builder
 
 import (
 	"context"
 	"strings"
 
-	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/build/stale"
+	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/ship"

@@ -1,11 +1,11 @@
-package build
+package builder
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 )
 

@@ -1,11 +1,11 @@
-package build
+package builder
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/embed"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/index"
 )
 

@@ -1,4 +1,4 @@
-package build
+package builder
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"

@@ -1,4 +1,4 @@
-package build
+package builder
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
