@@ -1,4 +1,4 @@
-// Package build builds, refreshes and reports on one distribution's
+// Package builder builds, refreshes and reports on one distribution's
 // index: named stages (scan, parse and chunk, diff against what the
 // collection holds, embed through the cache, write) on one errgroup,
 // joined by bounded channels, with man pages, --help output, users'

@@ -94,7 +94,7 @@ var epoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 // time. It returns the tarball's path.
 func WriteTarball(ctx context.Context, dir, outDir string) (string, error) {
 	if err := CheckDir(dir); err != nil {
-		return "", fmt.Errorf("%w (the model in %s was rebuilt? run `go generate ./modeldist` and commit pinned.go)", err, dir)
+		return "", fmt.Errorf("%w (the model in %s was rebuilt? run `go generate ./ship/modeldist` and commit pinned.go)", err, dir)
 	}
 	entries := make([]packaging.Entry, len(pinned))
 	for i, f := range pinned {

@@ -19,7 +19,7 @@ import (
 
 // TestPinnedMatchesBuiltModel: the sha256s pinned in the binary are those
 // of the model `make model` builds, so neither can change without the
-// other (`go generate ./modeldist` rewrites pinned.go).
+// other (`go generate ./ship/modeldist` rewrites pinned.go).
 func TestPinnedMatchesBuiltModel(t *testing.T) {
 	testmode.Heavy(t, "the model `make model` builds")
 	dir := os.Getenv("CMDAI_TEST_MODEL_DIR")
@@ -27,7 +27,7 @@ func TestPinnedMatchesBuiltModel(t *testing.T) {
 		dir = filepath.Join("..", ".tools", "model", embed.ModelName)
 	}
 	if err := CheckDir(dir); err != nil {
-		t.Fatalf("%v\nthe model was rebuilt: run `go generate ./modeldist` and commit pinned.go", err)
+		t.Fatalf("%v\nthe model was rebuilt: run `go generate ./ship/modeldist` and commit pinned.go", err)
 	}
 	for _, v := range []string{embed.VariantFP32, embed.VariantInt8} {
 		if _, err := embed.Verify(dir, v); err != nil {

@@ -1,6 +1,6 @@
 // Package inspectcmd is the `cmdai index` commands that look without
 // writing: scan (what would be indexed) and status (what the index holds,
-// how stale it is). Each parses its flags, makes one call into build/pages
+// how stale it is). Each parses its flags, makes one call into builder/pages
 // or build (or a running serve), and prints.
 package inspectcmd
 
