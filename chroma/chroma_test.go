@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma/datalock"
+	"github.com/cmdai/cmdai/internal/procgroup"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/internal/testnet"
-	"github.com/cmdai/cmdai/procgroup"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 // chromaBin finds the real server. A test that needs it fails when it is

@@ -18,8 +18,8 @@ import (
 	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/chroma/launcher"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/procgroup"
-	"github.com/cmdai/cmdai/termtext"
+	"github.com/cmdai/cmdai/internal/procgroup"
+	"github.com/cmdai/cmdai/internal/termtext"
 )
 
 // ChromaVersion is the chromadb release scripts/install-chroma.sh pins;

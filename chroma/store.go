@@ -15,7 +15,7 @@ import (
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 
 	"github.com/cmdai/cmdai/chroma/wire"
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // ErrUnreachable means no Chroma server answered at the configured URL.

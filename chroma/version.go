@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma/launcher"
-	"github.com/cmdai/cmdai/procgroup"
-	"github.com/cmdai/cmdai/termtext"
+	"github.com/cmdai/cmdai/internal/procgroup"
+	"github.com/cmdai/cmdai/internal/termtext"
 )
 
 // CLIVersion is what `chroma --version` prints for the pinned chromadb

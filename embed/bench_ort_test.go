@@ -21,7 +21,7 @@ import (
 	"github.com/daulet/tokenizers"
 	ort "github.com/yalue/onnxruntime_go"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/embed"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mholt/archiver/v4"
 
-	"github.com/cmdai/cmdai/fsx"
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // Install verifies the model in src and installs it as dst, atomically:

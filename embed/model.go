@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 )
 
 // ModelName is the one model cmdai embeds with.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // require fails the test when a real component is missing, with the fix;

@@ -15,10 +15,10 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/scanner"
 	"github.com/cmdai/cmdai/search"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 var (

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 // builtLookup is a Lookup over the records `cmdai index init --command

@@ -17,9 +17,9 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/scanner"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 const installHint = "install the test dependencies with `make test-deps` (Debian: apt-get install man-db manpages groff-base)"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // minisignTool makes a key pair with the real minisign (Debian's package,

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // These tests look at this machine: its $PATH and its installed man pages.

@@ -10,9 +10,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -85,8 +85,8 @@ type IndexStatus struct {
 		Version string `json:"version"`
 		Healthy bool   `json:"healthy"`
 	} `json:"server"`
-	Current     string                   `json:"current_collection"`
-	Collections []build.CollectionStatus `json:"collections"`
+	Current     string                     `json:"current_collection"`
+	Collections []builder.CollectionStatus `json:"collections"`
 }
 
 // StatusRequest is what GET /v1/status asks: ?detailed=true lists the

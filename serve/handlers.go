@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve/guard"

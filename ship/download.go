@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // ErrVerification marks a file that failed a check of what it holds (a

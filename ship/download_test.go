@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // mirror is a release directory holding the tarball for distro with the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // Beside says what checked a tarball before its import.

@@ -12,7 +12,7 @@ import (
 	"aead.dev/minisign"
 
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // releaseKey is a fresh minisign key pair: the trusted public half and a

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmdai/cmdai/fsx"
-	"github.com/cmdai/cmdai/procgroup"
+	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/procgroup"
 )
 
 // ErrLocked means another process owns the data directory.

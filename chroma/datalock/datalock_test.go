@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/procgroup"
+	"github.com/cmdai/cmdai/internal/procgroup"
 )
 
 // holdDataDir takes dir's data lock through a second open file (flock

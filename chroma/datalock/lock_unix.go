@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/cmdai/cmdai/termtext"
+	"github.com/cmdai/cmdai/internal/termtext"
 )
 
 var errWouldBlock = syscall.EWOULDBLOCK

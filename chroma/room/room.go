@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/diskspace"
+	"github.com/cmdai/cmdai/internal/diskspace"
 )
 
 // Space figures for one record: its vector (dims float32s) stored twice

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // completionSandbox is an empty working directory, home, CMDAI_HOME and

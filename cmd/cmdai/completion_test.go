@@ -12,7 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/internal/testmode"
 )
 
 // fakeCmdaiOnPath puts a `cmdai` on PATH that runs this test binary as the

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestRefreshKeepsHelpIndexed: what `index init --help-fallback` read
@@ -29,7 +29,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	ctx := context.Background()
 	opts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
 		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
 	init := opts(io)
@@ -37,7 +37,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	if err := buildcmd.RunInit(ctx, init); err != nil {
 		t.Fatalf("init --help-fallback: %v %s", err, errOut)
 	}
-	status := func() *build.Staleness {
+	status := func() *builder.Staleness {
 		t.Helper()
 		io, out, errOut := testIO()
 		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", JSON: true, Detailed: true,
@@ -55,13 +55,13 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 		}
 		return cur.Stale
 	}
-	refresh := func() build.RefreshSummary {
+	refresh := func() builder.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
 		if err := buildcmd.RunRefresh(ctx, opts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
-		var sum build.RefreshSummary
+		var sum builder.RefreshSummary
 		if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}

@@ -16,15 +16,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search/evaluate"
-	"github.com/cmdai/cmdai/testmode"
 )
 
 // need fails the test when a real component (model, Chroma, ONNX
@@ -242,7 +242,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 }
 
-func currentCollection(st inspectcmd.IndexStatus) *build.CollectionStatus {
+func currentCollection(st inspectcmd.IndexStatus) *builder.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -317,7 +317,7 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 	}
 	io, out, errOut := testIO()
 	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
@@ -352,19 +352,19 @@ func TestRefresh(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
 		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
 	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
-	refresh := func() build.RefreshSummary {
+	refresh := func() builder.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
 		if err := buildcmd.RunRefresh(context.Background(), newOpts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
-		var sum build.RefreshSummary
+		var sum builder.RefreshSummary
 		if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -440,7 +440,7 @@ priority: high
 	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
 	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
 		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
-			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, out, errOut := testIO()
 	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
@@ -457,14 +457,14 @@ priority: high
 	if code != 0 || !strings.Contains(qout, "go-module") {
 		t.Errorf("query for the hint: %s", qout)
 	}
-	refresh := func() build.RefreshSummary {
+	refresh := func() builder.RefreshSummary {
 		io, out, errOut := testIO()
 		o := newOpts(io)
 		o.JSON = true
 		if err := buildcmd.RunRefresh(context.Background(), o); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
-		var sum build.RefreshSummary
+		var sum builder.RefreshSummary
 		json.Unmarshal(out.Bytes(), &sum)
 		return sum
 	}

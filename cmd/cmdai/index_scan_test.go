@@ -13,7 +13,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/helprun/helpfixture"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 func testIO() (*cmdutil.IOStreams, *bytes.Buffer, *bytes.Buffer) {

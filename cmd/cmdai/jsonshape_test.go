@@ -8,17 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/jsonout"
-	"github.com/cmdai/cmdai/mcpserver"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/mcpserver"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // jsonOutputs are the types whose JSON a user or an agent reads: every
@@ -30,11 +30,11 @@ import (
 // names so that older files still read.
 var jsonOutputs = map[string]any{
 	"index init --json": struct {
-		build.Summary
+		builder.Summary
 		Chroma string `json:"chroma"`
 		Mode   string `json:"chroma_mode"`
 	}{},
-	"index refresh --json": build.RefreshSummary{},
+	"index refresh --json": builder.RefreshSummary{},
 	"index status --json":  serve.IndexStatus{},
 	"index scan --json": struct {
 		Type string `json:"type"`

@@ -14,9 +14,9 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/embed/embedtest"
-	"github.com/cmdai/cmdai/modeldist"
+	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/testmode"
+	"github.com/cmdai/cmdai/ship/modeldist"
 )
 
 // modelRelease is a release directory holding the model tarball that

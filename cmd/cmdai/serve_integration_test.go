@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
@@ -98,7 +98,7 @@ func smallIndex(t *testing.T) (bin, man string, initOpts func() *buildcmd.InitOp
 	initOpts = func() *buildcmd.InitOptions {
 		io, _, _ := testIO()
 		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-			ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	if err := buildcmd.RunInit(context.Background(), initOpts()); err != nil {
 		t.Fatalf("init: %v", err)

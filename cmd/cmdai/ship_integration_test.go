@@ -18,15 +18,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
-	"github.com/cmdai/cmdai/helprun/helpfixture"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
 // TestMain lets a test run the CLI in a child process (to kill it, to
@@ -381,7 +381,7 @@ func TestImportExportSameBytes(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
 	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
@@ -53,7 +53,7 @@ func TestSubcommandPages(t *testing.T) {
 
 	io, out, errOut := testIO()
 	initOpts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
+		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(ctx, initOpts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
@@ -61,7 +61,7 @@ func TestSubcommandPages(t *testing.T) {
 		t.Errorf("init summary:\n%s", out)
 	}
 
-	stale := func() *build.Staleness {
+	stale := func() *builder.Staleness {
 		t.Helper()
 		io, out, _ := testIO()
 		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true,

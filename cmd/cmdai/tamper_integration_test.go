@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
@@ -295,7 +295,7 @@ func TestLegacyIndexNotServed(t *testing.T) {
 	url := startRemote(t)
 	io, _, _ := testIO()
 	o := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
-		ProseBudget: build.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}, Chroma: cmdutil.ChromaOptions{URL: url}}
+		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}, Chroma: cmdutil.ChromaOptions{URL: url}}
 	ctx := context.Background()
 	if err := buildcmd.RunInit(ctx, o); err != nil {
 		t.Fatalf("init: %v", err)

@@ -29,9 +29,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/fsx"
-	"github.com/cmdai/cmdai/modeldist"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/ship/modeldist"
 )
 
 type options struct {

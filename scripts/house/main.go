@@ -1,10 +1,12 @@
 // Command house checks the size limits the code keeps (issue #16): no
 // function longer than -max-func lines and no package (tests aside)
 // longer than -max-pkg lines, outside manparse's roff and mdoc
-// interpreters, whose request and macro switches read best whole. It
-// prints what is over and exits 1; with -v it prints every package's size.
+// interpreters, whose request and macro switches read best whole; and no
+// more than -max-root directories at the top of the tree (issue #31: the
+// rooms, internal/ and the data and scripts; see rootDirs). It prints what
+// is over and exits 1; with -v it prints every package's size.
 //
-//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [dir]
+//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [-max-root 18] [dir]
 package main
 
 import (
@@ -29,6 +31,7 @@ var exempt = map[string]bool{
 func main() {
 	maxFunc := flag.Int("max-func", 100, "longest function allowed, in lines")
 	maxPkg := flag.Int("max-pkg", 1200, "largest package allowed, in non-test lines")
+	maxRoot := flag.Int("max-root", 18, "most directories allowed at the top of the tree")
 	verbose := flag.Bool("v", false, "print every package's size")
 	flag.Parse()
 	root := "."
@@ -40,7 +43,17 @@ func main() {
 		fmt.Fprintln(os.Stderr, "house:", err)
 		os.Exit(2)
 	}
+	dirs, err := rootDirs(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "house:", err)
+		os.Exit(2)
+	}
 	over := 0
+	if len(dirs) > *maxRoot {
+		fmt.Printf("root: %d directories (limit %d): %s; a package that serves one room goes under it, a helper that knows nothing of cmdai under internal/\n",
+			len(dirs), *maxRoot, strings.Join(dirs, " "))
+		over++
+	}
 	names := make([]string, 0, len(pkgs))
 	for p := range pkgs {
 		names = append(names, p)

@@ -1,10 +1,10 @@
-// Command modelpins writes modeldist/pinned.go: the name, size and sha256
+// Command modelpins writes ship/modeldist/pinned.go: the name, size and sha256
 // of every file of the model `make model` builds (its manifest.json
 // included), which `cmdai model pull` checks a release's model tarball
-// against. Run through `go generate ./modeldist` after the model's recipe
+// against. Run through `go generate ./ship/modeldist` after the model's recipe
 // changes; modeldist's TestPinnedMatchesBuiltModel fails until then.
 //
-//	go run ./scripts/modelpins -model .tools/model/all-MiniLM-L6-v2 -out modeldist/pinned.go
+//	go run ./scripts/modelpins -model .tools/model/all-MiniLM-L6-v2 -out ship/modeldist/pinned.go
 package main
 
 import (
@@ -23,7 +23,7 @@ import (
 
 func main() {
 	model := flag.String("model", ".tools/model/all-MiniLM-L6-v2", "the model directory `make model` builds")
-	out := flag.String("out", "modeldist/pinned.go", "the Go file to write")
+	out := flag.String("out", "ship/modeldist/pinned.go", "the Go file to write")
 	flag.Parse()
 	if err := run(*model, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "modelpins:", err)

@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evalstat"
 )

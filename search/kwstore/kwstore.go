@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
 // Listener wraps ln so that the replies net/http writes itself, before

@@ -23,7 +23,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
 // PublicHealth is all GET /v1/health tells a client without the token

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/termtext"
+	"github.com/cmdai/cmdai/internal/termtext"
 )
 
 // embedders opens the build's embedders once, when first needed: a
@@ -58,8 +58,8 @@ func (e *embedders) Close() {
 // buildOptions turns the command's options into the indexer's; the
 // embedding cache is opened for the model the embedders run (opening
 // them if need be).
-func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (build.Options, error) {
-	bo := build.Options{
+func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (builder.Options, error) {
+	bo := builder.Options{
 		Pages: pages.Options{
 			PathDirs: opts.PathDirs, ManPath: opts.ManPath, Lang: opts.Lang, Commands: opts.Commands,
 			HelpFallback: opts.HelpFallback, Parallel: opts.Parallel, Distro: info,

@@ -12,13 +12,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/jsonout"
-	"github.com/cmdai/cmdai/termbar"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/internal/termbar"
 )
 
 // InitOptions are the inputs of `cmdai index init`.
@@ -59,7 +59,7 @@ func NewCmdInit(f *cmdutil.Factory) *cli.Command {
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
 		&cli.StringSliceFlag{Name: "docs", Usage: "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)"},
-		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		&cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
@@ -150,7 +150,7 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 	}
 	bo.Embedders = emb.list
 	clearProgress := setProgress(opts, &bo)
-	sum, err := build.Build(ctx, conn.Store, bo)
+	sum, err := builder.Build(ctx, conn.Store, bo)
 	clearProgress()
 	if err != nil {
 		// CI logs get an event; under --json the error is the object
@@ -166,10 +166,10 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 
 // setProgress shows a build's progress: a line that fits the terminal
 // on a terminal, a JSON line every 100 pages in batch mode.
-func setProgress(opts *InitOptions, bo *build.Options) func() {
+func setProgress(opts *InitOptions, bo *builder.Options) func() {
 	if !opts.BatchMode && !opts.JSON && opts.IO.ErrTTY {
 		bar := termbar.New(opts.IO.ErrOut, opts.IO.ErrWidth)
-		bo.Progress = func(p build.Progress) {
+		bo.Progress = func(p builder.Progress) {
 			done, total := work(p)
 			bar.Set(done, total,
 				fmt.Sprintf("indexing: %d/%d pages, %d/%d chunks embedded, %d reused", p.Pages, p.TotalPages, p.Embedded, p.ToEmbed, p.Reused),
@@ -181,7 +181,7 @@ func setProgress(opts *InitOptions, bo *build.Options) func() {
 	if opts.BatchMode {
 		// CI logs: a structured line every 100 pages, nothing more.
 		last := -1
-		bo.Progress = func(p build.Progress) {
+		bo.Progress = func(p builder.Progress) {
 			if p.Pages != last && (p.Pages%100 == 0 || p.Pages == p.TotalPages) {
 				last = p.Pages
 				line, _ := jsonout.Marshal(map[string]any{"event": "progress", "pages": p.Pages, "total_pages": p.TotalPages, "chunks_count": p.Chunks, "embedded": p.Embedded, "to_embed": p.ToEmbed})
@@ -202,7 +202,7 @@ func setProgress(opts *InitOptions, bo *build.Options) func() {
 // parsed so far (those queued, scaled by all pages over pages parsed),
 // exact once every page is through. A re-run that embeds nothing is
 // counted in pages alone.
-func work(p build.Progress) (done, total int) {
+func work(p builder.Progress) (done, total int) {
 	toEmbed := p.ToEmbed
 	if p.Pages > 0 && p.Pages < p.TotalPages {
 		toEmbed = (p.ToEmbed*p.TotalPages + p.Pages - 1) / p.Pages
@@ -210,10 +210,10 @@ func work(p build.Progress) (done, total int) {
 	return p.Pages + p.Embedded, p.TotalPages + max(toEmbed, p.Embedded)
 }
 
-func printInit(opts *InitOptions, conn *cmdutil.Connection, sum build.Summary, workers int) error {
+func printInit(opts *InitOptions, conn *cmdutil.Connection, sum builder.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
 		return jsonout.Encode(opts.IO.Out, struct {
-			build.Summary
+			builder.Summary
 			Chroma string `json:"chroma"`
 			Mode   string `json:"chroma_mode"`
 		}{sum, conn.URL, conn.Mode})
@@ -258,7 +258,7 @@ const maxFailuresShown = 5
 
 // printVerbose adds what --verbose promises: the scan's totals, each
 // stage's rate, and every page that failed with its reason.
-func printVerbose(out io.Writer, sum build.Summary) {
+func printVerbose(out io.Writer, sum builder.Summary) {
 	st := sum.Stats
 	fmt.Fprintf(out, "  scan:     %d commands on PATH: %d with a man page, %d parsed, %d aliases, %d without a page, %d failed\n",
 		st.CommandsSeen, st.WithManPage, st.Parsed, st.Aliases, st.NoManPage, st.Failed)

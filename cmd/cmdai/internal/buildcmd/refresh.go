@@ -8,12 +8,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
 // NewCmdRefresh is `cmdai index refresh`.
@@ -28,7 +28,7 @@ func NewCmdRefresh(f *cmdutil.Factory) *cli.Command {
 		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
 		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
 		&cli.StringSliceFlag{Name: "docs", Usage: "also the command docs and hints in `DIR` (repeatable), as for init"},
-		&cli.IntFlag{Name: "prose-budget", Value: build.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		&cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
@@ -87,7 +87,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	}
 	clearProgress := setProgress(opts, &bo)
 	var cache *embed.Cache
-	open := func(o *build.Options) error {
+	open := func(o *builder.Options) error {
 		list, err := emb.Open(ctx)
 		if err != nil {
 			return err
@@ -97,7 +97,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		o.Cache, cache = withCache.Cache, withCache.Cache
 		return err
 	}
-	sum, err := build.Refresh(ctx, conn.Store, bo, open)
+	sum, err := builder.Refresh(ctx, conn.Store, bo, open)
 	clearProgress()
 	if cache != nil {
 		cache.Close()

@@ -3,8 +3,8 @@ package cmdutil
 import (
 	"errors"
 
-	"github.com/cmdai/cmdai/clix"
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // Exit codes are part of the interface: scripts and CI branch on them.

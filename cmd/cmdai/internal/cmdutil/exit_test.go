@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/cmdai/cmdai/clix"
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // TestExitCode: every kind of error a command returns gets its code,

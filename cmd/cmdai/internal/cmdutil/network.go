@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/netx"
+	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // IdleTimeoutFlag is --idle-timeout, shared by the commands that download.

@@ -1,6 +1,6 @@
 // Package inspectcmd is the `cmdai index` commands that look without
 // writing: scan (what would be indexed) and status (what the index holds,
-// how stale it is). Each parses its flags, makes one call into build/pages
+// how stale it is). Each parses its flags, makes one call into builder/pages
 // or build (or a running serve), and prints.
 package inspectcmd
 
@@ -11,11 +11,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/termbar"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/termbar"
 )
 
 // ScanOptions are the inputs of `cmdai index scan`.

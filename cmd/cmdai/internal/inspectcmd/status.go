@@ -11,12 +11,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
-	"github.com/cmdai/cmdai/clix"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -124,7 +124,7 @@ func CollectStatus(ctx context.Context, conn *cmdutil.Connection, info distro.In
 	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
 	st.Server.Healthy = conn.Heartbeat(ctx) == nil
 	st.Current = info.CollectionName()
-	if st.Collections, err = build.Collections(ctx, conn.Store, st.Current); err != nil {
+	if st.Collections, err = builder.Collections(ctx, conn.Store, st.Current); err != nil {
 		return st, err
 	}
 	for i := range st.Collections {
@@ -136,7 +136,7 @@ func CollectStatus(ctx context.Context, conn *cmdutil.Connection, info distro.In
 		if err != nil {
 			return st, err
 		}
-		if c.Stale, err = build.Stale(ctx, coll, po, detailed); err != nil {
+		if c.Stale, err = builder.Stale(ctx, coll, po, detailed); err != nil {
 			return st, err
 		}
 		if c.Verification, err = cmdutil.VerifyIndex(ctx, coll); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
@@ -16,9 +16,9 @@ import (
 func TestStatusStaleFigures(t *testing.T) {
 	out := &bytes.Buffer{}
 	streams := &cmdutil.IOStreams{Out: out, ErrOut: io.Discard}
-	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []build.CollectionStatus{{
+	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []builder.CollectionStatus{{
 		Name: "cmdai_linux_debian-12", Records: 400, Current: true,
-		Stale: &build.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
+		Stale: &builder.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
 	}}}
 	printStatus(&StatusOptions{Factory: &cmdutil.Factory{IO: streams}}, st)
 	got := out.String()

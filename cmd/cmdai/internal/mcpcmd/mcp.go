@@ -17,17 +17,17 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/mcpserver"
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/mcpserver"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 

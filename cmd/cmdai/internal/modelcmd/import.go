@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/clix"
 )
 
 // ImportOptions are the inputs of `cmdai model import`.

@@ -6,8 +6,8 @@ package modelcmd
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/internal/clix"
 )
 
 // NewCmdModel is the `model` command group.

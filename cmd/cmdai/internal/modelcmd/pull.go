@@ -10,12 +10,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/modeldist"
-	"github.com/cmdai/cmdai/release"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/ship/modeldist"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // PullOptions are the inputs of `cmdai model pull`.

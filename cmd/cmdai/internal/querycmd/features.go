@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cmdai/cmdai/fsx"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 )

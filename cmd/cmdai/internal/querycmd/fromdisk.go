@@ -10,9 +10,9 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/livedoc"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/livedoc"
 )
 
 // FromDisk is the answer from what is on disk for a request that Chroma

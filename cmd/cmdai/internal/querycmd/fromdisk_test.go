@@ -11,8 +11,8 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/fsx"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 )

@@ -3,7 +3,7 @@ package querycmd
 import (
 	"context"
 
-	"github.com/cmdai/cmdai/build"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -32,7 +32,7 @@ func OpenSearcher(ctx context.Context, f *cmdutil.Factory, conn *cmdutil.Connect
 	if e, err = f.Embedder(ctx, mo, 0); err != nil {
 		return search.Searcher{}, nil, err
 	}
-	if err := build.CheckModel(meta, e.Info()); err != nil {
+	if err := builder.CheckModel(meta, e.Info()); err != nil {
 		e.Close()
 		return search.Searcher{}, nil, cmdutil.WithCode(cmdutil.ExitVerification, err)
 	}

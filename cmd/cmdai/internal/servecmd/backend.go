@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cmdai/cmdai/build"
-	"github.com/cmdai/cmdai/build/pages"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
@@ -85,7 +85,7 @@ func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
 			return search.Searcher{}, err
 		}
 	}
-	if err := build.CheckModel(meta, w.e.Info()); err != nil {
+	if err := builder.CheckModel(meta, w.e.Info()); err != nil {
 		return search.Searcher{}, cmdutil.WithCode(cmdutil.ExitVerification, err)
 	}
 	dir, err := config.KeywordDir(w.f.Getenv)

@@ -13,12 +13,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/clix"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/jsonout"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/packaging"
-	"github.com/cmdai/cmdai/release"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // ExportOptions are the inputs of `cmdai index export`.
