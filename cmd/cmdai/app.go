@@ -21,6 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/internal/termtext"
@@ -91,7 +92,23 @@ func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
 	case "", "help", "h", "completion", "__man":
 		return nil
 	}
-	return f.MoveOldHome(c.Context)
+	if helpAsked(c) {
+		return nil
+	}
+	err := f.MoveOldHome(c.Context)
+	if err != nil && c.Context.Err() == nil {
+		// Where the data lives may come from the configuration file: a bad
+		// one is the command's to report (exit 2, naming the file), not
+		// this move's (it was exit 1, and `--help` printed nothing).
+		getenv := f.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		if _, cerr := config.Load(getenv); cerr != nil {
+			return nil
+		}
+	}
+	return err
 }
 
 func newIndexCommand(f *cmdutil.Factory) *cli.Command {

@@ -53,7 +53,10 @@ func runWithConfig(t *testing.T, config string, signal os.Signal, args ...string
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", `ulimit -v 4194304; exec "$0" -test.run='^$'`, self)
 	home := t.TempDir()
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CMDAI_HOME=" + home, "CMDAI_CONFIG=" + config,
+	// HOME alone, as a user has it: without CMDAI_HOME, where the data
+	// lives is read from the file too (and an older cmdai's home is looked
+	// for), which once made `--help` fail with exit 1
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CMDAI_CONFIG=" + config,
 		"CMDAI_TEST_CLI=" + strings.Join(args, "\n")}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
