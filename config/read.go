@@ -3,12 +3,11 @@ package config
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"syscall"
 	"time"
+
+	"github.com/cmdai/cmdai/internal/fsx"
 )
 
 // A configuration file is a few lines of settings. What cmdai reads
@@ -33,50 +32,22 @@ var ReadTimeout = 10 * time.Second
 var readFile = readRegular
 
 // readRegular reads path if it is a regular file of at most MaxFileSize
-// bytes. It opens without blocking (a FIFO's open waits for a writer)
-// and checks what it opened, not what the name said: a symlink to
-// /dev/zero or a FIFO is refused before a byte is read.
+// bytes (fsx.ReadRegular: a FIFO, a device or a growing file is refused
+// before it can block or fill memory), saying so in a configuration
+// file's words.
 func readRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("is %s, not a regular file: cmdai reads its settings only from a regular file", fileKind(st.Mode()))
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("is %d bytes, over the %d a configuration file may have", st.Size(), MaxFileSize)
-	}
-	// The file may grow while it is read: never more than the cap.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("grew past the %d bytes a configuration file may have while it was read", MaxFileSize)
-	}
-	return data, nil
-}
-
-func fileKind(m fs.FileMode) string {
+	data, _, err := fsx.ReadRegular(path, MaxFileSize)
+	var notRegular *fsx.NotRegularError
+	var tooLarge *fsx.TooLargeError
 	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%v: cmdai reads its settings only from a regular file", notRegular)
+	case errors.As(err, &tooLarge) && tooLarge.Size < 0:
+		return nil, fmt.Errorf("grew past the %d bytes a configuration file may have while it was read", MaxFileSize)
+	case errors.As(err, &tooLarge):
+		return nil, fmt.Errorf("is %d bytes, over the %d a configuration file may have", tooLarge.Size, MaxFileSize)
 	}
-	return "not a regular file"
+	return data, err
 }
 
 // LoadContext is Load bounded in time: it gives up when ctx ends (a

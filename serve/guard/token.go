@@ -5,12 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/cmdai/cmdai/internal/fsx"
 )
@@ -22,27 +20,21 @@ const maxTokenFile = 4 << 10
 // only its owner may read (mode 0600 or stricter): a token others can
 // read authenticates nobody.
 func ReadToken(path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not block the open
-	if err != nil {
-		return "", fmt.Errorf("read serve's token: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("read serve's token: %w", err)
-	}
-	if !st.Mode().IsRegular() {
+	b, mode, err := fsx.ReadRegular(path, maxTokenFile)
+	var notRegular *fsx.NotRegularError
+	var tooLarge *fsx.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
 		return "", fmt.Errorf("serve's token %s is not a regular file: remove it, and cmdai serve --listen makes a new one", path)
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("serve's token %s may be read by others (mode %04o): run chmod 600 %s, or remove it for a new one", path, st.Mode().Perm(), path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err != nil {
+	case errors.As(err, &tooLarge):
+		return "", fmt.Errorf("serve's token %s is not one token: remove it, and cmdai serve --listen makes a new one", path)
+	case err != nil:
 		return "", fmt.Errorf("read serve's token: %w", err)
+	case mode.Perm()&0o077 != 0:
+		return "", fmt.Errorf("serve's token %s may be read by others (mode %04o): run chmod 600 %s, or remove it for a new one", path, mode.Perm(), path)
 	}
 	tok := strings.TrimSpace(string(b))
-	if len(b) > maxTokenFile || tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
 		return "", fmt.Errorf("serve's token %s is not one token: remove it, and cmdai serve --listen makes a new one", path)
 	}
 	return tok, nil
