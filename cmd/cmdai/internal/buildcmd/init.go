@@ -46,23 +46,23 @@ type InitOptions struct {
 // NewCmdInit is `cmdai index init`.
 func NewCmdInit(f *cmdutil.Factory) *cli.Command {
 	opts := &InitOptions{Factory: f}
+	b := newBuildFlags(opts, buildUsage{
+		batchMode:   "CI: no progress bar, a JSON summary, non-zero exit on failure",
+		docs:        "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)",
+		proseBudget: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)",
+	})
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "force", Usage: "rebuild this distribution's index from scratch (the old one answers until the new one is complete)", Destination: &opts.Force},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list pages that failed and each stage's figures", Destination: &opts.Verbose},
-		&cli.BoolFlag{Name: "batch-mode", Usage: "CI: no progress bar, a JSON summary, non-zero exit on failure", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
-		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
-		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
+		b.BatchMode, b.JSON, b.Distro, b.Lang,
 		&cli.StringSliceFlag{Name: "command", Usage: "only index `NAME` and your docs for it (repeatable; for trying things out)"},
 		&cli.BoolFlag{Name: "help-fallback", Usage: "run \"CMD --help\" (sandboxed) for commands without a man page", EnvVars: []string{"CMDAI_HELP_FALLBACK"}, Destination: &opts.HelpFallback},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
-		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
+		b.EmbedWorkers,
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
-		&cli.StringSliceFlag{Name: "docs", Usage: "also index the command docs and hints (Markdown) in `DIR` (repeatable; ~/.config/cmdai/commands and ~/.config/cmdai/hints always)"},
-		&cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: "embed at most `N` word pieces of each page's prose besides its summary, options and examples, section starts first (0: all; slower)", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		b.Docs, b.ProseBudget,
 	}
-	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
-	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	flags = append(flags, b.Backend...)
 	return &cli.Command{
 		Name:      "init",
 		Usage:     "build this distribution's index: scan, parse, chunk, embed, write",
@@ -100,18 +100,6 @@ EXAMPLES:
 			return RunInit(c.Context, opts)
 		},
 	}
-}
-
-// checkBuildFlags holds the checks init and refresh share.
-func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
-	return clix.FirstErr(
-		clix.NoArgs(c, "name commands with --command NAME"),
-		cmdutil.CheckDistroFlag(opts.Distro),
-		cmdutil.CheckModelFlags(opts.Model),
-		clix.NotNegative("parallel", opts.Parallel),
-		clix.NotNegative("embed-workers", opts.Workers),
-		clix.NotNegative("prose-budget", opts.ProseBudget),
-	)
 }
 
 // RunInit builds the index opts describe and prints its summary.

@@ -20,18 +20,16 @@ import (
 func NewCmdRefresh(f *cmdutil.Factory) *cli.Command {
 	opts := &InitOptions{Factory: f}
 	var incremental bool
+	b := newBuildFlags(opts, buildUsage{
+		batchMode:   "CI: no progress bar, a JSON summary",
+		docs:        "also the command docs and hints in `DIR` (repeatable), as for init",
+		proseBudget: "as for init",
+	})
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &incremental},
-		&cli.BoolFlag{Name: "batch-mode", Usage: "CI: no progress bar, a JSON summary", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
-		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
-		&cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-		&cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
-		&cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
-		&cli.StringSliceFlag{Name: "docs", Usage: "also the command docs and hints in `DIR` (repeatable), as for init"},
-		&cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: "as for init", EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		b.BatchMode, b.JSON, b.Distro, b.Lang, b.EmbedWorkers, b.Docs, b.ProseBudget,
 	}
-	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
-	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	flags = append(flags, b.Backend...)
 	return &cli.Command{
 		Name:      "refresh",
 		Usage:     "bring the index up to date: re-index only what changed since it was built",
