@@ -7,6 +7,7 @@ import (
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/ship"
 )
@@ -42,7 +43,7 @@ type Staleness = stale.Staleness
 
 // Collections lists the cmdai collections on the server.
 func Collections(ctx context.Context, store *chroma.Store, current string) ([]CollectionStatus, error) {
-	infos, err := store.ListCollections(ctx, "cmdai_")
+	infos, err := store.ListCollections(ctx, distro.CollectionPrefix)
 	if err != nil {
 		return nil, err
 	}

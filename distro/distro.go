@@ -34,9 +34,10 @@ type Info struct {
 	Version string `json:"version"`
 }
 
-// collectionPrefix starts every collection name; it also guarantees the
-// name starts with an alphanumeric character, as Chroma requires.
-const collectionPrefix = "cmdai_"
+// CollectionPrefix starts every collection name, so listing the server's
+// collections by it finds cmdai's own; it also guarantees the name starts
+// with an alphanumeric character, as Chroma requires.
+const CollectionPrefix = "cmdai_"
 
 // CollectionName returns the Chroma collection an index for i is stored
 // under: "cmdai_linux_debian-12", "cmdai_macos_14", "cmdai_windows_11".
@@ -50,7 +51,7 @@ func (i Info) CollectionName() string {
 	case "macos", "windows":
 		part = strings.TrimPrefix(part, i.OS+"-")
 	}
-	return collectionPrefix + i.OS + "_" + part
+	return CollectionPrefix + i.OS + "_" + part
 }
 
 // ValidCollectionName reports why name is not acceptable to Chroma as a

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -261,9 +262,25 @@ func listSectionDir(d sectionDir, sections []string) ([]candidate, *Problem) {
 	return out, prob
 }
 
-// compressions are the suffixes man-db decompresses, longest match first
-// does not matter since none is a suffix of another.
+// compressions are the suffixes (without the dot) man-db decompresses; the
+// one list of them, which the reader and the builder use too. The order of
+// a match does not matter since none is a suffix of another.
 var compressions = []string{"gz", "bz2", "xz", "zst", "Z"}
+
+// Compressions returns the compression suffixes a man page file may carry,
+// without the dot: "gz", "bz2", "xz", "zst", "Z". The slice is the caller's.
+func Compressions() []string { return slices.Clone(compressions) }
+
+// TrimCompression strips one compression suffix from a page file name or
+// path: ("grep.1", "gz") for grep.1.gz, (file, "") when it has none.
+func TrimCompression(file string) (base, compression string) {
+	for _, c := range compressions {
+		if strings.HasSuffix(file, "."+c) {
+			return file[:len(file)-len(c)-1], c
+		}
+	}
+	return file, ""
+}
 
 // ParsePageName splits a page file name, <name>.<section>[.<compression>],
 // found in the man<dirSection> directory. The name may itself contain dots
@@ -272,13 +289,7 @@ var compressions = []string{"gz", "bz2", "xz", "zst", "Z"}
 // like the directory's section (man1 holds 1, 1ssl, 1p), which also
 // rejects strays such as README or foo.1.gz.dpkg-old.
 func ParsePageName(file, dirSection string) (name, section, compression string, ok bool) {
-	base := file
-	for _, c := range compressions {
-		if strings.HasSuffix(base, "."+c) {
-			base, compression = base[:len(base)-len(c)-1], c
-			break
-		}
-	}
+	base, compression := TrimCompression(file)
 	i := strings.LastIndexByte(base, '.')
 	if i <= 0 || i == len(base)-1 || dirSection == "" {
 		return "", "", "", false

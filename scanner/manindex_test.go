@@ -268,3 +268,21 @@ func TestAttach(t *testing.T) {
 		t.Error("Attach(nil) kept a page")
 	}
 }
+
+func TestTrimCompression(t *testing.T) {
+	for _, tc := range []struct{ file, base, comp string }{
+		{"grep.1.gz", "grep.1", "gz"},
+		{"/usr/share/man/man1/xz.1.xz", "/usr/share/man/man1/xz.1", "xz"},
+		{"a.1.bz2", "a.1", "bz2"}, {"a.1.zst", "a.1", "zst"}, {"old.1.Z", "old.1", "Z"},
+		{"plain.1", "plain.1", ""}, {"a.1.z", "a.1.z", ""}, {"a.1.gz.bak", "a.1.gz.bak", ""},
+		{"a.1.xz.gz", "a.1.xz", "gz"}, // one suffix only
+	} {
+		base, comp := TrimCompression(tc.file)
+		if base != tc.base || comp != tc.comp {
+			t.Errorf("TrimCompression(%q) = %q, %q; want %q, %q", tc.file, base, comp, tc.base, tc.comp)
+		}
+		if got := compressionOf(tc.file); got != tc.comp {
+			t.Errorf("compressionOf(%q) = %q, want %q", tc.file, got, tc.comp)
+		}
+	}
+}

@@ -174,13 +174,8 @@ func sizeHint(f *os.File, format string, maxBytes int64) int64 {
 
 // compressionOf maps a file name to its compression by extension.
 func compressionOf(path string) string {
-	ext := filepath.Ext(path)
-	for _, c := range compressions {
-		if ext == "."+c {
-			return c
-		}
-	}
-	return ""
+	_, c := TrimCompression(path)
+	return c
 }
 
 // sniff recognises compressed content by its magic number.
@@ -243,12 +238,27 @@ func resolveSo(cur, target string) (string, error) {
 		dir := filepath.Dir(cur)
 		bases = []string{filepath.Join(filepath.Dir(dir), target), filepath.Join(dir, target)}
 	}
+	exts := soSuffixes()
 	for _, b := range bases {
-		for _, ext := range []string{"", ".gz", ".bz2", ".xz", ".zst"} {
+		for _, ext := range exts {
 			if fi, err := os.Stat(b + ext); err == nil && fi.Mode().IsRegular() {
 				return b + ext, nil
 			}
 		}
 	}
-	return "", fmt.Errorf(".so redirect from %s to %q: no such page (tried %s[.gz|.bz2|.xz|.zst]; install the package providing it)", cur, target, bases[0])
+	return "", fmt.Errorf(".so redirect from %s to %q: no such page (tried %s[%s]; install the package providing it)", cur, target, bases[0], strings.Join(exts[1:], "|"))
+}
+
+// soSuffixes are the endings a .so target is tried with: none, then each
+// compression but compress(1)'s .Z. This lookup has never tried .Z (read
+// refuses such pages anyway), so a stub pointing at a .Z page still says
+// "no such page" rather than "not supported"; kept so, as behaviour.
+func soSuffixes() []string {
+	exts := []string{""}
+	for _, c := range compressions {
+		if c != "Z" {
+			exts = append(exts, "."+c)
+		}
+	}
+	return exts
 }

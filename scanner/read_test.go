@@ -3,6 +3,7 @@ package scanner
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +116,24 @@ func TestSoTarget(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("soTarget(%q) = %q, %v; want %q", src, got, ok, want)
 		}
+	}
+}
+
+// A .so target is tried with every compression but .Z, and the error names
+// exactly the suffixes tried; both held as they were before the suffix
+// list became one.
+func TestResolveSoSuffixes(t *testing.T) {
+	dir := t.TempDir()
+	cur := filepath.Join(dir, "man1", "stub.1")
+	write(t, filepath.Join(dir, "man1", "old.1.Z"), []byte{0x1f, 0x9d, 0}, 0o644)
+	_, err := resolveSo(cur, "man1/old.1")
+	want := fmt.Sprintf(".so redirect from %s to %q: no such page (tried %s[.gz|.bz2|.xz|.zst]; install the package providing it)",
+		cur, "man1/old.1", filepath.Join(dir, "man1/old.1"))
+	if err == nil || err.Error() != want {
+		t.Errorf("resolveSo to a .Z page: error = %v, want %s", err, want)
+	}
+	write(t, filepath.Join(dir, "man1", "new.1.zst"), compress(t, "zst", []byte("x")), 0o644)
+	if got, err := resolveSo(cur, "man1/new.1"); err != nil || got != filepath.Join(dir, "man1", "new.1.zst") {
+		t.Errorf("resolveSo to a .zst page = %s, %v", got, err)
 	}
 }

@@ -250,8 +250,11 @@ func shorter(a, b string) bool {
 // pageBase is the page name in a page file name: "gzip" for gzip.1.gz.
 func pageBase(path string) string {
 	base := filepath.Base(path)
-	for _, ext := range []string{".gz", ".bz2", ".xz", ".zst", ".Z"} {
-		base = strings.TrimSuffix(base, ext)
+	// Each suffix in the scanner's order, as this always stripped them
+	// (unlike scanner.TrimCompression's one), so a name with two stacked
+	// suffixes keeps the base it had.
+	for _, c := range scanner.Compressions() {
+		base = strings.TrimSuffix(base, "."+c)
 	}
 	if k := strings.LastIndexByte(base, '.'); k > 0 {
 		base = base[:k]

@@ -284,3 +284,17 @@ func BenchmarkScanInstalled(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "commands")
 }
+
+// pageBase strips every compression suffix in the scanner's order, as it
+// did when it held its own copy of the list.
+func TestPageBase(t *testing.T) {
+	for path, want := range map[string]string{
+		"/usr/share/man/man1/gzip.1.gz": "gzip", "a.1.bz2": "a", "a.1.xz": "a", "a.1.zst": "a", "a.1.Z": "a",
+		"python3.11.1.gz": "python3.11", "plain.1": "plain", "noext": "noext",
+		"a.b.xz.gz": "a", "a.b.gz.xz": "a.b", // stacked: each suffix once, in list order
+	} {
+		if got := pageBase(path); got != want {
+			t.Errorf("pageBase(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
 )
 
@@ -84,7 +85,7 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 	defer conn.Close()
 	var names []string
 	if opts.All {
-		cs, err := conn.ListCollections(ctx, "cmdai_")
+		cs, err := conn.ListCollections(ctx, distro.CollectionPrefix)
 		if err != nil {
 			return err
 		}
