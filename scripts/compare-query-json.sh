@@ -17,6 +17,9 @@ read -r -a args <<<"${QUERY_ARGS:---mode hybrid -k 5}"
 work=$(mktemp -d /tmp/cmdai-qjson.XXXXXX)
 for side in old new; do
 	mkdir -p "$work/$side/home" && cp -r "${CMDAI_HOME:?set CMDAI_HOME to a home with the model}/embeddings" "$work/$side/home/"
+	# the key the index's records are sealed with (issue 30): without it
+	# every record fails its check and both sides answer nothing
+	if [ -f "$CMDAI_HOME/record.key" ]; then cp -p "$CMDAI_HOME/record.key" "$work/$side/home/"; fi
 done
 # (schema_version and aliases as a list came in schema 1: a binary from
 # before is compared as if it had them)
