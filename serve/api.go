@@ -10,114 +10,22 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 )
 
-// QueryRequest is the body of POST /v1/query: the options of `cmdai index
-// query`.
-type QueryRequest struct {
-	Request   string `json:"request"`
-	K         int    `json:"k,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	Context   bool   `json:"with_context,omitempty"`
-	MaxTokens int    `json:"max_tokens,omitempty"`
-	// Matches is how many matches of each command to show (0: the
-	// default, search.DefaultMatches); Full shows every match, whole.
-	Matches int  `json:"matches_count,omitempty"`
-	Full    bool `json:"full,omitempty"`
-	// Distro is the distribution whose index is asked for ("": the one
-	// serve holds). Another one is answered 421: the CLI asks it itself.
-	Distro string `json:"distro,omitempty"`
-	// Strict: when Chroma cannot be reached, answer the error (exit 4)
-	// instead of a keyword-only answer from the keyword index on disk.
-	Strict bool `json:"strict,omitempty"`
-}
-
-// QueryResult is what `index query --json` prints, and the answer of
-// POST /v1/query (which adds Context when asked).
-type QueryResult struct {
-	Request    string              `json:"request"`
-	Collection string              `json:"collection"`
-	Commands   []search.CommandHit `json:"commands"`
-	Millis     float64             `json:"query_ms"`
-	// Degraded: Chroma could not be reached; the answer is keyword-only,
-	// from the keyword index on disk, for the reason given.
-	Degraded       bool   `json:"degraded,omitempty"`
-	DegradedReason string `json:"degraded_reason,omitempty"`
-	// Context is the --context block, in serve's answers that ask for it.
-	Context string `json:"context,omitempty"`
-}
-
-// ExplainRequest is the body of POST /v1/explain: one shell command
-// line, as `cmdai explain` takes it.
-type ExplainRequest struct {
-	Line string `json:"line"`
-	// Distro is the distribution whose index judges the line ("": the
-	// one serve holds). Another one is answered 421, as queries are.
-	Distro string `json:"distro,omitempty"`
-	// Strict: when Chroma cannot be reached, answer the error (exit 4)
-	// instead of judging by the keyword index on disk.
-	Strict bool `json:"strict,omitempty"`
-}
-
-// ExplainResult is what `cmdai explain --json` prints, and the answer of
-// POST /v1/explain: the line's explain.Result, the index that judged it
-// and how long that took.
-type ExplainResult struct {
-	explain.Result
-	Collection string  `json:"collection"`
-	Millis     float64 `json:"explain_ms"`
-	// Degraded: Chroma could not be reached; the commands' option records
-	// came from the keyword index on disk, for the reason given.
-	Degraded       bool   `json:"degraded,omitempty"`
-	DegradedReason string `json:"degraded_reason,omitempty"`
-}
-
-// IndexStatus is what `index status --json` prints, and the answer of
-// GET /v1/status.
-type IndexStatus struct {
-	Server struct {
-		URL     string `json:"url"`
-		Mode    string `json:"mode"`
-		Version string `json:"version"`
-		Healthy bool   `json:"healthy"`
-	} `json:"server"`
-	Current     string                     `json:"current_collection"`
-	Collections []builder.CollectionStatus `json:"collections"`
-}
-
-// StatusRequest is what GET /v1/status asks: ?detailed=true lists the
-// stale commands; ?path=...&manpath=... is the caller's environment.
-type StatusRequest struct {
-	Detailed bool
-	// Env is the caller's $PATH and $MANPATH, against which staleness is
-	// judged (the commands installed for the caller); nil, a request
-	// without path, judges against serve's own environment.
-	Env *ScanEnv
-}
-
-// ScanEnv is the part of a caller's environment a scan of the installed
-// commands reads, sent as it is (an empty Path finds no command). A
-// relative $MANPATH entry is refused: serve does not know the caller's
-// working directory (the CLI then works out its status itself).
-type ScanEnv struct {
-	Path    string
-	ManPath string
-}
-
-// Getenv reads e as os.Getenv reads the environment, for the scan.
-func (e ScanEnv) Getenv(key string) string {
-	switch key {
-	case "PATH":
-		return e.Path
-	case "MANPATH":
-		return e.ManPath
-	}
-	return ""
-}
+// The requests and answers of the API are the answering layer's: one
+// type per operation, shared by the CLI, this API and the MCP tools.
+type (
+	QueryRequest   = answer.QueryRequest
+	QueryResult    = answer.QueryResult
+	ExplainRequest = answer.ExplainRequest
+	ExplainResult  = answer.ExplainResult
+	IndexStatus    = answer.IndexStatus
+	StatusRequest  = answer.StatusRequest
+	ScanEnv        = answer.ScanEnv
+)
 
 // Health is the answer of GET /v1/health.
 type Health struct {
@@ -173,7 +81,7 @@ type Backend interface {
 
 // ErrNotHeld is a Backend's answer to a query for an index it does not
 // hold (another distribution): the caller answers it itself.
-var ErrNotHeld = errors.New("serve does not hold that index")
+var ErrNotHeld = answer.ErrNotHeld
 
 // ErrNotRunning: no serve answers on the socket (none, a stale socket,
 // a refused connection). Callers do the work themselves.

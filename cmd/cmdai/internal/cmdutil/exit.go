@@ -4,24 +4,22 @@ import (
 	"errors"
 
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/internal/netx"
 )
 
 // Exit codes are part of the interface: scripts and CI branch on them.
-// This is the one place that names them.
+// internal/exitcode is the one place that names them; these are its
+// names as every command package spells them.
 const (
-	ExitOK           = 0
-	ExitFailure      = 1
-	ExitUsage        = 2
-	ExitNoIndex      = 3
-	ExitUnreachable  = 4
-	ExitVerification = 5
-	// ExitBusy: another cmdai holds the private server's data directory.
-	ExitBusy = 6
-	// ExitUnknownOption: `cmdai explain --check` judged a line that uses
-	// an option its command does not document, or a command that is not
-	// installed (the answer was given; the line is what failed).
-	ExitUnknownOption = 7
+	ExitOK            = exitcode.OK
+	ExitFailure       = exitcode.Failure
+	ExitUsage         = exitcode.Usage
+	ExitNoIndex       = exitcode.NoIndex
+	ExitUnreachable   = exitcode.Unreachable
+	ExitVerification  = exitcode.Verification
+	ExitBusy          = exitcode.Busy
+	ExitUnknownOption = exitcode.UnknownOption
 )
 
 // ExitCodesHelp is the EXIT CODES block of `cmdai --help`.
@@ -39,49 +37,20 @@ const ExitCodesHelp = `EXIT CODES:
    Under --json, an error is also printed on stdout as
    {"schema_version":1,"error":"<message>","exit_code":N}`
 
-// exitError carries an exit code with the error that caused it.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
 // UsageError marks a mistake in how the command was called (exit 2).
 func UsageError(format string, a ...any) error {
 	return clix.Usagef(format, a...)
 }
 
 // WithCode attaches an exit code to err.
-func WithCode(code int, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &exitError{code: code, err: err}
-}
+func WithCode(code int, err error) error { return exitcode.With(code, err) }
 
 // HasCode says whether err already carries its exit code (a usage error
 // included), which a caller adding context must keep.
-func HasCode(err error) bool {
-	var e *exitError
-	return errors.As(err, &e) || clix.IsUsage(err)
-}
+func HasCode(err error) bool { return exitcode.Has(err) }
 
 // ExitCode maps an error returned by a command to the process exit code.
-func ExitCode(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var e *exitError
-	if errors.As(err, &e) {
-		return e.code
-	}
-	if clix.IsUsage(err) {
-		return ExitUsage
-	}
-	return ExitFailure
-}
+func ExitCode(err error) int { return exitcode.Of(err) }
 
 // NetworkCode gives a failure to reach or hear from a server exit 4.
 func NetworkCode(err error) error {
