@@ -17,7 +17,7 @@
 #               that revision's explain/ and run first, and the report
 #               pairs the two runs line by line (McNemar)
 #   HANDCHECK   the hand check of the flagged lines (default
-#               eval/explain-nl2bash-handcheck.tsv)
+#               search/evaluate/requests/explain-nl2bash-handcheck.tsv)
 # Needs `make build chroma` (`make bench` does that; the model only when
 # an index is built here).
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks eval/requests-own.jsonl, the hand-written second test set.
+"""Checks search/evaluate/requests/requests-own.jsonl, the hand-written second test set.
 
-File checks (the Go test eval/requests_test.go makes the same ones, so CI
+File checks (the Go test search/evaluate/requests/requests_test.go makes the same ones, so CI
 needs no Python): every line parses as {"query": ..., "command": ...}, no
 request appears twice, no command has more than 8 requests, there are at
 least 250 requests over at least 100 commands, and at most 10 % of the
@@ -11,7 +11,7 @@ Corpus check (here only, because NL2Bash is not in the repository): with
 --nl2bash DIR (holding all.nl), no request equals or nearly equals an
 NL2Bash request: Jaccard similarity of their normalised word sets must stay
 below 0.8. It prints the closest NL2Bash request for the worst matches, so
-the figure can be recorded in eval/README.md.
+the figure can be recorded in search/evaluate/requests/README.md.
 
 Machine check (--installed): every expected command is on $PATH and has a
 man page (`man -w CMD`), so that this machine's index can hold it. Not in

@@ -17,7 +17,7 @@ else train. The rule reads the request's text only, so the same request
 given twice (the corpus has duplicates) lands in one part. Within a part
 identical (request, command) rows are kept once, and rows are ordered by
 sha256("cmdai-pick-v1:" + request + "\\t" + command), again no RNG. Tune
-on train, report test (eval/nl2bash-split.md).
+on train, report test (search/evaluate/requests/nl2bash-split.md).
 
 The corpus is two-thirds `find`; --per-command N (default 4) keeps at most
 N requests per command (within the part), so that one command does not

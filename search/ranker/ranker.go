@@ -1,7 +1,7 @@
 // Package ranker is learned mode's scoring: the names of the features
 // search computes for each candidate command, the weights fitted on the
 // train sets (scripts/learn-ranker.py over `cmdai index eval --features`
-// of the NL2Bash TRAIN split and eval/requests-train.jsonl), reading other
+// of the NL2Bash TRAIN split and search/evaluate/requests/requests-train.jsonl), reading other
 // weights, and the linear score.
 package ranker
 
@@ -54,7 +54,7 @@ type Weights map[string]float64
 // 5-fold cross-validation) on `index eval --features` of two train sets
 // over this machine's full index, subcommand pages included (refitted
 // for them, with the subcommand feature, issue #21): the NL2Bash TRAIN
-// split (385 requests indexed) and eval/requests-train.jsonl (580 of our
+// split (385 requests indexed) and search/evaluate/requests/requests-train.jsonl (580 of our
 // own requests, none close to a test request). BENCHMARKS.md, "Learned
 // ranker" and "Subcommand pages", have the commands. (A sem_count feature, the command's chunks among the nearest,
 // got a weight of 6e-5 in the first fit: removed.)

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/room"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/errmark"
 )
 
 // ChromaOptions say which Chroma to use: a server at URL, or (no URL) a
@@ -203,7 +204,7 @@ func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, er
 	if o.URL != "" {
 		st, err := chroma.Connect(ctx, cfg)
 		if err != nil {
-			return nil, WithCode(ExitUnreachable, fmt.Errorf("%w\n  check that the server runs and the URL is right, or drop --chroma-url (and CMDAI_CHROMA_URL) to let cmdai start its own", err))
+			return nil, WithCode(ExitUnreachable, unreachable(fmt.Errorf("%w\n  check that the server runs and the URL is right, or drop --chroma-url (and CMDAI_CHROMA_URL) to let cmdai start its own", err)))
 		}
 		conn := &Connection{Store: st, Mode: "remote"}
 		watchConnection(ctx, conn)
@@ -220,22 +221,29 @@ func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, er
 	}
 	bin, err := chroma.FindBin(o.Bin, f.Getenv)
 	if err != nil {
-		return nil, WithCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, unreachable(err))
 	}
 	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: dir, LockWait: o.LockWait, OnLockWait: o.OnLockWait})
 	if err != nil {
 		if errors.Is(err, chroma.ErrLocked) {
-			return nil, WithCode(ExitBusy, err)
+			return nil, WithCode(ExitBusy, locked(err))
 		}
-		return nil, WithCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, unreachable(err))
 	}
 	cfg.URL = srv.URL
 	st, err := chroma.Connect(ctx, cfg)
 	if err != nil {
 		srv.Stop()
-		return nil, WithCode(ExitUnreachable, err)
+		return nil, WithCode(ExitUnreachable, unreachable(err))
 	}
 	conn := &Connection{Store: st, server: srv, Mode: "embedded", dataDir: dir}
 	watchConnection(ctx, conn)
 	return conn, nil
 }
+
+// unreachable and locked mark a failure to find, start or reach Chroma,
+// or a data directory another cmdai holds, with chroma's sentinels (the
+// text unchanged): the answering layer answers from disk by them
+// (answer.Degradable), not by exit code.
+func unreachable(err error) error { return errmark.As(err, chroma.ErrUnreachable) }
+func locked(err error) error      { return errmark.As(err, chroma.ErrLocked) }

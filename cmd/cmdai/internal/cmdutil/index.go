@@ -2,41 +2,53 @@ package cmdutil
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search"
 )
 
-// OpenIndex opens this distribution's collection, with exit code 3 and
-// the command to run when there is none.
+// OpenIndex opens this distribution's collection on conn (answer.OpenIndex:
+// exit code 3 and the command to run when there is none).
 func OpenIndex(ctx context.Context, conn *Connection, name string) (*chroma.Collection, error) {
-	coll, err := conn.OpenCollection(ctx, name)
-	if errors.Is(err, chroma.ErrNoCollection) {
-		return nil, WithCode(ExitNoIndex, fmt.Errorf("no index %s on %s: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", name, conn.URL))
-	}
-	return coll, err
+	return answer.OpenIndex(ctx, conn.Store, name)
 }
 
-// Answerable refuses an index a query cannot trust, one whose metadata
-// fails its check (exit 5), whose build never finished or one without
-// records, with exit code 3 and what to run:
-// never an empty answer with exit 0.
+// Answerable refuses an index a query cannot trust (answer.Answerable).
 func Answerable(ctx context.Context, coll *chroma.Collection) error {
-	if err := coll.MetadataErr(); err != nil {
-		// its model, state and counts cannot be trusted either
-		return WithCode(ExitVerification, fmt.Errorf("index %s: %s", coll.Name(), index.MetadataFailure(err)))
+	return answer.Answerable(ctx, coll)
+}
+
+// VerifyIndex checks coll's metadata and records against their
+// authenticators (answer.VerifyIndex).
+func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
+	return answer.VerifyIndex(ctx, coll)
+}
+
+// Model is the model the flags mo choose, for the answering layer: it
+// opens the variant the index asks for unless mo names one.
+func (f *Factory) Model(mo ModelOptions) answer.Model {
+	return func(ctx context.Context, variant string) (embed.Embedder, error) {
+		mo.Variant = variant
+		return f.Embedder(ctx, mo, 0)
 	}
-	if !index.ParseMeta(coll.Metadata()).Complete {
-		return WithCode(ExitNoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
+}
+
+// OpenSearcher opens what a search in any mode needs on conn
+// (answer.OpenSearcher): info's collection, the model of mo (or the
+// index's variant), and, when withKeywords, the keyword index under the
+// data home. Query, eval and the MCP server share it.
+func (f *Factory) OpenSearcher(ctx context.Context, conn *Connection, info distro.Info, mo ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
+	dir := ""
+	if withKeywords {
+		var err error
+		if dir, err = config.KeywordDir(f.Getenv); err != nil {
+			return search.Searcher{}, nil, err
+		}
 	}
-	n, err := coll.Count(ctx)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return WithCode(ExitNoIndex, fmt.Errorf("index %s is empty: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", coll.Name()))
-	}
-	return nil
+	return answer.OpenSearcher(ctx, conn.Store, info.CollectionName(), mo.Variant, f.Model(mo), dir)
 }

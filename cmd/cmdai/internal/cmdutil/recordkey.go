@@ -1,13 +1,10 @@
 package cmdutil
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/index"
 )
@@ -34,26 +31,4 @@ func (f *Factory) getenv() func(string) string {
 		return f.Getenv
 	}
 	return os.Getenv
-}
-
-// VerifyIndex checks coll's metadata and every record against their
-// authenticators: what `index status`, doctor and MCP's index_status
-// report.
-func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
-	key, ok := coll.Auth().(*index.RecordKey)
-	if !ok {
-		return nil, nil // a store without checks (not cmdai's own)
-	}
-	recs, err := coll.Unchecked().All(ctx, chroma.Include{Documents: true})
-	if err != nil {
-		return nil, fmt.Errorf("verify the records of %s: %w", coll.Name(), err)
-	}
-	v := &index.Verification{Metadata: index.MetadataState(coll.MetadataErr())}
-	for _, r := range recs {
-		if r.Metadata == nil {
-			r.Metadata = map[string]any{}
-		}
-		v.Add(key.Check(r.ID, r.Document, r.Metadata))
-	}
-	return v, nil
 }

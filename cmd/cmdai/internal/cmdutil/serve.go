@@ -63,7 +63,7 @@ func (f *Factory) connectThroughServe(ctx context.Context, o ChromaOptions, data
 	}
 	lease, err := c.Lease(ctx)
 	if err != nil {
-		return nil, true, WithCode(ExitBusy, fmt.Errorf("cmdai serve runs on this index and its write lease failed: %w (stop serve, or run the command again)", err))
+		return nil, true, WithCode(ExitBusy, locked(fmt.Errorf("cmdai serve runs on this index and its write lease failed: %w (stop serve, or run the command again)", err)))
 	}
 	key, err := f.RecordKey()
 	if err != nil {
@@ -74,7 +74,7 @@ func (f *Factory) connectThroughServe(ctx context.Context, o ChromaOptions, data
 	st, err := chroma.Connect(ctx, cfg)
 	if err != nil {
 		lease.Close()
-		return nil, true, WithCode(ExitUnreachable, fmt.Errorf("reach the Chroma server of cmdai serve: %w (check `cmdai index status`, or restart serve)", err))
+		return nil, true, WithCode(ExitUnreachable, unreachable(fmt.Errorf("reach the Chroma server of cmdai serve: %w (check `cmdai index status`, or restart serve)", err)))
 	}
 	conn := &Connection{Store: st, Mode: "embedded", dataDir: dataDir, lease: lease}
 	watchConnection(ctx, conn)

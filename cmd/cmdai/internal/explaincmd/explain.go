@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -116,7 +117,7 @@ func readLine(arg string, stdin io.Reader) (string, error) {
 }
 
 // Result is what `explain --json` prints (serve answers the same).
-type Result = serve.ExplainResult
+type Result = answer.ExplainResult
 
 func runExplain(ctx context.Context, opts *Options) error {
 	res, ok, err := explainThroughServe(ctx, opts)

@@ -11,13 +11,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
-	"github.com/cmdai/cmdai/serve"
 )
 
 // StatusOptions are the inputs of `cmdai index status`.
@@ -34,7 +32,7 @@ type StatusOptions struct {
 
 // IndexStatus is what `index status --json` prints (serve answers the
 // same).
-type IndexStatus = serve.IndexStatus
+type IndexStatus = answer.IndexStatus
 
 // NewCmdStatus is `cmdai index status`.
 func NewCmdStatus(f *cmdutil.Factory) *cli.Command {
@@ -105,7 +103,7 @@ func oneShotStatus(ctx context.Context, opts *StatusOptions) (IndexStatus, error
 		// the environment statusThroughServe sends serve, read the same way
 		po.PathDirs, po.ManPath = pages.ScanDirs(opts.getenv())
 	}
-	return CollectStatus(ctx, conn, info, opts.Detailed, po)
+	return answer.CollectStatus(ctx, conn.Store, conn.Mode, info, opts.Detailed, po)
 }
 
 // getenv is the Factory's, os.Getenv when it has none.
@@ -114,36 +112,6 @@ func (opts *StatusOptions) getenv() func(string) string {
 		return opts.Getenv
 	}
 	return os.Getenv
-}
-
-// CollectStatus is the status of the indexes on conn's server, with the
-// staleness of info's (against the commands po finds).
-func CollectStatus(ctx context.Context, conn *cmdutil.Connection, info distro.Info, detailed bool, po pages.Options) (IndexStatus, error) {
-	var st IndexStatus
-	var err error
-	st.Server.URL, st.Server.Mode, st.Server.Version = conn.URL, conn.Mode, conn.Version
-	st.Server.Healthy = conn.Heartbeat(ctx) == nil
-	st.Current = info.CollectionName()
-	if st.Collections, err = builder.Collections(ctx, conn.Store, st.Current); err != nil {
-		return st, err
-	}
-	for i := range st.Collections {
-		c := &st.Collections[i]
-		if !c.Current {
-			continue
-		}
-		coll, err := conn.OpenCollection(ctx, c.Name)
-		if err != nil {
-			return st, err
-		}
-		if c.Stale, err = builder.Stale(ctx, coll, po, detailed); err != nil {
-			return st, err
-		}
-		if c.Verification, err = cmdutil.VerifyIndex(ctx, coll); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
 }
 
 func printStatus(opts *StatusOptions, st IndexStatus) {

@@ -16,10 +16,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/index"
@@ -145,7 +144,7 @@ func backend(ctx context.Context, opts *Options) (mcpserver.Backend, func()) {
 	local.ExplainFromDisk = explainFromDisk(opts)
 	local.OpenDocs = docsOpener(opts, &owns)
 	if info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil); err == nil {
-		local.OnPath = explaincmd.OnPath(ctx, info)
+		local.OnPath = answer.OnPath(ctx, info)
 	}
 	p := mcpserver.PerCall{Local: local}
 	sc := &serveConn{opts: opts}
@@ -229,7 +228,7 @@ func fromDisk(opts *Options) func(context.Context, mcpserver.Query, error) (sear
 			return search.Answer{}, cause
 		}
 		req := search.Request{Query: q.Request, K: q.K, Mode: q.Mode, Matches: -1, MatchText: -1}
-		res, err := querycmd.FromDisk(ctx, opts.Getenv, info.CollectionName(), req, time.Now(), cause)
+		res, err := answer.QueryFromDisk(ctx, opts.Getenv, info.CollectionName(), req, time.Now(), cause)
 		if err != nil {
 			return search.Answer{}, err
 		}
@@ -246,7 +245,7 @@ func docsFromDisk(opts *Options) func(context.Context, string, error) (search.Co
 		if err != nil {
 			return search.CommandDoc{}, cause
 		}
-		return querycmd.DocsFromDisk(ctx, opts.Getenv, info.CollectionName(), command, false, cause)
+		return answer.DocsFromDisk(ctx, opts.Getenv, info.CollectionName(), command, false, cause)
 	}
 }
 
@@ -258,7 +257,7 @@ func explainFromDisk(opts *Options) func(context.Context, string, error) (serve.
 		if err != nil {
 			return serve.ExplainResult{}, cause
 		}
-		return explaincmd.FromDisk(ctx, opts.Getenv, info.CollectionName(), line, explaincmd.OnPath(ctx, info), false, time.Now(), cause)
+		return answer.ExplainFromDisk(ctx, opts.Getenv, info.CollectionName(), line, answer.OnPath(ctx, info), false, time.Now(), cause)
 	}
 }
 
@@ -288,7 +287,7 @@ func opener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
 		if err != nil {
 			return search.Searcher{}, nil, err
 		}
-		s, closeS, err := querycmd.OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, false)
+		s, closeS, err := opts.OpenSearcher(ctx, conn, info, opts.Model, false)
 		if err != nil {
 			conn.Close()
 			return search.Searcher{}, nil, err
@@ -306,10 +305,7 @@ func docsOpener(opts *Options, owns *atomic.Bool) mcpserver.Opener {
 		if err != nil {
 			return search.Searcher{}, nil, err
 		}
-		coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
-		if err == nil {
-			err = cmdutil.Answerable(ctx, coll)
-		}
+		coll, err := answer.OpenAnswerable(ctx, conn.Store, info.CollectionName())
 		if err != nil {
 			conn.Close()
 			return search.Searcher{}, nil, err
@@ -333,12 +329,12 @@ func loadKeywords(f *cmdutil.Factory) func(context.Context, *search.Searcher) er
 	}
 }
 
-// verify is index_status' check of the open index (cmdutil.VerifyIndex):
+// verify is index_status' check of the open index (answer.VerifyIndex):
 // what `cmdai index status` reports.
 func verify(ctx context.Context, coll search.Collection) (*index.Verification, error) {
 	c, ok := coll.(*chroma.Collection)
 	if !ok {
 		return nil, nil
 	}
-	return cmdutil.VerifyIndex(ctx, c)
+	return answer.VerifyIndex(ctx, c)
 }

@@ -186,7 +186,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		return err
 	}
 	defer conn.Close()
-	s, closeS, err := OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, true)
+	s, closeS, err := opts.OpenSearcher(ctx, conn, info, opts.Model, true)
 	if err != nil {
 		return err
 	}

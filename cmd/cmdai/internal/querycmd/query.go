@@ -11,12 +11,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
-	"github.com/cmdai/cmdai/serve"
 )
 
 // QueryOptions are the inputs of `cmdai index query`.
@@ -109,7 +109,7 @@ EXAMPLES:
 }
 
 // QueryResult is what `query --json` prints (serve answers the same).
-type QueryResult = serve.QueryResult
+type QueryResult = answer.QueryResult
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {
 	if res, ok, err := queryThroughServe(ctx, opts); ok {
@@ -118,67 +118,39 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 		}
 		return printQuery(opts, res)
 	}
-	mode, err := search.ParseMode(opts.Mode)
+	req, err := answer.SearchRequest(opts.request())
 	if err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+		return err
 	}
-	req := SearchRequest(opts.Request, opts.K, mode, opts.Matches, opts.Full, opts.Context)
-	req.Strict = opts.Strict
 	start := time.Now()
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
-		return answerFromDisk(ctx, opts, info.CollectionName(), req, start, err)
+		// Chroma cannot be reached or is held by another cmdai: the
+		// answer comes from disk (the assistant must not be blocked)
+		res, err := answer.QueryFromDisk(ctx, opts.Getenv, info.CollectionName(), req, start, err)
+		if err != nil {
+			return err
+		}
+		return printQuery(opts, res)
 	}
 	defer conn.Close()
-	s, closeS, err := OpenSearcher(ctx, opts.Factory, conn, info, opts.Model, mode != search.ModeSemantic)
+	s, closeS, err := opts.OpenSearcher(ctx, conn, info, opts.Model, req.Mode != search.ModeSemantic)
 	if err != nil {
 		return err
 	}
 	defer closeS()
-	res, err := Answer(ctx, s, req)
+	res, err := answer.Search(ctx, s, req)
 	if err != nil {
 		return err
 	}
 	return printQuery(opts, res)
 }
 
-// answerFromDisk answers from the keyword index on disk when Chroma
-// cannot be reached or is held by another cmdai (the assistant must not
-// be blocked); any other error, or a strict request, is returned as it is.
-func answerFromDisk(ctx context.Context, opts *QueryOptions, collection string, req search.Request, start time.Time, cause error) error {
-	res, err := FromDisk(ctx, opts.Getenv, collection, req, start, cause)
-	if err != nil {
-		return err
-	}
-	return printQuery(opts, res)
-}
-
-// SearchRequest is the search a query's options ask for, one-shot or in
-// serve: --context and --full keep every match (render.Context picks from
-// them all by its budget), else the best matches, their text cut.
-func SearchRequest(query string, k int, mode search.Mode, matches int, full, context bool) search.Request {
-	req := search.Request{Query: query, K: k, Mode: mode, Matches: matches}
-	if context || full {
-		req.Matches, req.MatchText = -1, -1
-	}
-	return req
-}
-
-// Answer runs one search and times it: what one-shot queries and serve
-// answer alike.
-func Answer(ctx context.Context, s search.Searcher, req search.Request) (QueryResult, error) {
-	start := time.Now()
-	a, err := s.Answer(ctx, req)
-	if err != nil {
-		return QueryResult{}, err
-	}
-	return result(req.Query, s.Coll.Name(), a, start), nil
-}
-
-func result(request, collection string, a search.Answer, start time.Time) QueryResult {
-	ms := float64(time.Since(start).Microseconds()) / 1000
-	return QueryResult{Request: request, Collection: collection, Commands: a.Commands, Millis: ms,
-		Degraded: a.Degraded != "", DegradedReason: a.Degraded}
+// request is the query the options ask for, as serve and the MCP tools
+// take it too.
+func (opts *QueryOptions) request() answer.QueryRequest {
+	return answer.QueryRequest{Request: opts.Request, K: opts.K, Mode: opts.Mode, Distro: opts.Distro,
+		Context: opts.Context, Matches: opts.Matches, Full: opts.Full, Strict: opts.Strict}
 }
 
 // printQuery prints a result as plain text, --context or --json, and a

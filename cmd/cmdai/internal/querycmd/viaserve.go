@@ -24,8 +24,7 @@ func queryThroughServe(ctx context.Context, opts *QueryOptions) (QueryResult, bo
 		return QueryResult{}, false, nil
 	}
 	defer c.Close()
-	res, err := c.Query(ctx, serve.QueryRequest{Request: opts.Request, K: opts.K, Mode: opts.Mode, Distro: opts.Distro,
-		Context: opts.Context, Matches: opts.Matches, Full: opts.Full, Strict: opts.Strict})
+	res, err := c.Query(ctx, opts.request())
 	if errors.Is(err, serve.ErrNotHeld) {
 		return res, false, nil
 	}

@@ -7,13 +7,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
@@ -46,7 +44,7 @@ type warm struct {
 	// writer's lease: refresh, import), so no answer outlives its index.
 	docs explain.Lookup
 	// onPath is set when the index is this machine's distribution's (see
-	// explaincmd.OnPath): serve's own $PATH, not the caller's.
+	// answer.OnPath): serve's own $PATH, not the caller's.
 	onPath func(string) bool
 }
 
@@ -60,11 +58,11 @@ func (w *warm) open(ctx context.Context) error {
 }
 
 func (w *warm) searcher(ctx context.Context) (search.Searcher, error) {
-	coll, err := cmdutil.OpenIndex(ctx, w.conn, w.info.CollectionName())
+	coll, err := answer.OpenIndex(ctx, w.conn.Store, w.info.CollectionName())
 	if err != nil {
 		return search.Searcher{}, err
 	}
-	if err := cmdutil.Answerable(ctx, coll); err != nil {
+	if err := answer.Answerable(ctx, coll); err != nil {
 		return search.Searcher{}, err
 	}
 	meta := index.ParseMeta(coll.Metadata())
@@ -109,28 +107,26 @@ func (w *warm) Query(ctx context.Context, q serve.QueryRequest) (serve.QueryResu
 			return serve.QueryResult{}, serve.ErrNotHeld
 		}
 	}
-	mode, err := search.ParseMode(q.Mode)
+	req, err := answer.SearchRequest(q)
 	if err != nil {
-		return serve.QueryResult{}, cmdutil.WithCode(cmdutil.ExitUsage, err)
+		return serve.QueryResult{}, err
 	}
-	req := querycmd.SearchRequest(q.Request, q.K, mode, q.Matches, q.Full, q.Context)
-	req.Strict = q.Strict
 	start := time.Now()
-	return answer(ctx, w, func(s search.Searcher, _ explain.Lookup) (querycmd.QueryResult, error) {
-		return querycmd.Answer(ctx, s, req)
-	}, func(error) bool { return true }, func(cause error) (querycmd.QueryResult, error) {
-		return querycmd.FromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, cause)
+	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (answer.QueryResult, error) {
+		return answer.Search(ctx, s, req)
+	}, func(error) bool { return true }, func(cause error) (answer.QueryResult, error) {
+		return answer.QueryFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), req, start, cause)
 	})
 }
 
-// answer answers a request from the index (fromIndex, with serve's
+// answerWarm answers a request from the index (fromIndex, with serve's
 // searcher held for reading) or, when serve runs without Chroma or
 // Chroma stopped answering during it, from disk (fromDisk, given why).
 // fromDisk runs with nothing held: it may be slow (a page read live
 // from a slow disk) and must not keep other requests, or the swap of a
 // reopened index, waiting. check says which errors of fromIndex may be
 // Chroma's (then Chroma is asked whether it still answers).
-func answer[T any](ctx context.Context, w *warm, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool, fromDisk func(cause error) (T, error)) (T, error) {
+func answerWarm[T any](ctx context.Context, w *warm, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool, fromDisk func(cause error) (T, error)) (T, error) {
 	w.mu.RLock()
 	if w.openErr != nil {
 		cause := w.openErr
@@ -172,10 +168,10 @@ func (w *warm) chromaGone(ctx context.Context) error {
 // command's page parsed live (degraded), as queries degrade; strict
 // gets Chroma's error instead.
 func (w *warm) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
-	return answer(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
+	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
 		return s.Docs(ctx, command)
 	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) }, func(cause error) (search.CommandDoc, error) {
-		return querycmd.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, cause)
+		return answer.DocsFromDisk(ctx, w.f.Getenv, w.info.CollectionName(), command, strict, cause)
 	})
 }
 
@@ -195,10 +191,10 @@ func (w *warm) Explain(ctx context.Context, req serve.ExplainRequest) (serve.Exp
 	}
 	start := time.Now()
 	collection := w.info.CollectionName()
-	return answer(ctx, w, func(_ search.Searcher, docs explain.Lookup) (serve.ExplainResult, error) {
-		return explaincmd.Judge(ctx, req.Line, collection, docs, w.onPath, start)
+	return answerWarm(ctx, w, func(_ search.Searcher, docs explain.Lookup) (serve.ExplainResult, error) {
+		return answer.Judge(ctx, req.Line, collection, docs, w.onPath, start)
 	}, func(err error) bool { return !cmdutil.HasCode(err) }, func(cause error) (serve.ExplainResult, error) {
-		return explaincmd.FromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, cause)
+		return answer.ExplainFromDisk(ctx, w.f.Getenv, collection, req.Line, w.onPath, req.Strict, start, cause)
 	})
 }
 
@@ -221,7 +217,7 @@ func (w *warm) Status(ctx context.Context, req serve.StatusRequest) (serve.Index
 		// scan with their own
 		po.PathDirs, po.ManPath = pages.ScanDirs(req.Env.Getenv)
 	}
-	return inspectcmd.CollectStatus(ctx, conn, w.info, req.Detailed, po)
+	return answer.CollectStatus(ctx, conn.Store, conn.Mode, w.info, req.Detailed, po)
 }
 
 // Where says which Chroma serve uses; while it has none, it says why and

@@ -175,7 +175,7 @@ func TestLoseWakesTheRetry(t *testing.T) {
 		t.Errorf("health after: %+v; want degraded, the reason, no data dir", h)
 	}
 	var cause error
-	answer(context.Background(), w, func(search.Searcher, explain.Lookup) (int, error) {
+	answerWarm(context.Background(), w, func(search.Searcher, explain.Lookup) (int, error) {
 		t.Error("answered from the index serve lost")
 		return 0, nil
 	}, nil, func(c error) (int, error) { cause = c; return 0, nil })
@@ -200,7 +200,7 @@ func TestSlowAnswerFromDiskHoldsNothing(t *testing.T) {
 	done := make(chan struct{}, slow)
 	for range slow {
 		go func() {
-			answer(context.Background(), w, nil, nil, func(error) (int, error) {
+			answerWarm(context.Background(), w, nil, nil, func(error) (int, error) {
 				inSlow.Done()
 				<-release
 				return 0, nil
@@ -211,7 +211,7 @@ func TestSlowAnswerFromDiskHoldsNothing(t *testing.T) {
 	inSlow.Wait() // all ten at once: none waits for another
 	fast := make(chan struct{})
 	go func() {
-		answer(context.Background(), w, nil, nil, func(error) (int, error) { return 0, nil })
+		answerWarm(context.Background(), w, nil, nil, func(error) (int, error) { return 0, nil })
 		w.Where()
 		w.swap(search.Searcher{}, errors.New("reopened"))
 		close(fast)

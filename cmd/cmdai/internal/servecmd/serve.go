@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -241,7 +241,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 	m := <-model
 	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
 		// Start anyway and answer from disk: serve tries Chroma again.
-		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e, onPath: explaincmd.OnPath(ctx, info)}, err, opts.RetryEvery), nil
+		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e, onPath: answer.OnPath(ctx, info)}, err, opts.RetryEvery), nil
 	}
 	if err != nil || m.err != nil {
 		if m.e != nil {
@@ -252,7 +252,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		}
 		return nil, clix.FirstErr(err, m.err)
 	}
-	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e, onPath: explaincmd.OnPath(ctx, info)}
+	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e, onPath: answer.OnPath(ctx, info)}
 	w.setRetry(ctx, co, nil, opts.RetryEvery)
 	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
 		w.Close()

@@ -1,4 +1,4 @@
-package eval
+package requests
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package querycmd
+package answer
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/errmark"
+	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
@@ -33,7 +35,7 @@ func machine(t *testing.T) func(string) string {
 	if err := os.WriteFile(filepath.Join(bin, "frob"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("../../../../manparse/testdata/frob.1")
+	src, err := os.ReadFile("../manparse/testdata/frob.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func saveKeywords(t *testing.T, getenv func(string) string) {
 	}
 }
 
-var down = cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("chroma unreachable: nothing listens on 127.0.0.1:9\n  start it"))
+var down = exitcode.With(exitcode.Unreachable, errmark.As(errors.New("chroma unreachable: nothing listens on 127.0.0.1:9\n  start it"), chroma.ErrUnreachable))
 
 // TestFromDiskReadsNamedCommandsLive: with no keyword index on disk, a
 // request naming an installed command is answered from its page, degraded
@@ -72,7 +74,7 @@ func TestFromDiskReadsNamedCommandsLive(t *testing.T) {
 	getenv := machine(t)
 	ctx := context.Background()
 	req := search.Request{Query: "how do I frob directories recursively", K: 3, Mode: search.ModeSemantic}
-	res, err := FromDisk(ctx, getenv, coll, req, time.Now(), down)
+	res, err := QueryFromDisk(ctx, getenv, coll, req, time.Now(), down)
 	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "frob" || !res.Degraded {
 		t.Fatalf("frob: %+v %v", res, err)
 	}
@@ -83,20 +85,20 @@ func TestFromDiskReadsNamedCommandsLive(t *testing.T) {
 	}
 	strict := req
 	strict.Strict = true
-	if _, err := FromDisk(ctx, getenv, coll, strict, time.Now(), down); cmdutil.ExitCode(err) != cmdutil.ExitUnreachable {
+	if _, err := QueryFromDisk(ctx, getenv, coll, strict, time.Now(), down); exitcode.Of(err) != exitcode.Unreachable {
 		t.Errorf("strict: %v, want exit 4", err)
 	}
 	none := search.Request{Query: "twiddle some bits", K: 3}
-	if _, err := FromDisk(ctx, getenv, coll, none, time.Now(), down); cmdutil.ExitCode(err) != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no answer from disk either") {
+	if _, err := QueryFromDisk(ctx, getenv, coll, none, time.Now(), down); exitcode.Of(err) != exitcode.Unreachable || !strings.Contains(err.Error(), "no answer from disk either") {
 		t.Errorf("no command named: %v, want exit 4 and why", err)
 	}
-	other := cmdutil.WithCode(cmdutil.ExitNoIndex, errors.New("no index yet"))
-	if _, err := FromDisk(ctx, getenv, coll, req, time.Now(), other); !errors.Is(err, other) {
+	other := exitcode.With(exitcode.NoIndex, errors.New("no index yet"))
+	if _, err := QueryFromDisk(ctx, getenv, coll, req, time.Now(), other); !errors.Is(err, other) {
 		t.Errorf("no index: %v, want it as it is", err)
 	}
 	// with a keyword index on disk, that answers (not the live page)
 	saveKeywords(t, getenv)
-	res, err = FromDisk(ctx, getenv, coll, search.Request{Query: "frob count words", K: 3}, time.Now(), down)
+	res, err = QueryFromDisk(ctx, getenv, coll, search.Request{Query: "frob count words", K: 3}, time.Now(), down)
 	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wc" || !strings.Contains(res.DegradedReason, "keyword-only answer from") {
 		t.Errorf("with a keyword index: %+v %v", res, err)
 	}
@@ -148,8 +150,8 @@ func TestFromDiskNeverRunsACommand(t *testing.T) {
 	}
 	ctx := context.Background()
 	hint := "cmdai index init --command helpy --help-fallback"
-	_, err := FromDisk(ctx, getenv, coll, search.Request{Query: "helpy: say nothing, quietly", K: 3}, time.Now(), down)
-	if cmdutil.ExitCode(err) != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), hint) {
+	_, err := QueryFromDisk(ctx, getenv, coll, search.Request{Query: "helpy: say nothing, quietly", K: 3}, time.Now(), down)
+	if exitcode.Of(err) != exitcode.Unreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), hint) {
 		t.Errorf("query naming helpy: %v; want exit 4, no man page and %q", err, hint)
 	}
 	_, err = DocsFromDisk(ctx, getenv, coll, "helpy", false, down)

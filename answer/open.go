@@ -1,0 +1,120 @@
+package answer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/exitcode"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
+)
+
+// OpenIndex opens the collection name on st, with exit code 3 and the
+// command to run when there is none.
+func OpenIndex(ctx context.Context, st *chroma.Store, name string) (*chroma.Collection, error) {
+	coll, err := st.OpenCollection(ctx, name)
+	if errors.Is(err, chroma.ErrNoCollection) {
+		return nil, exitcode.With(exitcode.NoIndex, fmt.Errorf("no index %s on %s: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", name, st.URL))
+	}
+	return coll, err
+}
+
+// Answerable refuses an index a query cannot trust, one whose metadata
+// fails its check (exit 5), whose build never finished or one without
+// records, with exit code 3 and what to run:
+// never an empty answer with exit 0.
+func Answerable(ctx context.Context, coll *chroma.Collection) error {
+	if err := coll.MetadataErr(); err != nil {
+		// its model, state and counts cannot be trusted either
+		return exitcode.With(exitcode.Verification, fmt.Errorf("index %s: %s", coll.Name(), index.MetadataFailure(err)))
+	}
+	if !index.ParseMeta(coll.Metadata()).Complete {
+		return exitcode.With(exitcode.NoIndex, fmt.Errorf("index %s is incomplete (its build was interrupted): finish it with `cmdai index init`", coll.Name()))
+	}
+	n, err := coll.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return exitcode.With(exitcode.NoIndex, fmt.Errorf("index %s is empty: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", coll.Name()))
+	}
+	return nil
+}
+
+// OpenAnswerable opens the collection name on st and refuses it unless a
+// query can trust it (OpenIndex, then Answerable).
+func OpenAnswerable(ctx context.Context, st *chroma.Store, name string) (*chroma.Collection, error) {
+	coll, err := OpenIndex(ctx, st, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := Answerable(ctx, coll); err != nil {
+		return nil, err
+	}
+	return coll, nil
+}
+
+// VerifyIndex checks coll's metadata and every record against their
+// authenticators: what `index status`, doctor and MCP's index_status
+// report.
+func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
+	key, ok := coll.Auth().(*index.RecordKey)
+	if !ok {
+		return nil, nil // a store without checks (not cmdai's own)
+	}
+	recs, err := coll.Unchecked().All(ctx, chroma.Include{Documents: true})
+	if err != nil {
+		return nil, fmt.Errorf("verify the records of %s: %w", coll.Name(), err)
+	}
+	v := &index.Verification{Metadata: index.MetadataState(coll.MetadataErr())}
+	for _, r := range recs {
+		if r.Metadata == nil {
+			r.Metadata = map[string]any{}
+		}
+		v.Add(key.Check(r.ID, r.Document, r.Metadata))
+	}
+	return v, nil
+}
+
+// Model opens the embedder of a model variant: the CLI's Factory
+// (--model-dir, --model-backend) bound to the command's flags. variant
+// is never "": the one asked for, else the index's own.
+type Model func(ctx context.Context, variant string) (embed.Embedder, error)
+
+// OpenSearcher opens what a search in any mode needs on st: the
+// collection name (refused unless answerable), the embedder of its
+// model (variant, or the index's own when ""), checked against the
+// index, and, when keywordDir is not "", its keyword index (loaded from
+// there, or built and saved). The caller calls the returned close.
+func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, model Model, keywordDir string) (search.Searcher, func(), error) {
+	coll, err := OpenAnswerable(ctx, st, name)
+	if err != nil {
+		return search.Searcher{}, nil, err
+	}
+	meta := index.ParseMeta(coll.Metadata())
+	if variant == "" {
+		variant = meta.ModelVariant
+	}
+	e, err := model(ctx, variant)
+	if err != nil {
+		return search.Searcher{}, nil, err
+	}
+	if err := builder.CheckModel(meta, e.Info()); err != nil {
+		e.Close()
+		return search.Searcher{}, nil, exitcode.With(exitcode.Verification, err)
+	}
+	s := search.Searcher{Coll: coll, Embedder: e}
+	if keywordDir != "" {
+		s.KeywordDir = keywordDir
+		if s.Keywords, err = kwstore.Open(ctx, coll, keywordDir); err != nil {
+			e.Close()
+			return s, nil, err
+		}
+	}
+	return s, func() { e.Close() }, nil
+}

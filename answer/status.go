@@ -1,0 +1,42 @@
+package answer
+
+import (
+	"context"
+
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/distro"
+)
+
+// CollectStatus is the status of the indexes on st's server (mode:
+// "embedded" or "remote", as the connection was made), with the
+// staleness of info's (against the commands po finds) and the check of
+// its records.
+func CollectStatus(ctx context.Context, st *chroma.Store, mode string, info distro.Info, detailed bool, po pages.Options) (IndexStatus, error) {
+	var s IndexStatus
+	var err error
+	s.Server.URL, s.Server.Mode, s.Server.Version = st.URL, mode, st.Version
+	s.Server.Healthy = st.Heartbeat(ctx) == nil
+	s.Current = info.CollectionName()
+	if s.Collections, err = builder.Collections(ctx, st, s.Current); err != nil {
+		return s, err
+	}
+	for i := range s.Collections {
+		c := &s.Collections[i]
+		if !c.Current {
+			continue
+		}
+		coll, err := st.OpenCollection(ctx, c.Name)
+		if err != nil {
+			return s, err
+		}
+		if c.Stale, err = builder.Stale(ctx, coll, po, detailed); err != nil {
+			return s, err
+		}
+		if c.Verification, err = VerifyIndex(ctx, coll); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
