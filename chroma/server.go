@@ -22,7 +22,7 @@ import (
 	"github.com/cmdai/cmdai/internal/termtext"
 )
 
-// ChromaVersion is the chromadb release scripts/install-chroma.sh pins;
+// ChromaVersion is the chromadb release scripts/install/install-chroma.sh pins;
 // chroma-go v0.4.0 is tested against it.
 const ChromaVersion = "1.5.2"
 

@@ -3,7 +3,7 @@
 package embed_test
 
 // Embedding benchmarks on real man-page chunks. Run them with `make bench`
-// (scripts/bench-embed.sh runs each in its own process, so that the peak
+// (scripts/bench/bench-embed.sh runs each in its own process, so that the peak
 // RSS reported is that configuration's alone). Figures: BENCHMARKS.md.
 
 import (

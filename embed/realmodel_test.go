@@ -1,7 +1,7 @@
 package embed
 
 // Tests against the real all-MiniLM-L6-v2 built by `make model`
-// (scripts/fetch-model.sh) and the real ONNX Runtime from `make tools`.
+// (scripts/install/fetch-model.sh) and the real ONNX Runtime from `make tools`.
 // They never skip in CI: a missing component is a failure there.
 
 import (
@@ -71,7 +71,7 @@ type refItem struct {
 	Vector   []float32 `json:"vector"`
 }
 
-// loadReference reads the vectors scripts/reference_vectors.py computed
+// loadReference reads the vectors scripts/install/reference_vectors.py computed
 // with a plain numpy forward pass over the same weights.
 func loadReference(t testing.TB) []refItem {
 	t.Helper()

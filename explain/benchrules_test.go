@@ -2,7 +2,7 @@ package explain
 
 import "testing"
 
-// Rules found by the NL2Bash benchmark's train half (scripts/explainbench;
+// Rules found by the NL2Bash benchmark's train half (scripts/bench/explainbench;
 // BENCHMARKS.md, "cmdai explain: accuracy on NL2Bash"), each on our own
 // fixture.
 

@@ -35,7 +35,7 @@ func checkChunks(p *Page) error {
 
 // FuzzParse feeds arbitrary roff to the parser: it must not panic or hang,
 // and whatever it returns must chunk into unique ids within the budget.
-// Run it with `make fuzz` (scripts/fuzz.sh), which also fails a run that
+// Run it with `make fuzz` (scripts/ci/fuzz.sh), which also fails a run that
 // stalls. An input that hangs needs no bound here: Go's fuzz worker
 // panics after 10 s on one input, and the input is saved as a crash.
 func FuzzParse(f *testing.F) {

@@ -1,7 +1,7 @@
 package manparse_test
 
 // Tests on the man pages really installed on this machine. .ci/run
-// installs them (scripts/install-test-deps.sh); a machine without them
+// installs them (scripts/install/install-test-deps.sh); a machine without them
 // fails these tests with the command that fixes it, never skips them.
 
 import (

@@ -22,7 +22,7 @@ const SignatureSuffix = ".minisig"
 
 // releaseKeyFile is the project's release public key, as `minisign -G`
 // writes it (or a file of comments only, while none has been made: see
-// scripts/release-key.sh).
+// scripts/release/release-key.sh).
 //
 //go:embed release-key.pub
 var releaseKeyFile []byte

@@ -15,10 +15,10 @@ import (
 // the signer the release workflow runs) and returns a signer of files.
 func minisignTool(t *testing.T) (pub string, sign func(path, comment string, legacy bool)) {
 	t.Helper()
-	testmode.Heavy(t, "the minisign tool (scripts/install-test-deps.sh)")
+	testmode.Heavy(t, "the minisign tool (scripts/install/install-test-deps.sh)")
 	bin, err := exec.LookPath("minisign")
 	if err != nil {
-		t.Fatal("minisign is not installed: scripts/install-test-deps.sh (make test-deps) installs it")
+		t.Fatal("minisign is not installed: scripts/install/install-test-deps.sh (make test-deps) installs it")
 	}
 	dir := t.TempDir()
 	pub, sec := filepath.Join(dir, "release.pub"), filepath.Join(dir, "release.key")

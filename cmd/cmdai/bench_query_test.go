@@ -15,12 +15,12 @@ import (
 // BenchmarkQueryWarm measures `index query` with the server up and the
 // model loaded, as an assistant that keeps cmdai running sees it: the
 // requests of testdata/requests.jsonl, in turn, against the index in
-// CMDAI_HOME (scripts/bench-index.sh builds one). It reports the p50 and
+// CMDAI_HOME (scripts/bench/bench-index.sh builds one). It reports the p50 and
 // p95 of the whole query and of its two parts, embedding the request and
 // Chroma's nearest-neighbour search.
 func BenchmarkQueryWarm(b *testing.B) {
 	if os.Getenv("CMDAI_HOME") == "" {
-		b.Fatal("set CMDAI_HOME to a cmdai home with an index (scripts/bench-index.sh does)")
+		b.Fatal("set CMDAI_HOME to a cmdai home with an index (scripts/bench/bench-index.sh does)")
 	}
 	ctx := context.Background()
 	f := &cmdutil.Factory{IO: cmdutil.SystemIO(), Getenv: os.Getenv}

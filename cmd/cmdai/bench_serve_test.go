@@ -17,7 +17,7 @@ import (
 	"github.com/cmdai/cmdai/serve"
 )
 
-// BenchmarkServe measures a running `cmdai serve` (scripts/bench-serve.sh
+// BenchmarkServe measures a running `cmdai serve` (scripts/bench/bench-serve.sh
 // starts one over CMDAI_HOME): over the requests of CMDAI_BENCH_QUERIES
 // (eval JSON lines, at least 200), the round trip of a warm query through
 // its socket, semantic, hybrid, fused and learned, p50/p95; the floor in the same run, a
@@ -28,7 +28,7 @@ import (
 func BenchmarkServe(b *testing.B) {
 	file := os.Getenv("CMDAI_BENCH_QUERIES")
 	if os.Getenv("CMDAI_HOME") == "" || file == "" {
-		b.Fatal("set CMDAI_HOME (with a serve running) and CMDAI_BENCH_QUERIES (scripts/bench-serve.sh does)")
+		b.Fatal("set CMDAI_HOME (with a serve running) and CMDAI_BENCH_QUERIES (scripts/bench/bench-serve.sh does)")
 	}
 	qs, err := evaluate.ReadEvalQueries(file)
 	if err != nil {

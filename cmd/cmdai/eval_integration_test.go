@@ -107,7 +107,7 @@ func TestEvalMissesAndCompare(t *testing.T) {
 
 // checkLearnedWeightsLoop: `index eval --features F` writes learned
 // mode's candidates per indexed request, the expected one marked;
-// scripts/learn-ranker.py fits weights on it; `--learned-weights` reads
+// scripts/research/learn-ranker.py fits weights on it; `--learned-weights` reads
 // them back (and refuses a feature it does not know).
 func checkLearnedWeightsLoop(t *testing.T, queries, dir string) {
 	t.Helper()
@@ -155,7 +155,7 @@ func checkLearnedWeightsLoop(t *testing.T, queries, dir string) {
 		}
 	}
 	py := filepath.Join(os.Getenv("CMDAI_TOOLS"), "venv", "bin", "python")
-	cmd := exec.Command(py, "../../scripts/learn-ranker.py", "--l2", "0.1", "1", "--", featuresPath)
+	cmd := exec.Command(py, "../../scripts/research/learn-ranker.py", "--l2", "0.1", "1", "--", featuresPath)
 	weights, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("learn-ranker.py: %v", err)

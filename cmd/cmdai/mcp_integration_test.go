@@ -17,7 +17,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 )
 
-// mcpClientPython is the venv python of scripts/install-mcp-client.sh
+// mcpClientPython is the venv python of scripts/install/install-mcp-client.sh
 // (PyPI mcp 2.3.0); the test fails without it.
 func mcpClientPython(t *testing.T) string {
 	t.Helper()
@@ -29,7 +29,7 @@ func mcpClientPython(t *testing.T) string {
 }
 
 // TestMCPWithPythonClient runs `cmdai mcp` (this test binary, as the CLI)
-// under PyPI's mcp client with scripts/mcp-client-check.py, over the
+// under PyPI's mcp client with scripts/ci/mcp-client-check.py, over the
 // small real index of the ship tests with git-commit(1) (real Chroma,
 // real model): tools listed with schemas, git commit's docs asked as
 // "git commit" and "git-commit", find for "find files modified today" (top 3: the
@@ -78,7 +78,7 @@ func TestMCPWithPythonClient(t *testing.T) {
 	}
 }
 
-// mcpCheck runs scripts/mcp-client-check.py against `cmdai mcp` (this
+// mcpCheck runs scripts/ci/mcp-client-check.py against `cmdai mcp` (this
 // test binary as the CLI) with args, checks its figures and returns them.
 func mcpCheck(t *testing.T, py string, args ...string) string {
 	t.Helper()
@@ -88,7 +88,7 @@ func mcpCheck(t *testing.T, py string, args ...string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	args = append([]string{filepath.Join("..", "..", "scripts", "mcp-client-check.py"), "--calls", "5"}, args...)
+	args = append([]string{filepath.Join("..", "..", "scripts", "ci", "mcp-client-check.py"), "--calls", "5"}, args...)
 	cmd := exec.CommandContext(ctx, py, append(args, "--", exe)...)
 	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp")
 	var stdout, stderr bytes.Buffer

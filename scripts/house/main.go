@@ -3,10 +3,15 @@
 // longer than -max-pkg lines, outside manparse's roff and mdoc
 // interpreters, whose request and macro switches read best whole; and no
 // more than -max-root directories at the top of the tree (issue #31: the
-// rooms, internal/ and the data and scripts; see rootDirs). It prints what
-// is over and exits 1; with -v it prints every package's size.
+// rooms, internal/ and the data and scripts; see rootDirs). It also keeps
+// data flowing down (issue #31; see importViolations): nothing outside
+// cmd/ imports cmd/, and with -no-cmd-imports no command package under
+// cmd/cmdai/internal/ imports another but cmdutil (a flag until the
+// command packages stop importing each other, then always). It prints
+// what is over or broken and exits 1; with -v it prints every package's
+// size.
 //
-//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [-max-root 18] [dir]
+//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [-max-root 18] [-no-cmd-imports] [dir]
 package main
 
 import (
@@ -32,6 +37,7 @@ func main() {
 	maxFunc := flag.Int("max-func", 100, "longest function allowed, in lines")
 	maxPkg := flag.Int("max-pkg", 1200, "largest package allowed, in non-test lines")
 	maxRoot := flag.Int("max-root", 18, "most directories allowed at the top of the tree")
+	noCmdImports := flag.Bool("no-cmd-imports", false, "also check that no command package under "+commandsDir+"/ imports another ("+sharedPkg+" aside)")
 	verbose := flag.Bool("v", false, "print every package's size")
 	flag.Parse()
 	root := "."
@@ -48,7 +54,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "house:", err)
 		os.Exit(2)
 	}
-	over := 0
+	broken, err := importViolations(root, *noCmdImports)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "house:", err)
+		os.Exit(2)
+	}
+	over := len(broken)
+	for _, b := range broken {
+		fmt.Println("import:", b)
+	}
 	if len(dirs) > *maxRoot {
 		fmt.Printf("root: %d directories (limit %d): %s; a package that serves one room goes under it, a helper that knows nothing of cmdai under internal/\n",
 			len(dirs), *maxRoot, strings.Join(dirs, " "))
@@ -75,7 +89,7 @@ func main() {
 		}
 	}
 	if over > 0 {
-		fmt.Printf("house: %d over the limits: split them into named pieces\n", over)
+		fmt.Printf("house: %d over the limits or against the import rules: split them into named pieces, move shared code down\n", over)
 		os.Exit(1)
 	}
 }

@@ -5,7 +5,7 @@
 # (BSD userland, /bin/bash 3.2, no sha256sum, no nproc, no GNU `stat -c`,
 # no `readlink -f` or realpath before macOS 12.3/13). Source it:
 #   . "$REPO/scripts/lib/portable.sh"
-# scripts/test-macos-userland.sh runs these helpers and the scripts using
+# scripts/ci/test-macos-userland.sh runs these helpers and the scripts using
 # them under a PATH that behaves like a Mac's, and lints the scripts for
 # GNU-only tools and bash-4-only syntax. Keep this file bash 3.2.
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// nl2bashPart is scripts/nl2bash-queries.py's rule, written again here so
+// nl2bashPart is scripts/research/nl2bash-queries.py's rule, written again here so
 // that a change to the script that moves requests between train and
 // test (and so leaks tuned requests into the reported figures) fails.
 func nl2bashPart(request string) string {
@@ -26,7 +26,7 @@ func nl2bashPart(request string) string {
 // runSplit runs the script on dir and returns its queries.
 func runSplit(t *testing.T, dir string, args ...string) []EvalQuery {
 	t.Helper()
-	cmd := exec.Command("python3", append([]string{"../../scripts/nl2bash-queries.py", dir}, args...)...)
+	cmd := exec.Command("python3", append([]string{"../../scripts/research/nl2bash-queries.py", dir}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("nl2bash-queries.py %v: %v (python3 is needed to make the split)", args, err)

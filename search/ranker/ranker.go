@@ -1,6 +1,6 @@
 // Package ranker is learned mode's scoring: the names of the features
 // search computes for each candidate command, the weights fitted on the
-// train sets (scripts/learn-ranker.py over `cmdai index eval --features`
+// train sets (scripts/research/learn-ranker.py over `cmdai index eval --features`
 // of the NL2Bash TRAIN split and search/evaluate/requests/requests-train.jsonl), reading other
 // weights, and the linear score.
 package ranker
@@ -49,7 +49,7 @@ var Channels = []string{"semantic", "summary", "keyword", "option", "example", "
 // Weights maps a feature name to its weight in the linear score.
 type Weights map[string]float64
 
-// Default are learned mode's weights: scripts/learn-ranker.py (softmax
+// Default are learned mode's weights: scripts/research/learn-ranker.py (softmax
 // loss over each request's candidates, the L2 penalty, 0.01, chosen by
 // 5-fold cross-validation) on `index eval --features` of two train sets
 // over this machine's full index, subcommand pages included (refitted
@@ -111,7 +111,7 @@ func Bool(b bool) float64 {
 }
 
 // ReadWeights reads weights written as a JSON object of feature
-// name to number (what scripts/learn-ranker.py prints): for measuring
+// name to number (what scripts/research/learn-ranker.py prints): for measuring
 // candidate weights on a train split, never on the figures reported.
 func ReadWeights(path string) (Weights, error) {
 	b, err := os.ReadFile(path)

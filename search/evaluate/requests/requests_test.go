@@ -10,7 +10,7 @@ import (
 )
 
 // The rules of the set (README.md). The NL2Bash overlap rule is checked by
-// scripts/check-own-requests.py: the corpus is not in the repository.
+// scripts/research/check-own-requests.py: the corpus is not in the repository.
 const (
 	ownFile        = "requests-own.jsonl"
 	trainFile      = "requests-train.jsonl"
@@ -120,7 +120,7 @@ func TestTrainRequestsAreNotTestRequests(t *testing.T) {
 }
 
 // wordSet is the request's lower-cased letters-and-digits words, as
-// scripts/check-own-requests.py normalises them.
+// scripts/research/check-own-requests.py normalises them.
 func wordSet(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {

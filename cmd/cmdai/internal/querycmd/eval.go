@@ -42,7 +42,7 @@ type EvalOptions struct {
 	// LearnedWeights is a JSON file replacing learned mode's weights.
 	LearnedWeights string
 	// Features is the JSON Lines file of learned mode's candidates and
-	// their features per request (for scripts/learn-ranker.py).
+	// their features per request (for scripts/research/learn-ranker.py).
 	Features string
 }
 
@@ -64,7 +64,7 @@ func NewCmdEval(f *cmdutil.Factory) *cli.Command {
 		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
 		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
 		&cli.StringFlag{Name: "learned-weights", Usage: "learned mode's weights from JSON `FILE` ({\"feature\": weight}): for tuning on a train split", Destination: &opts.LearnedWeights},
-		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/learn-ranker.py fits)", Destination: &opts.Features},
+		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/research/learn-ranker.py fits)", Destination: &opts.Features},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -78,7 +78,7 @@ each mode and reports hit@1, hit@5, hit@10, MRR@10 and latency p50/p95 over
 the queries whose command is in the index; the others are counted apart.
 The figures are also broken down by the source of the expected command's
 records (man, help, custom). bm25-pages is the baseline: plain BM25 over
-whole man pages of this machine. scripts/nl2bash-queries.py turns the
+whole man pages of this machine. scripts/research/nl2bash-queries.py turns the
 NL2Bash corpus into such a file (--split test: the held-out part).
 
 --misses FILE writes one JSON line per request whose command was not first,
@@ -87,7 +87,7 @@ the top 5 returned with their scores.
 
 --features FILE writes, per request, every command learned mode considers
 with its features and whether it is the expected one: what
-scripts/learn-ranker.py fits learned mode's weights on (train split only).
+scripts/research/learn-ranker.py fits learned mode's weights on (train split only).
 
 --compare pairs every other mode with the baseline mode (--baseline, default
 the first mode given) request by request: wins, losses and ties of the

@@ -1,0 +1,4 @@
+// What the command packages share; it imports below cmd/ only.
+package cmdutil
+
+import _ "example.com/fake/answer"

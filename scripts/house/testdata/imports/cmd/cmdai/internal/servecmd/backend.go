@@ -1,0 +1,3 @@
+package servecmd
+
+import _ "example.com/fake/cmd/cmdai/internal/querycmd"

@@ -1,0 +1,4 @@
+// Broken in a test file too.
+package servecmd
+
+import _ "example.com/fake/cmd/cmdai/internal/explaincmd"

@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# `make install`, `make uninstall` and the relocatable Chroma server they
+# install (README "Install"). The run-time layout under PREFIX:
+#   bin/cmdai                                   the program (ONNX Runtime build)
+#   lib/cmdai/libonnxruntime.so                 ONNX Runtime
+#   lib/cmdai/chroma/bin/chroma                 the pinned Chroma server: a launcher
+#   lib/cmdai/chroma/site-packages/             and its packages (pip --target)
+#   share/cmdai/models/all-MiniLM-L6-v2/        the model, as .tools/model holds it
+#   share/man/man1/cmdai.1                      made by `cmdai __man`
+#   share/bash-completion/completions/cmdai     made by `cmdai completion ...`
+#   share/zsh/site-functions/_cmdai
+#   share/fish/vendor_completions.d/cmdai.fish
+#   share/doc/cmdai/{LICENSE,THIRD_PARTY_NOTICES}   when the checkout has them
+# Every file goes under $DESTDIR$PREFIX; what is written into files (the
+# man page's FILES) names $PREFIX. With no DESTDIR, install also imports
+# the model into the user's data directory, so that the user is ready;
+# under DESTDIR (a package being built) nothing outside it is touched.
+#
+#   scripts/install/install.sh chroma      build the Chroma server install copies, once per
+#                                  scripts/install/chroma-constraints.txt and Python version,
+#                                  into $CMDAI_TOOLS/chroma/portable (about 500 MB)
+#   scripts/install/install.sh install     PREFIX=... [DESTDIR=...] [BIN=bin/cmdai]
+#   scripts/install/install.sh uninstall   PREFIX=... [DESTDIR=...]: removes what install
+#                                  wrote; the user's index and model stay
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
+TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
+STAGE="$TOOLS/chroma/portable"
+CONSTRAINTS="$REPO/scripts/install/chroma-constraints.txt"
+PYTHON="${PYTHON:-python3}"
+MODEL=all-MiniLM-L6-v2
+ORTLIB=libonnxruntime.so
+if [ "$(uname -s)" = Darwin ]; then
+	ORTLIB=libonnxruntime.dylib
+fi
+
+die() {
+	echo "install: $*" >&2
+	exit 1
+}
+
+# The files install writes, relative to PREFIX; the directories it owns
+# whole; and its own directories, deepest first, which uninstall removes
+# when they are left empty. Shared ones (bin, share/man/man1, ...) stay,
+# even empty: /usr/local/bin is not ours to remove.
+FILES=(
+	bin/cmdai
+	"lib/cmdai/$ORTLIB"
+	share/man/man1/cmdai.1
+	share/bash-completion/completions/cmdai
+	share/zsh/site-functions/_cmdai
+	share/fish/vendor_completions.d/cmdai.fish
+	share/doc/cmdai/LICENSE
+	share/doc/cmdai/THIRD_PARTY_NOTICES
+)
+OWNED_DIRS=(lib/cmdai/chroma "share/cmdai/models/$MODEL")
+OWN_PARENTS=(lib/cmdai share/cmdai/models share/cmdai share/doc/cmdai)
+
+# root sets ROOT=$DESTDIR$PREFIX, refusing a relative PREFIX: paths
+# written into files must mean the same from any directory.
+root() {
+	PREFIX="${PREFIX:-$HOME/.local}"
+	case "$PREFIX" in
+	/*) ;;
+	*) die "PREFIX must be an absolute path, not \"$PREFIX\" (e.g. make install PREFIX=\$HOME/.local)" ;;
+	esac
+	PREFIX="${PREFIX%/}"
+	DESTDIR="${DESTDIR:-}"
+	ROOT="${DESTDIR%/}$PREFIX"
+}
+
+python_version() {
+	"$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])'
+}
+
+chroma_version() {
+	sed -n 's/^chromadb==//p' "$CONSTRAINTS"
+}
+
+# stage_chroma installs chromadb with `pip install --target`: a plain
+# directory of packages that works wherever it is copied (a venv does not:
+# its scripts and pyvenv.cfg name its own path). Binary wheels only, so
+# no compiler is needed and what is installed is what PyPI built.
+stage_chroma() {
+	command -v "$PYTHON" >/dev/null || die "$PYTHON not found: the Chroma server needs Python 3 with venv (Debian: apt-get install python3-venv)"
+	local want version tmp start
+	version="$(chroma_version)"
+	want="$(sha256_of "$CONSTRAINTS") python$(python_version)"
+	if [ -x "$STAGE/bin/chroma" ] && [ "$(cat "$STAGE/stamp" 2>/dev/null)" = "$want" ]; then
+		echo "chroma $version (relocatable) already in $STAGE"
+		return
+	fi
+	start=$(date +%s)
+	tmp="$STAGE.tmp"
+	rm -rf "$tmp"
+	mkdir -p "$tmp/bin"
+	# A throwaway venv lends its pip (python3-venv, as `make model` needs;
+	# no python3-pip); what it installs with --target is the venv's
+	# Python's, not the venv's.
+	"$PYTHON" -m venv "$tmp/pip-venv"
+	"$tmp/pip-venv/bin/pip" install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts \
+		--only-binary=:all: --target "$tmp/site-packages" -c "$CONSTRAINTS" "chromadb==$version"
+	# Console scripts pip wrote there name the venv's Python by path: unused.
+	rm -rf "$tmp/site-packages/bin" "$tmp/pip-venv"
+	write_launcher "$tmp/bin/chroma" "$(python_version)"
+	# Check it runs before recording success.
+	"$tmp/bin/chroma" run --help >/dev/null
+	rm -rf "$STAGE"
+	mv "$tmp" "$STAGE"
+	echo "$want" >"$STAGE/stamp"
+	echo "installed chroma $version (pip --target, Python $(python_version)) into $STAGE in $(($(date +%s) - start))s"
+}
+
+write_launcher() {
+	sed "s/@PYTHON_VERSION@/$2/" "$REPO/scripts/install/chroma-launcher.sh" >"$1"
+	chmod 0755 "$1"
+}
+
+# generated runs the built binary in an empty environment, so that the
+# user's settings and configuration file do not reach what it writes.
+generated() {
+	local home
+	home="$(mktemp -d)"
+	env -i HOME="$home" PATH=/usr/bin:/bin "$BIN" "$@"
+	rm -rf "$home"
+}
+
+install_file() { # mode source destination-under-ROOT
+	install -d -m 0755 "$(dirname "$ROOT/$3")"
+	install -m "$1" "$2" "$ROOT/$3"
+}
+
+install_generated() { # destination-under-ROOT cmdai-arguments...
+	local dst="$1" tmp
+	shift
+	tmp="$(mktemp)"
+	generated "$@" >"$tmp"
+	install_file 0644 "$tmp" "$dst"
+	rm -f "$tmp"
+}
+
+# replace_dir copies directory src to ROOT/dst through a temporary
+# sibling, so that a reinstall never leaves half of each.
+replace_dir() {
+	local src="$1" dst="$ROOT/$2"
+	install -d -m 0755 "$(dirname "$dst")"
+	rm -rf "$dst.tmp"
+	cp -pR "$src" "$dst.tmp"
+	rm -rf "$dst"
+	mv "$dst.tmp" "$dst"
+}
+
+do_install() {
+	root
+	BIN="${BIN:-$REPO/bin/cmdai}"
+	local ort model_src stamp
+	ort="$(realpath_of "$TOOLS/lib/$ORTLIB" 2>/dev/null)" || true
+	model_src="$TOOLS/model/$MODEL"
+	[ -x "$BIN" ] || die "$BIN not built: run \`make install\` (it builds it first)"
+	[ -f "$ort" ] || die "no ONNX Runtime in $TOOLS/lib: run \`make tools\`"
+	[ -f "$model_src/manifest.json" ] || die "no model in $model_src: run \`make model\`"
+	stamp="$(cat "$STAGE/stamp" 2>/dev/null)" || die "no relocatable Chroma in $STAGE: run \`make chroma-portable\`"
+
+	echo "installing cmdai into ${DESTDIR:+$DESTDIR}$PREFIX"
+	install_file 0755 "$BIN" bin/cmdai
+	# One file: cmdai loads it by path, and its SONAME (libonnxruntime.so.1)
+	# is needed by nothing else installed.
+	install_file 0755 "$ort" "lib/cmdai/$ORTLIB"
+	replace_dir "$STAGE/site-packages" lib/cmdai/chroma/site-packages
+	install -d -m 0755 "$ROOT/lib/cmdai/chroma/bin"
+	write_launcher "$ROOT/lib/cmdai/chroma/bin/chroma" "${stamp##* python}"
+	replace_dir "$model_src" "share/cmdai/models/$MODEL"
+	chmod -R u+rwX,go+rX,go-w "$ROOT/share/cmdai/models/$MODEL"
+	install_generated share/man/man1/cmdai.1 __man --prefix "$PREFIX"
+	install_generated share/bash-completion/completions/cmdai completion bash
+	install_generated share/zsh/site-functions/_cmdai completion zsh
+	install_generated share/fish/vendor_completions.d/cmdai.fish completion fish
+	for doc in LICENSE THIRD_PARTY_NOTICES; do
+		if [ -f "$REPO/$doc" ]; then
+			install_file 0644 "$REPO/$doc" "share/doc/cmdai/$doc"
+		fi
+	done
+
+	if [ -n "$DESTDIR" ]; then
+		echo "staged under $DESTDIR (the model is imported for a user by \`cmdai model import $PREFIX/share/cmdai/models/$MODEL\`)"
+		return
+	fi
+	import_model
+	case ":$PATH:" in
+	*":$PREFIX/bin:"*) ;;
+	*) echo "note: $PREFIX/bin is not on your PATH: add it (e.g. in ~/.profile: export PATH=\"$PREFIX/bin:\$PATH\")" ;;
+	esac
+	echo "done: run \`cmdai doctor\`, then \`cmdai index init\`"
+}
+
+# import_model installs the shipped model into the data directory of the
+# user running install (cmdai would also use the shipped copy when the user
+# has none, which is what a DESTDIR package relies on; an imported copy
+# survives an uninstall and is what `cmdai model status` names).
+import_model() {
+	"$PREFIX/bin/cmdai" model import "$PREFIX/share/cmdai/models/$MODEL"
+}
+
+do_uninstall() {
+	root
+	local f d
+	echo "removing cmdai from ${DESTDIR:+$DESTDIR}$PREFIX"
+	for f in "${FILES[@]}"; do
+		rm -f "${ROOT:?}/$f"
+	done
+	for d in "${OWNED_DIRS[@]}"; do
+		rm -rf "${ROOT:?}/$d" "${ROOT:?}/$d.tmp"
+	done
+	for d in "${OWN_PARENTS[@]}"; do
+		if [ -d "$ROOT/$d" ]; then
+			rmdir "$ROOT/$d" 2>/dev/null || true
+		fi
+	done
+	echo "done: your index and model stay in your data directory (~/.local/share/cmdai unless XDG_DATA_HOME or CMDAI_HOME moves it)"
+}
+
+case "${1:-}" in
+chroma) stage_chroma ;;
+install) do_install ;;
+uninstall) do_uninstall ;;
+*) die "usage: $0 chroma|install|uninstall (PREFIX, DESTDIR and BIN from the environment; see the header)" ;;
+esac
