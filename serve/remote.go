@@ -35,8 +35,6 @@ type Remote struct {
 	Distro string
 }
 
-var _ answer.Answerer = Remote{}
-
 // Query implements answer.Answerer.
 func (r Remote) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
 	if q.Distro == "" {

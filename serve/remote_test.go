@@ -71,7 +71,10 @@ func (f *fakeServe) StatusOf(_ context.Context, req StatusRequest) (IndexStatus,
 	return st, nil
 }
 
-var _ RemoteAPI = (*Client)(nil)
+var (
+	_ RemoteAPI       = (*Client)(nil)
+	_ answer.Answerer = Remote{}
+)
 
 // Remote passes the request on (every match whole when the tools ask
 // Full, the distribution asked for when the request names none), carries
