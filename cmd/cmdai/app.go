@@ -64,7 +64,7 @@ EXAMPLES:
 			newIndexCommand(f),
 			explaincmd.NewCmdExplain(f),
 			modelcmd.NewCmdModel(f),
-			mcpcmd.NewCmdMCP(f),
+			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f),
 			doctorcmd.NewCmdDoctor(f),
 			doccmd.NewCmdCompletion(f),

@@ -22,10 +22,10 @@ import (
 )
 
 // jsonOutputs are the types whose JSON a user or an agent reads: every
-// CLI --json output, serve's HTTP API (requests and answers) and the MCP
-// tools' inputs and status. The anonymous wrappers the commands print
-// (scan's "type", init's chroma fields, download --list's "indexes")
-// are written out as the commands write them. Files on disk (an index
+// CLI --json output, serve's HTTP API (requests and answers, which the
+// MCP tools ask too) and the MCP tools' inputs. The anonymous wrappers
+// the commands print (scan's "type", init's chroma fields, download
+// --list's "indexes") are written out as the commands write them. Files on disk (an index
 // tarball's manifest, the model's manifest) are not here: they keep their
 // names so that older files still read.
 var jsonOutputs = map[string]any{
@@ -64,8 +64,6 @@ var jsonOutputs = map[string]any{
 	"mcp search_commands": mcpserver.SearchInput{},
 	"mcp command_docs":    mcpserver.DocsInput{},
 	"mcp explain_command": mcpserver.ExplainInput{},
-	"mcp index_status":    mcpserver.Status{},
-	"mcp backend query":   mcpserver.Query{},
 }
 
 // TestJSONFieldsHaveOneShape: a field name means one thing in every JSON

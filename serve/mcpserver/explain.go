@@ -10,8 +10,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/serve"
 )
 
 // ExplainInput is explain_command's arguments.
@@ -27,7 +27,7 @@ func explainSchema() *jsonschema.Schema {
 }
 
 // explainOutputSchema is the schema of explain_command's structured
-// content (serve.ExplainResult). explain.Word holds words of its own (a
+// content (answer.ExplainResult). explain.Word holds words of its own (a
 // cluster's flags), which inference refuses as a cycle: a word's flags
 // are given the schema of a word whose flags are any objects (a flag
 // holds none).
@@ -37,25 +37,25 @@ func explainOutputSchema() *jsonschema.Schema {
 	}
 	word := mustSchemaWith[explain.Word](anyWords)
 	word.Properties["flags"] = &jsonschema.Schema{Types: []string{"null", "array"}, Items: mustSchemaWith[explain.Word](anyWords)}
-	return mustSchemaWith[serve.ExplainResult](map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[explain.Word](): word})
+	return mustSchemaWith[answer.ExplainResult](map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[explain.Word](): word})
 }
 
 // explain answers explain_command: the compact text an agent reads, and
 // the whole result as structured content (the JSON of `cmdai explain
 // --json` and POST /v1/explain).
-func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainInput) (*mcp.CallToolResult, serve.ExplainResult, error) {
+func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainInput) (*mcp.CallToolResult, answer.ExplainResult, error) {
 	line := in.Line
 	switch {
 	case strings.TrimSpace(line) == "":
-		return nil, serve.ExplainResult{}, fmt.Errorf("empty line: give the command line to check, e.g. \"tar -xzf a.tgz\"")
+		return nil, answer.ExplainResult{}, fmt.Errorf("empty line: give the command line to check, e.g. \"tar -xzf a.tgz\"")
 	case !utf8.ValidString(line):
-		return nil, serve.ExplainResult{}, fmt.Errorf("line is not valid UTF-8")
+		return nil, answer.ExplainResult{}, fmt.Errorf("line is not valid UTF-8")
 	case len(line) > explain.MaxLine:
-		return nil, serve.ExplainResult{}, fmt.Errorf("line of %d bytes is too long (at most %d): check one command line at a time", len(line), explain.MaxLine)
+		return nil, answer.ExplainResult{}, fmt.Errorf("line of %d bytes is too long (at most %d): check one command line at a time", len(line), explain.MaxLine)
 	}
-	res, err := t.b.Explain(ctx, line)
+	res, err := t.a.Explain(ctx, answer.ExplainRequest{Line: line})
 	if err != nil {
-		return nil, serve.ExplainResult{}, err
+		return nil, answer.ExplainResult{}, err
 	}
 	return text(explainText(res)), res, nil
 }
@@ -63,7 +63,7 @@ func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn
 // explainText renders a result for an agent: the verdict first (what it
 // acts on), then per command its page and summary and one line per word
 // (per flag of a cluster), the documented option's text cut short.
-func explainText(res serve.ExplainResult) string {
+func explainText(res answer.ExplainResult) string {
 	var b strings.Builder
 	if res.Degraded {
 		b.WriteString("degraded: " + res.DegradedReason + "\n")

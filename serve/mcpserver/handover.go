@@ -5,15 +5,23 @@ import (
 	"time"
 )
 
+// Holder holds an index that it can give up: answer.Session.
+type Holder interface {
+	// Held tells whether the index is open.
+	Held() bool
+	// Release closes the index if it is open, and tells whether it was.
+	Release() bool
+}
+
 // Handover gives the index Local holds up to a `cmdai serve` that wants
 // its data. Local's private Chroma locks the data directory; a serve
 // starting on the same data home waits for that lock (its --wait), and
 // meanwhile the calls of this session wait for serve. Closing Local
-// frees the lock, serve starts, and PerCall sends the next calls to it:
-// none reopens Local while serve is starting, since Dial waits for a
-// starting serve.
+// frees the lock, serve starts, and answer.PerCall sends the next calls
+// to it: none reopens Local while serve is starting, since Dial waits
+// for a starting serve.
 type Handover struct {
-	Local *Local
+	Local Holder
 	// Wanted tells whether a serve that needs the data the open index
 	// holds is starting or running.
 	Wanted func() bool
@@ -28,7 +36,7 @@ func (h Handover) Check() bool {
 	if !h.Local.Held() || !h.Wanted() {
 		return false
 	}
-	if !h.Local.closeHeld() {
+	if !h.Local.Release() {
 		return false
 	}
 	if h.Logf != nil {

@@ -6,15 +6,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search"
 )
 
-// countingLocal is a Local over countColl whose opens and closes are
-// counted; closed is told each close.
-func countingLocal(opens, closes *atomic.Int32, closed chan<- struct{}) *Local {
-	return NewLocal(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+// stubColl is a search.Collection of 7 records.
+type stubColl struct{}
+
+func (stubColl) Name() string                                                 { return "cmdai_linux_test" }
+func (stubColl) Metadata() map[string]any                                     { return map[string]any{"complete": true} }
+func (stubColl) Count(context.Context) (int, error)                           { return 7, nil }
+func (stubColl) Query(context.Context, []float32, int) ([]chroma.Hit, error)  { return nil, nil }
+func (stubColl) Get(context.Context, []string) ([]chroma.Record, error)       { return nil, nil }
+func (stubColl) All(context.Context, chroma.Include) ([]chroma.Record, error) { return nil, nil }
+
+// countingLocal is an answer.Session over stubColl whose opens and
+// closes are counted; closed is told each close.
+func countingLocal(opens, closes *atomic.Int32, closed chan<- struct{}) *answer.Session {
+	return answer.NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		opens.Add(1)
-		return search.Searcher{Coll: &countColl{}}, func() {
+		return search.Searcher{Coll: stubColl{}}, func() {
 			closes.Add(1)
 			if closed != nil {
 				closed <- struct{}{}
@@ -36,7 +48,7 @@ func TestHandoverCheck(t *testing.T) {
 		t.Errorf("nothing held: Check closed or asked serve (%d)", asked)
 	}
 	ctx := context.Background()
-	if _, err := l.Status(ctx); err != nil {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	if h.Check() || closes.Load() != 0 || !l.Held() {
@@ -49,7 +61,7 @@ func TestHandoverCheck(t *testing.T) {
 	if h.Check() || closes.Load() != 1 {
 		t.Errorf("second Check closed again (closes %d)", closes.Load())
 	}
-	if _, err := l.Status(ctx); err != nil || opens.Load() != 2 {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err != nil || opens.Load() != 2 {
 		t.Errorf("call after the handover: %v, opens %d; want the index opened again", err, opens.Load())
 	}
 }
@@ -62,7 +74,7 @@ func TestHandoverWatch(t *testing.T) {
 	l := countingLocal(&opens, &closes, closed)
 	var wanted atomic.Bool
 	h := Handover{Local: l, Wanted: wanted.Load}
-	if _, err := l.Status(context.Background()); err != nil {
+	if _, err := l.Status(context.Background(), answer.StatusRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve/guard"
@@ -45,12 +48,12 @@ type DocsInput struct {
 // StatusInput is index_status' arguments: none.
 type StatusInput struct{}
 
-// New is an MCP server with the four tools over b.
-func New(b Backend, version string) *mcp.Server {
+// New is an MCP server with the four tools over a.
+func New(a answer.Answerer, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "cmdai", Title: "cmdai: this machine's command documentation", Version: version}, &mcp.ServerOptions{
 		Instructions: "Look up shell commands installed on this machine: search_commands finds the commands for a task, command_docs gives one command's synopsis, options or examples (or one option's text), explain_command checks a command line you mean to run or propose (every option documented, every command installed), index_status says what the index holds.",
 	})
-	t := tools{b: b}
+	t := tools{a: a}
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "search_commands",
 		Description: "Find the commands installed on this machine that do what you describe. Returns the best commands, best first, a few lines each: name, man section, what it does, and the options or examples that matched.",
@@ -114,7 +117,9 @@ func mustSchemaWith[T any](types map[reflect.Type]*jsonschema.Schema) *jsonschem
 	return s
 }
 
-type tools struct{ b Backend }
+// tools are the tools' handlers: each checks its arguments, makes one
+// call to a and renders the answer.
+type tools struct{ a answer.Answerer }
 
 // text is a tool's answer: plain text, which costs an agent fewer tokens
 // than the same in JSON.
@@ -127,23 +132,25 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := t.b.Query(ctx, q)
+	res, err := t.a.Query(ctx, q)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := render.Brief(a.Commands, render.DefaultBriefMatches)
-	if a.Degraded != "" {
+	out := render.Brief(res.Commands, render.DefaultBriefMatches)
+	if res.DegradedReason != "" {
 		// first, so that an agent reading the top knows the ranking is
 		// keyword-only
-		out = "degraded: " + a.Degraded + "\n" + out
+		out = "degraded: " + res.DegradedReason + "\n" + out
 	}
 	return text(out), nil, nil
 }
 
-// checkSearch turns the arguments into a Query or says what is wrong
-// with them; the schema says the same, but a client need not check it.
-func checkSearch(in SearchInput) (Query, error) {
-	q := Query{Request: strings.TrimSpace(in.Query), K: DefaultK, Mode: search.DefaultMode}
+// checkSearch turns the arguments into the request of every front door,
+// or says what is wrong with them; the schema says the same, but a
+// client need not check it. Full: every match of each command, whole
+// (render.Brief picks), as the search gave them.
+func checkSearch(in SearchInput) (answer.QueryRequest, error) {
+	q := answer.QueryRequest{Request: strings.TrimSpace(in.Query), K: DefaultK, Mode: string(search.DefaultMode), Full: true}
 	if q.Request == "" {
 		return q, fmt.Errorf("empty query: say what you want to do, e.g. \"find files modified today\"")
 	}
@@ -164,7 +171,7 @@ func checkSearch(in SearchInput) (Query, error) {
 		if err != nil {
 			return q, err
 		}
-		q.Mode = m
+		q.Mode = string(m)
 	}
 	return q, nil
 }
@@ -192,7 +199,7 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		}
 		budget = *in.MaxTokens
 	}
-	doc, err := t.b.Docs(ctx, command)
+	doc, err := t.a.Docs(ctx, answer.DocsRequest{Command: command})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -213,9 +220,48 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {
-	st, err := t.b.Status(ctx)
+	st, err := t.a.Status(ctx, answer.StatusRequest{})
 	if err != nil {
 		return nil, nil, err
 	}
-	return text(statusText(st)), nil, nil
+	out, err := statusText(st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(out), nil, nil
+}
+
+// statusText renders the status of st's current collection in a few
+// lines: with what failed verification and the rebuild, and nothing of
+// metadata that failed its check (anyone who reaches Chroma could have
+// written it).
+func statusText(st answer.IndexStatus) (string, error) {
+	var c *builder.CollectionStatus
+	for i := range st.Collections {
+		if st.Collections[i].Name == st.Current {
+			c = &st.Collections[i]
+		}
+	}
+	if c == nil {
+		return "", fmt.Errorf("no index %s held by %s: build it with `cmdai index init`", st.Current, st.Holder)
+	}
+	v := c.Verification
+	if v != nil && v.MetadataFailed() {
+		return fmt.Sprintf("index %s: %d records\n%s\nheld by %s\n", c.Name, c.Records, v.Summary(), st.Holder), nil
+	}
+	checked := ""
+	if v != nil && !v.OK() {
+		checked = v.Summary() + "\n"
+	}
+	m := c.Meta
+	state := "complete"
+	if !m.Complete {
+		state = "INCOMPLETE (a build was interrupted: run `cmdai index init`)"
+	}
+	built := "unknown"
+	if !m.BuiltAt.IsZero() {
+		built = m.BuiltAt.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("index %s: %d commands, %d records, %s\n%sdistribution %s (%s); built %s by cmdai %s\nmodel %s (%s, %d dims)\nheld by %s\n",
+		c.Name, m.Commands, c.Records, state, checked, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder), nil
 }

@@ -1,0 +1,233 @@
+package mcpcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/mcpserver"
+	"github.com/cmdai/cmdai/serve/servelock"
+)
+
+// handoverEvery is how often mcp, holding the index, looks for a serve
+// that starts on its data: that serve waits for the data lock (up to its
+// --wait, 30 s by default) and its clients wait for it.
+const handoverEvery = time.Second
+
+// holder names this process in index_status.
+const holder = "this process (cmdai mcp)"
+
+// indexOpener opens the index once: the searcher, what closes it, and
+// whether it runs its own private Chroma (which holds the data directory
+// a serve would need).
+type indexOpener func(ctx context.Context) (s search.Searcher, closeFn func(), ownsData bool, err error)
+
+// serveClient is what mcp needs of a running serve: serve.Client.
+type serveClient interface {
+	serve.RemoteAPI
+	Health(ctx context.Context) (serve.Health, error)
+	Socket() string
+	Close()
+}
+
+// parts are what the Answerer of `cmdai mcp` is built from: realParts
+// opens Chroma and the model and dials serve; tests give fakes.
+type parts struct {
+	// resolve is the distribution asked for (--distro, else this
+	// machine's).
+	resolve func(ctx context.Context) (distro.Info, error)
+	// open opens the index whole; openDocs without its model (what
+	// explain_command reads).
+	open, openDocs indexOpener
+	loadKeywords   func(ctx context.Context, s *search.Searcher) error
+	// dial reaches the running serve of this data home, if one runs.
+	dial func(ctx context.Context) (serveClient, bool)
+	// socket is serve's socket (an error: no handover to a serve).
+	socket func() (string, error)
+	// starting tells whether a serve is starting on socket.
+	starting func(socket string) bool
+}
+
+// realParts are the parts of opts: the index opened as `index query`
+// opens it, serve reached on this data home's socket.
+func realParts(opts *Options) parts {
+	return parts{
+		resolve:      func(ctx context.Context) (distro.Info, error) { return cmdutil.ResolveDistro(ctx, opts.Distro, nil) },
+		open:         opener(opts),
+		openDocs:     docsOpener(opts),
+		loadKeywords: answer.LoadKeywords(opts.Getenv),
+		dial: func(ctx context.Context) (serveClient, bool) {
+			c, ok := opts.ServeClient(ctx)
+			if !ok {
+				return nil, false
+			}
+			return c, true
+		},
+		socket:   func() (string, error) { return config.ServeSocket(opts.Getenv) },
+		starting: serveStarting,
+	}
+}
+
+// newAnswerer is what answers the tools, per call (answer.PerCall): a
+// running serve that holds the index asked for (serve.Remote), else the
+// index held in this process (answer.Session), which is handed over to a
+// serve that starts on its data (mcpserver.Handover). The returned
+// function ends it all.
+func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, func()) {
+	var owns atomic.Bool // the open index runs its own private Chroma
+	track := func(open indexOpener) answer.SessionOpener {
+		return func(ctx context.Context) (search.Searcher, func(), error) {
+			s, closeFn, own, err := open(ctx)
+			if err != nil {
+				return search.Searcher{}, nil, err
+			}
+			owns.Store(own)
+			return s, func() { owns.Store(false); closeFn() }, nil
+		}
+	}
+	local := answer.NewSession(ctx, track(p.open), p.loadKeywords)
+	local.KeepOpen = opts.KeepOpen
+	local.OpenDocs = track(p.openDocs)
+	local.Holder = holder
+	local.Getenv = opts.Getenv
+	local.Disk = func(ctx context.Context) (string, error) {
+		info, err := p.resolve(ctx)
+		return info.CollectionName(), err
+	}
+	if info, err := p.resolve(ctx); err == nil {
+		local.OnPath = answer.OnPath(ctx, info)
+	}
+	pc := answer.PerCall{Local: local}
+	sc := &serveConn{dial: p.dial, resolve: p.resolve, distro: opts.Distro}
+	wctx, stopWatch := context.WithCancel(ctx)
+	// another Chroma or model than serve's: serve cannot answer as we would
+	if !opts.NoServe && opts.Chroma.URL == "" && opts.Chroma.DataDir == "" && opts.Model.Variant == "" && opts.Model.Backend == "" {
+		if socket, err := p.socket(); err == nil {
+			h := mcpserver.Handover{Local: local, Wanted: func() bool { return owns.Load() && p.starting(socket) },
+				Logf: func(format string, a ...any) { fmt.Fprintf(opts.IO.ErrOut, "cmdai mcp: "+format+"\n", a...) }}
+			go h.Watch(wctx, handoverEvery)
+			pc.Serve = func(ctx context.Context) (answer.Answerer, func(error), bool) {
+				h.Check()
+				return sc.answerer(ctx)
+			}
+		} else {
+			pc.Serve = sc.answerer
+		}
+	}
+	return pc, func() { stopWatch(); sc.drop(nil); local.Close() }
+}
+
+// serveConn keeps the client of the running serve between calls (one
+// connection, kept alive) until a call finds serve gone; then the next
+// call looks for a serve again.
+type serveConn struct {
+	dial    func(ctx context.Context) (serveClient, bool)
+	resolve func(ctx context.Context) (distro.Info, error)
+	// distro is --distro, which serve is asked for.
+	distro     string
+	mu         sync.Mutex
+	c          serveClient
+	collection string
+}
+
+// answerer is serve's Answerer when a serve holding the distribution's
+// index answers.
+func (s *serveConn) answerer(ctx context.Context) (answer.Answerer, func(error), bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == nil {
+		c, ok := s.dial(ctx)
+		if !ok {
+			return nil, nil, false
+		}
+		h, err := c.Health(ctx)
+		if err == nil {
+			var info distro.Info
+			if info, err = s.resolve(ctx); err == nil && info.CollectionName() != h.Collection {
+				err = serve.ErrNotHeld
+			}
+		}
+		if err != nil {
+			c.Close()
+			return nil, nil, false
+		}
+		s.c, s.collection = c, h.Collection
+	}
+	c := s.c
+	done := func(err error) {
+		if errors.Is(err, answer.ErrServeGone) {
+			s.drop(c)
+		}
+	}
+	return serve.Remote{C: c, Collection: s.collection, Socket: c.Socket(), Distro: s.distro}, done, true
+}
+
+// drop forgets the client c (nil: any).
+func (s *serveConn) drop(c serveClient) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil && (c == nil || s.c == c) {
+		s.c.Close()
+		s.c = nil
+	}
+}
+
+// serveStarting tells whether a serve holds its lock on socket but does
+// not listen yet: it is starting, and may be waiting for the data this
+// process holds. A serve that listens has its own data (another Chroma,
+// or the same one it holds itself) and needs nothing of ours.
+func serveStarting(socket string) bool {
+	if !servelock.Starting(socket) {
+		return false
+	}
+	c, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	if err != nil {
+		return true
+	}
+	c.Close()
+	return false
+}
+
+// opener opens the index as `index query` does: the distribution's
+// collection on the configured Chroma, and the embedder of its model.
+func opener(opts *Options) indexOpener {
+	return func(ctx context.Context) (search.Searcher, func(), bool, error) {
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		if err != nil {
+			return search.Searcher{}, nil, false, err
+		}
+		s, closeS, err := opts.OpenSearcher(ctx, conn, info, opts.Model, false)
+		if err != nil {
+			conn.Close()
+			return search.Searcher{}, nil, false, err
+		}
+		return s, func() { closeS(); conn.Close() }, conn.OwnsDataDir(), nil
+	}
+}
+
+// docsOpener opens the distribution's collection alone, without the
+// model: what explain_command reads (see answer.Session's OpenDocs).
+func docsOpener(opts *Options) indexOpener {
+	return func(ctx context.Context) (search.Searcher, func(), bool, error) {
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		if err != nil {
+			return search.Searcher{}, nil, false, err
+		}
+		coll, err := answer.OpenAnswerable(ctx, conn.Store, info.CollectionName())
+		if err != nil {
+			conn.Close()
+			return search.Searcher{}, nil, false, err
+		}
+		return search.Searcher{Coll: coll}, func() { conn.Close() }, conn.OwnsDataDir(), nil
+	}
+}
