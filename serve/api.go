@@ -1,8 +1,9 @@
 // Package serve is the warm process's HTTP API over a Unix socket: `cmdai
 // serve` holds an index (its Chroma server, the model, the keyword index)
-// behind a Backend and answers queries, status and health as JSON; Dial
-// gives other processes a client of it, and a writer's lease makes it
-// step aside while an index is written.
+// behind a Backend (the answering layer's Answerer, answer/warm) and
+// answers queries, docs, explain, status and health as JSON; Dial gives
+// other processes a client of it, and a writer's lease makes it step
+// aside while an index is written.
 package serve
 
 import (
@@ -12,7 +13,6 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/internal/jsonout"
-	"github.com/cmdai/cmdai/search"
 )
 
 // The requests and answers of the API are the answering layer's: one
@@ -27,7 +27,8 @@ type (
 	ScanEnv        = answer.ScanEnv
 )
 
-// Health is the answer of GET /v1/health.
+// Health is the answer of GET /v1/health: what the Backend holds
+// (answer.Holding) and serve's own state (its pid, a writer's lease).
 type Health struct {
 	OK         bool   `json:"ok"`
 	PID        int    `json:"pid"`
@@ -56,23 +57,15 @@ type Lease struct {
 // It is the object the CLI prints for an error under --json.
 type ErrorBody = jsonout.Error
 
-// Backend is what serve holds warm. Implementations are safe for
+// Backend is what serve holds warm: the answering layer's Answerer (the
+// handlers ask it with the shared request types), plus what a
+// long-lived holder of an index does. Implementations are safe for
 // concurrent use.
 type Backend interface {
-	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
-	// Docs is one command's records (search.ErrUnknownCommand when the
-	// index does not hold it), for MCP's command_docs through serve. When
-	// Chroma cannot be reached they may come from disk (a degraded doc);
-	// strict asks for Chroma's error instead.
-	Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error)
-	Status(ctx context.Context, req StatusRequest) (IndexStatus, error)
-	// Explain judges a command line against the index's option records
-	// (a line the shell cannot parse: an error wrapping
-	// explain.ErrBadLine), from disk when Chroma cannot be reached, as
-	// Docs.
-	Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error)
-	// Where says which collection and Chroma serve holds.
-	Where() Health
+	answer.Answerer
+	// Where says which collection and Chroma serve holds, or why it
+	// runs without Chroma (health, the writer's lease).
+	Where() answer.Holding
 	// Reload re-reads the collection and its keyword index after a
 	// writer released its lease.
 	Reload(ctx context.Context) error

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
@@ -221,7 +222,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: 405, Message: "GET /v1/docs?command=NAME", ExitCode: 2})
 		return
 	}
-	command, strict, err := checkCommand(r)
+	req, err := docsRequest(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -230,7 +231,7 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	doc, derr := s.b.Docs(r.Context(), command, strict)
+	doc, derr := s.b.Docs(r.Context(), req)
 	s.gate.Leave()
 	if errors.Is(derr, search.ErrUnknownCommand) {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: derr.Error(), ExitCode: 2})
@@ -243,34 +244,34 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
-// checkCommand reads the one command=NAME parameter (see guard.CommandName:
-// grep, git commit or git-commit) and the optional strict=true|false.
-func checkCommand(r *http.Request) (string, bool, *Error) {
+// docsRequest reads the one command=NAME parameter (see
+// guard.CommandName: grep, git commit or git-commit) and the optional
+// strict=true|false into the answering layer's request.
+func docsRequest(r *http.Request) (answer.DocsRequest, *Error) {
+	var req answer.DocsRequest
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return "", false, badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
+		return req, badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
 	}
 	for k := range q {
 		if k != "command" && k != "strict" {
-			return "", false, badRequest("unknown parameter %q: send /v1/docs?command=grep (and strict=true for Chroma's error rather than an answer from disk)", k)
+			return req, badRequest("unknown parameter %q: send /v1/docs?command=grep (and strict=true for Chroma's error rather than an answer from disk)", k)
 		}
 	}
 	if len(q["command"]) > 1 || len(q["strict"]) > 1 {
-		return "", false, badRequest("one command per request, not %d (and one strict)", len(q["command"]))
+		return req, badRequest("one command per request, not %d (and one strict)", len(q["command"]))
 	}
-	strict := false
 	switch q.Get("strict") {
 	case "", "false":
 	case "true":
-		strict = true
+		req.Strict = true
 	default:
-		return "", false, badRequest("strict must be true or false, not %q", q.Get("strict"))
+		return req, badRequest("strict must be true or false, not %q", q.Get("strict"))
 	}
-	command, err := guard.CommandName(q.Get("command"))
-	if err != nil {
-		return "", false, badRequest("%v", err)
+	if req.Command, err = guard.CommandName(q.Get("command")); err != nil {
+		return answer.DocsRequest{}, badRequest("%v", err)
 	}
-	return command, strict, nil
+	return req, nil
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -298,8 +299,8 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	h := s.b.Where()
-	h.OK, h.Writing, h.PID = true, s.gate.IsWriting(), os.Getpid()
-	writeJSON(w, http.StatusOK, h)
+	writeJSON(w, http.StatusOK, Health{OK: true, PID: os.Getpid(), Collection: h.Collection, ChromaURL: h.ChromaURL, DataDir: h.DataDir,
+		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason})
 }
 
 // handleLease gives a writer serve's Chroma for as long as its connection

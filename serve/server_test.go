@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve/servelock"
@@ -43,12 +44,12 @@ func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, e
 	return QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []search.CommandHit{hit}, Millis: 1}, nil
 }
 
-func (b *fakeBackend) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
-	if strict {
+func (b *fakeBackend) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
+	if q.Strict {
 		return search.CommandDoc{}, fmt.Errorf("strict docs asked")
 	}
-	if command != "find" {
-		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
+	if q.Command != "find" {
+		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, q.Command)
 	}
 	return search.CommandDoc{CommandHit: search.CommandHit{Command: "find", Description: "search for files"},
 		Records: []search.Match{{ID: "find:0", Kind: "summary", Section: "NAME", Text: "find - search for files"}}}, nil
@@ -83,11 +84,11 @@ func (b *fakeBackend) Explain(ctx context.Context, req ExplainRequest) (ExplainR
 	return ExplainResult{Result: res, Collection: "cmdai_linux_debian-12"}, nil
 }
 
-func (b *fakeBackend) Where() Health {
+func (b *fakeBackend) Where() answer.Holding {
 	if b.down.Load() {
-		return Health{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", Degraded: true, DegradedReason: "chroma unreachable: no heartbeat"}
+		return answer.Holding{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", Degraded: true, DegradedReason: "chroma unreachable: no heartbeat"}
 	}
-	return Health{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", DataDir: "/data"}
+	return answer.Holding{Collection: "cmdai_linux_debian-12", ChromaURL: "http://127.0.0.1:1", DataDir: "/data"}
 }
 
 func (b *fakeBackend) Reload(ctx context.Context) error {
@@ -155,6 +156,27 @@ func TestQueryStatusHealth(t *testing.T) {
 	}
 	if h, err := c.Health(context.Background()); err != nil || !h.OK || h.Writing {
 		t.Errorf("health: %+v %v", h, err)
+	}
+}
+
+// TestHealthJSON: GET /v1/health is what the Backend holds
+// (answer.Holding) with serve's own pid and writing, in the order its
+// clients have always read: ok, pid, collection, chroma_url, data_dir,
+// writing, then degraded and its reason only when degraded.
+func TestHealthJSON(t *testing.T) {
+	b := &fakeBackend{}
+	socket, _ := start(t, b, Options{})
+	pid := strconv.Itoa(os.Getpid())
+	status, body := get(t, socket, "/v1/health")
+	want := `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","data_dir":"/data","writing":false}`
+	if status != 200 || strings.TrimSpace(body) != want {
+		t.Errorf("health: %d %s\nwant %s", status, body, want)
+	}
+	b.down.Store(true)
+	status, body = get(t, socket, "/v1/health")
+	want = `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","writing":false,"degraded":true,"degraded_reason":"chroma unreachable: no heartbeat"}`
+	if status != 200 || strings.TrimSpace(body) != want {
+		t.Errorf("degraded health: %d %s\nwant %s", status, body, want)
 	}
 }
 

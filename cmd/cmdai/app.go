@@ -65,7 +65,7 @@ EXAMPLES:
 			explaincmd.NewCmdExplain(f),
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f, nil),
-			servecmd.NewCmdServe(f),
+			servecmd.NewCmdServe(f, nil),
 			doctorcmd.NewCmdDoctor(f),
 			doccmd.NewCmdCompletion(f),
 			doccmd.NewCmdMan(f),

@@ -1,5 +1,7 @@
-// Package servecmd is `cmdai serve`: flags, one call into serve with this
-// distribution's index held warm, and what it prints.
+// Package servecmd is `cmdai serve`: flags, then this distribution's
+// index held warm (answer/warm, given the Factory's Chroma and model),
+// then serve's HTTP API (package serve) until a signal or the idle
+// timeout, and what it prints.
 package servecmd
 
 import (
@@ -13,11 +15,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/answer/warm"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/servelock"
@@ -43,8 +45,10 @@ type ServeOptions struct {
 	RetryEvery time.Duration
 }
 
-// NewCmdServe is `cmdai serve`.
-func NewCmdServe(f *cmdutil.Factory) *cli.Command {
+// NewCmdServe is `cmdai serve`: it parses and checks the flags, then
+// calls runF with the options (nil: RunServe; tests pass their own to
+// see what the flags gave).
+func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cli.Command {
 	opts := &ServeOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "socket", Usage: "listen on the Unix socket `PATH` (default: $XDG_RUNTIME_DIR/cmdai.sock, one per data home; see README)", EnvVars: []string{"CMDAI_SOCKET"}, Destination: &opts.Socket},
@@ -111,19 +115,23 @@ EXAMPLES:
 			if opts.Wait < 0 {
 				return cmdutil.UsageError("--wait must be 0 (do not wait) or more, not %s", opts.Wait)
 			}
+			if err := checkListen(opts); err != nil {
+				return err
+			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
+			}
+			if runF != nil {
+				return runF(c.Context, opts)
 			}
 			return RunServe(c.Context, opts)
 		},
 	}
 }
 
-// RunServe holds the index and serves until ctx ends or the idle timeout.
+// RunServe holds the index and serves until ctx ends or the idle timeout
+// (its flags checked by NewCmdServe).
 func RunServe(ctx context.Context, opts *ServeOptions) error {
-	if err := checkListen(opts); err != nil {
-		return err
-	}
 	socket := opts.Socket
 	if socket == "" {
 		var err error
@@ -175,14 +183,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	}
 	defer w.Close()
 	releaseMemory()
-	w.retry.logf = logf
-	if w.retry.down != nil {
-		logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again in %s (then less often) and answers from the index once it does", w.retry.down, w.retry.every)
-	}
-	// deferred after w.Close: stopped (and a try in progress waited for)
-	// before the connection it may open is closed. It runs while serve
-	// has Chroma too: a reload that finds Chroma gone wakes it.
-	defer w.retryInBackground()()
+	// deferred after w.Close: the retry is stopped (and a try in progress
+	// waited for) before the connection it may open is closed. It runs
+	// while serve has Chroma too: a reload that finds Chroma gone wakes
+	// it. Start says first when serve runs degraded.
+	defer w.Start()()
 	srv := serve.New(w, serve.Options{
 		Listen:         opts.Listen,
 		TCP:            tcp,
@@ -191,7 +196,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		IdleTimeout:    opts.IdleTimeout,
 		Code:           cmdutil.ExitCode,
 		Ready: func(socket string, tcp net.Addr) {
-			line := fmt.Sprintf("%s on %s (pid %d)", w.info.CollectionName(), socket, os.Getpid())
+			line := fmt.Sprintf("%s on %s (pid %d)", w.Where().Collection, socket, os.Getpid())
 			if tcp != nil {
 				line += fmt.Sprintf(" and http://%s", tcp)
 			}
@@ -212,51 +217,41 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 // a busy machine.
 const DefaultWait = 30 * time.Second
 
-// openWarm connects to Chroma and opens the searcher. The model loads
-// while the private server starts (the variant asked for, else the
-// default one, which open replaces if the index was built with another),
-// or while serve waits for the data another cmdai holds (opts.Wait).
-// No index yet is not fatal: serve answers exit 3 until an init through
-// it builds one.
-func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)) (*warm, error) {
-	type loaded struct {
-		e   embed.Embedder
-		err error
-	}
-	model := make(chan loaded, 1)
-	go func() {
-		e, err := opts.Embedder(ctx, opts.Model, 0)
-		model <- loaded{e, err}
-	}()
+// openWarm holds the index warm (warm.Open) with the Factory's Chroma
+// and model: the first connection may wait for the data another cmdai
+// holds (--wait), the retries of a serve without Chroma do not (they
+// must not hold a request or serve's stop). Serve never leases from a
+// serve (NoServe): it is the one.
+func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)) (*warm.Index, error) {
 	co := opts.Chroma
 	co.NoServe = true
-	// Only the first start waits: a later retry (degraded: the background
-	// ticker, or a request) must not hold a request or serve's stop.
 	first := co
 	first.LockWait = opts.Wait
 	first.OnLockWait = func(holder error) {
 		logf("%v\n  waiting up to %s for it to let go (--wait); queries wait for serve meanwhile", holder, opts.Wait)
 	}
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, first)
-	m := <-model
-	if m.err == nil && conn == nil && cmdutil.ExitCode(err) == cmdutil.ExitUnreachable {
-		// Start anyway and answer from disk: serve tries Chroma again.
-		return degraded(ctx, co, &warm{f: opts.Factory, info: info, model: opts.Model, e: m.e, onPath: answer.OnPath(ctx, info)}, err, opts.RetryEvery), nil
+	return warm.Open(ctx, warm.Options{
+		Open: func(ctx context.Context) (distro.Info, *warm.Conn, error) {
+			info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, first)
+			return info, warmConn(conn), err
+		},
+		Connect: func(ctx context.Context) (*warm.Conn, error) {
+			conn, err := opts.Connect(ctx, co)
+			return warmConn(conn), err
+		},
+		ChromaURL:  co.URL,
+		Model:      opts.Factory.Model(opts.Model),
+		Variant:    opts.Model.Variant,
+		Getenv:     opts.Getenv,
+		Logf:       logf,
+		RetryEvery: opts.RetryEvery,
+	})
+}
+
+// warmConn is conn as the warm index holds it (nil stays nil).
+func warmConn(conn *cmdutil.Connection) *warm.Conn {
+	if conn == nil {
+		return nil
 	}
-	if err != nil || m.err != nil {
-		if m.e != nil {
-			m.e.Close()
-		}
-		if conn != nil {
-			conn.Close()
-		}
-		return nil, clix.FirstErr(err, m.err)
-	}
-	w := &warm{f: opts.Factory, conn: conn, info: info, model: opts.Model, dataDir: conn.DataDir(), e: m.e, onPath: answer.OnPath(ctx, info)}
-	w.setRetry(ctx, co, nil, opts.RetryEvery)
-	if err := w.open(ctx); err != nil && cmdutil.ExitCode(err) != cmdutil.ExitNoIndex {
-		w.Close()
-		return nil, err
-	}
-	return w, nil
+	return &warm.Conn{Store: conn.Store, Mode: conn.Mode, DataDir: conn.DataDir(), Close: conn.Close}
 }

@@ -1,4 +1,4 @@
-package servecmd
+package warm
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -21,60 +21,52 @@ const (
 	backoffCap = 6
 )
 
-// retry is serve's state while Chroma cannot be reached: what to connect
-// with, why it failed last (down, guarded by warm.mu: health and the
+// retry is the Index's state while Chroma cannot be reached: how to
+// connect, why it failed last (down, guarded by Index.mu: health and the
 // answers read it), and when to try again (guarded by mu, which is never
-// held during a try, nor together with warm.mu).
+// held during a try, nor together with Index.mu).
 type retry struct {
 	ctx  context.Context // serve's: the connection lives as long as serve
-	opts cmdutil.ChromaOptions
-	down error // Chroma's error (exit 4); nil while serve has Chroma
+	url  string          // the Chroma asked for ("": a private one)
+	down error           // Chroma's error (exit 4); nil while serve has Chroma
 
 	mu     sync.Mutex
 	last   time.Time
-	base   time.Duration // the first wait (ServeOptions.RetryEvery)
+	base   time.Duration // the first wait (Options.RetryEvery)
 	every  time.Duration // the wait now: base, doubled by each failure
 	trying bool          // one attempt at a time
 	// wake tells the background retry that serve has just lost Chroma.
 	wake chan struct{}
 
 	logf    func(format string, a ...any)
-	connect func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error)
+	connect func(context.Context) (*Conn, error)
 }
 
-// setRetry fills w's retry: co to connect with, every the first wait
-// (0: retryEvery), cause Chroma's error when serve starts without it.
-func (w *warm) setRetry(ctx context.Context, co cmdutil.ChromaOptions, cause error, every time.Duration) *warm {
+// setRetry fills w's retry: url the Chroma asked for, every the first
+// wait (0: retryEvery), cause Chroma's error when serve starts without
+// it (then queries are answered keyword-only from the keyword index on
+// disk until a retry reaches Chroma).
+func (w *Index) setRetry(ctx context.Context, url string, cause error, every time.Duration) *Index {
 	if every <= 0 {
 		every = retryEvery
 	}
-	w.retry.ctx, w.retry.opts, w.retry.down = ctx, co, cause
+	w.retry.ctx, w.retry.url, w.retry.down = ctx, url, cause
 	w.retry.last, w.retry.base, w.retry.every = time.Now(), every, every
 	w.retry.wake = make(chan struct{}, 1)
-	if w.retry.connect == nil && w.f != nil {
-		w.retry.connect = w.f.Connect
-	}
 	if cause != nil {
 		w.openErr = cause
 	}
 	return w
 }
 
-// degraded is a warm without Chroma: queries are answered keyword-only
-// from the keyword index on disk until a retry reaches Chroma. every is
-// the first retry's wait (0: retryEvery).
-func degraded(ctx context.Context, co cmdutil.ChromaOptions, w *warm, cause error, every time.Duration) *warm {
-	return w.setRetry(ctx, co, cause, every)
-}
-
-func (w *warm) logf(format string, a ...any) {
+func (w *Index) logf(format string, a ...any) {
 	if w.retry.logf != nil {
 		w.retry.logf(format, a...)
 	}
 }
 
 // isDown tells whether serve runs without Chroma.
-func (w *warm) isDown() bool {
+func (w *Index) isDown() bool {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	return w.retry.down != nil
@@ -82,9 +74,9 @@ func (w *warm) isDown() bool {
 
 // reconnect tries Chroma again when serve runs without it and the wait
 // is over; once it answers, serve opens the index and answers from it.
-// One try at a time; it holds warm.mu only to swap the connection and
+// One try at a time; it holds Index.mu only to swap the connection and
 // the searcher in, never while it connects or opens.
-func (w *warm) reconnect(ctx context.Context) {
+func (w *Index) reconnect(ctx context.Context) {
 	if !w.isDown() {
 		return
 	}
@@ -101,18 +93,18 @@ func (w *warm) reconnect(ctx context.Context) {
 		r.trying = false
 		r.mu.Unlock()
 	}()
-	conn, err := r.connect(r.ctx, r.opts)
+	conn, err := r.connect(r.ctx)
 	if err != nil {
 		r.mu.Lock()
 		r.every = min(2*r.every, backoffCap*r.base)
 		r.mu.Unlock()
 		w.mu.Lock()
-		r.down = cmdutil.WithCode(cmdutil.ExitCode(err), fmt.Errorf("serve runs without Chroma: %w", err))
+		r.down = exitcode.With(exitcode.Of(err), fmt.Errorf("serve runs without Chroma: %w", err))
 		w.mu.Unlock()
 		return
 	}
 	w.mu.Lock()
-	w.conn, w.dataDir = conn, conn.DataDir()
+	w.conn = conn
 	w.mu.Unlock()
 	s, err := w.searcher(ctx)
 	if gone := w.lostOpening(ctx, err); gone != nil {
@@ -129,15 +121,15 @@ func (w *warm) reconnect(ctx context.Context) {
 	r.every = r.base
 	r.mu.Unlock()
 	if err != nil {
-		w.logf("Chroma answers again at %s; opening the index: %v", conn.URL, err)
+		w.logf("Chroma answers again at %s; opening the index: %v", conn.Store.URL, err)
 	} else {
-		w.logf("Chroma answers again at %s: answering from the index", conn.URL)
+		w.logf("Chroma answers again at %s: answering from the index", conn.Store.URL)
 	}
 }
 
 // swap puts a newly opened searcher (or why there is none) in place of
 // the one serve answers from.
-func (w *warm) swap(s search.Searcher, err error) {
+func (w *Index) swap(s search.Searcher, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.s, w.openErr = s, err
@@ -151,8 +143,8 @@ func (w *warm) swap(s search.Searcher, err error) {
 // is because Chroma stopped answering (then its error, exit 4): no index
 // yet (exit 3) or an index built with another model is an answer, not a
 // lost Chroma.
-func (w *warm) lostOpening(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || cmdutil.ExitCode(err) == cmdutil.ExitNoIndex {
+func (w *Index) lostOpening(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || exitcode.Of(err) == exitcode.NoIndex {
 		return nil
 	}
 	w.mu.RLock()
@@ -167,14 +159,14 @@ func (w *warm) lostOpening(ctx context.Context, err error) error {
 // again (a private server is started anew: this closes the dead one,
 // which frees its data directory). Before, a failed reload left serve
 // answering its raw error, 500, until it was restarted.
-func (w *warm) lose(gone error, when string) {
+func (w *Index) lose(gone error, when string) {
 	w.mu.Lock()
 	conn := w.conn
-	w.conn, w.dataDir = nil, ""
+	w.conn = nil
 	w.s, w.docs = search.Searcher{}, nil
 	w.openErr, w.retry.down = gone, gone
 	w.mu.Unlock()
-	if conn != nil {
+	if conn != nil && conn.Close != nil {
 		conn.Close()
 	}
 	r := &w.retry
@@ -191,7 +183,7 @@ func (w *warm) lose(gone error, when string) {
 
 // nextRetry is how long until the next try is due; down false while
 // serve has Chroma (then the retry waits to be woken).
-func (w *warm) nextRetry() (wait time.Duration, down bool) {
+func (w *Index) nextRetry() (wait time.Duration, down bool) {
 	if !w.isDown() {
 		return 0, false
 	}
@@ -201,12 +193,28 @@ func (w *warm) nextRetry() (wait time.Duration, down bool) {
 	return max(r.every-time.Since(r.last), 0), true
 }
 
+// Start runs the background retry (retryInBackground) for as long as
+// serve runs, saying first when serve starts without Chroma; stop ends
+// it (before Close: a try in progress may open a connection).
+func (w *Index) Start() (stop func()) {
+	w.mu.RLock()
+	down := w.retry.down
+	w.mu.RUnlock()
+	if down != nil {
+		w.retry.mu.Lock()
+		every := w.retry.every
+		w.retry.mu.Unlock()
+		w.logf("running degraded: %v\n  queries are answered keyword-only from the keyword index on disk; serve tries Chroma again in %s (then less often) and answers from the index once it does", down, every)
+	}
+	return w.retryInBackground()
+}
+
 // retryInBackground tries Chroma whenever it is due while serve runs
 // without it, whether requests come or not, so that serve is back to
 // full answers by itself; while serve has Chroma it sleeps until lose
 // wakes it. stop ends it and waits for a try in progress (whose
 // connection Close then closes).
-func (w *warm) retryInBackground() (stop func()) {
+func (w *Index) retryInBackground() (stop func()) {
 	ctx, cancel := context.WithCancel(w.retry.ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)

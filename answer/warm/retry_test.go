@@ -1,4 +1,4 @@
-package servecmd
+package warm
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -21,7 +21,7 @@ type fakeChroma struct {
 	hold                  chan struct{} // when set, a try waits on it
 }
 
-func (f *fakeChroma) connect(ctx context.Context, _ cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+func (f *fakeChroma) connect(ctx context.Context) (*Conn, error) {
 	if f.stopped.Load() {
 		f.late.Store(true)
 	}
@@ -33,13 +33,13 @@ func (f *fakeChroma) connect(ctx context.Context, _ cmdutil.ChromaOptions) (*cmd
 	if f.hold != nil {
 		<-f.hold
 	}
-	return nil, cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("chroma unreachable: no heartbeat"))
+	return nil, exitcode.With(exitcode.Unreachable, errors.New("chroma unreachable: no heartbeat"))
 }
 
-func degradedWarm(f *fakeChroma, every time.Duration) *warm {
-	w := &warm{}
+func degradedWarm(f *fakeChroma, every time.Duration) *Index {
+	w := &Index{}
 	w.retry.connect = f.connect
-	return w.setRetry(context.Background(), cmdutil.ChromaOptions{}, errors.New("down at start"), every)
+	return w.setRetry(context.Background(), "", errors.New("down at start"), every)
 }
 
 // waitFor polls cond until it holds; the deadline only stops a broken
@@ -80,7 +80,7 @@ func TestRetryInBackground(t *testing.T) {
 	w.mu.RLock()
 	down := w.retry.down
 	w.mu.RUnlock()
-	if cmdutil.ExitCode(down) != cmdutil.ExitUnreachable || down.Error() != "serve runs without Chroma: chroma unreachable: no heartbeat" {
+	if exitcode.Of(down) != exitcode.Unreachable || down.Error() != "serve runs without Chroma: chroma unreachable: no heartbeat" {
 		t.Errorf("after the tries: %v; want the last error, exit 4", down)
 	}
 	// stopped: the goroutine is gone, nothing tries any more
@@ -134,7 +134,7 @@ func TestRetryNotWhenConnected(t *testing.T) {
 	if f.tries.Load() != 0 {
 		t.Errorf("%d tries with Chroma up", f.tries.Load())
 	}
-	if d := degraded(context.Background(), cmdutil.ChromaOptions{}, &warm{f: &cmdutil.Factory{}}, errors.New("x"), 0); d.retry.every != retryEvery {
+	if d := (&Index{}).setRetry(context.Background(), "", errors.New("x"), 0); d.retry.every != retryEvery {
 		t.Errorf("default interval %s, want %s", d.retry.every, retryEvery)
 	}
 }
@@ -169,7 +169,7 @@ func TestLoseWakesTheRetry(t *testing.T) {
 	if f.tries.Load() != 0 {
 		t.Fatalf("%d tries with Chroma up", f.tries.Load())
 	}
-	gone := cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("the Chroma server at http://x stopped answering serve"))
+	gone := exitcode.With(exitcode.Unreachable, errors.New("the Chroma server at http://x stopped answering serve"))
 	w.lose(gone, "reloading the index after a write")
 	if h := w.Where(); !h.Degraded || h.DegradedReason != gone.Error() || h.DataDir != "" {
 		t.Errorf("health after: %+v; want degraded, the reason, no data dir", h)
@@ -179,7 +179,7 @@ func TestLoseWakesTheRetry(t *testing.T) {
 		t.Error("answered from the index serve lost")
 		return 0, nil
 	}, nil, func(c error) (int, error) { cause = c; return 0, nil })
-	if cmdutil.ExitCode(cause) != cmdutil.ExitUnreachable {
+	if exitcode.Of(cause) != exitcode.Unreachable {
 		t.Errorf("answered from disk because of %v; want Chroma's error, exit 4 (degraded, not 500)", cause)
 	}
 	waitFor(t, "a try after lose", func() bool { return f.tries.Load() >= 1 })
@@ -188,7 +188,7 @@ func TestLoseWakesTheRetry(t *testing.T) {
 // TestSlowAnswerFromDiskHoldsNothing: a request answered from disk (a
 // page read live, slow) holds no lock: other requests are answered
 // meanwhile, and a reopened index can be swapped in. (Before: every
-// request took warm's write lock to see whether to retry Chroma, so
+// request took the Index's write lock to see whether to retry Chroma, so
 // each waited for the slow ones before it: ten slow requests finished
 // one after another and a fast one waited for all.)
 func TestSlowAnswerFromDiskHoldsNothing(t *testing.T) {

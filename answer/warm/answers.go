@@ -1,0 +1,147 @@
+package warm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/exitcode"
+	"github.com/cmdai/cmdai/search"
+)
+
+// Query answers a search from the searcher the Index holds; when Chroma
+// cannot be reached, keyword-only from disk (answer.QueryFromDisk).
+func (w *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
+	if err := w.holds(q.Distro); err != nil {
+		return answer.QueryResult{}, err
+	}
+	req, err := answer.SearchRequest(q)
+	if err != nil {
+		return answer.QueryResult{}, err
+	}
+	start := time.Now()
+	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (answer.QueryResult, error) {
+		return answer.Search(ctx, s, req)
+	}, func(error) bool { return true }, func(cause error) (answer.QueryResult, error) {
+		return answer.QueryFromDisk(ctx, w.getenv, w.info.CollectionName(), req, start, cause)
+	})
+}
+
+// holds refuses a request for another distribution's index than the one
+// held (answer.ErrNotHeld: the caller answers it itself), and a
+// distribution that names none (a usage error).
+func (w *Index) holds(id string) error {
+	if id == "" {
+		return nil
+	}
+	info, err := distro.Parse(id)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, fmt.Errorf("--distro: %w", err))
+	}
+	if info.CollectionName() != w.info.CollectionName() {
+		return answer.ErrNotHeld
+	}
+	return nil
+}
+
+// answerWarm answers a request from the index (fromIndex, with the
+// searcher held for reading) or, when the Index runs without Chroma or
+// Chroma stopped answering during it, from disk (fromDisk, given why).
+// fromDisk runs with nothing held: it may be slow (a page read live
+// from a slow disk) and must not keep other requests, or the swap of a
+// reopened index, waiting. check says which errors of fromIndex may be
+// Chroma's (then Chroma is asked whether it still answers).
+func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool, fromDisk func(cause error) (T, error)) (T, error) {
+	w.mu.RLock()
+	if w.openErr != nil {
+		cause := w.openErr
+		w.mu.RUnlock()
+		return fromDisk(cause)
+	}
+	res, err := fromIndex(w.s, w.docs)
+	var gone error
+	if err != nil && ctx.Err() == nil && check(err) {
+		gone = w.chromaGone(ctx)
+	}
+	w.mu.RUnlock()
+	if gone != nil {
+		return fromDisk(gone)
+	}
+	return res, err
+}
+
+// chromaGone says, after a failed search, whether Chroma stopped
+// answering (then the query is answered keyword-only from disk): nil
+// when it answers, so the failure was something else. The next query
+// tries Chroma first again, so a --chroma-url server that comes back is
+// used again; a private server that died is started again once serve
+// reloads (after a writer) and finds it gone (lose). The caller holds
+// w.mu.
+func (w *Index) chromaGone(ctx context.Context) error {
+	if w.conn == nil {
+		return w.openErr
+	}
+	url := w.conn.Store.URL
+	err := chroma.Answers(ctx, url)
+	if err == nil {
+		return nil
+	}
+	return exitcode.With(exitcode.Unreachable, fmt.Errorf("%w: the Chroma server at %s stopped answering serve (%v)", chroma.ErrUnreachable, url, err))
+}
+
+// Docs is one command's records, from the searcher the Index holds; when
+// Chroma cannot be reached, from the keyword index on disk or the
+// command's page parsed live (degraded), as queries degrade; strict
+// gets Chroma's error instead.
+func (w *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
+	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
+		return s.Docs(ctx, q.Command)
+	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) }, func(cause error) (search.CommandDoc, error) {
+		return answer.DocsFromDisk(ctx, w.getenv, w.info.CollectionName(), q.Command, q.Strict, cause)
+	})
+}
+
+// Explain judges a line by the option records of the index held, each
+// command's read once per index (cached until a writer's lease ends);
+// when Chroma cannot be reached, by the keyword index on disk
+// (degraded), as queries degrade.
+func (w *Index) Explain(ctx context.Context, req answer.ExplainRequest) (answer.ExplainResult, error) {
+	if err := w.holds(req.Distro); err != nil {
+		return answer.ExplainResult{}, err
+	}
+	start := time.Now()
+	collection := w.info.CollectionName()
+	return answerWarm(ctx, w, func(_ search.Searcher, docs explain.Lookup) (answer.ExplainResult, error) {
+		return answer.Judge(ctx, req.Line, collection, docs, w.onPath, start)
+	}, func(err error) bool { return !exitcode.Has(err) }, func(cause error) (answer.ExplainResult, error) {
+		return answer.ExplainFromDisk(ctx, w.getenv, collection, req.Line, w.onPath, req.Strict, start, cause)
+	})
+}
+
+// Status is the indexes on the Index's Chroma, with staleness judged
+// against the caller's $PATH and $MANPATH when the request carries them
+// (else serve's own). Each request scans once, uncached: commands get
+// installed or upgraded without telling serve (a cache would answer
+// stale staleness), and a scan is ~60 ms here (BENCHMARKS.md), for a
+// command people run by hand.
+func (w *Index) Status(ctx context.Context, req answer.StatusRequest) (answer.IndexStatus, error) {
+	w.mu.RLock()
+	conn, down := w.conn, w.retry.down
+	w.mu.RUnlock()
+	if down != nil {
+		return answer.IndexStatus{}, down
+	}
+	po := pages.Options{Distro: w.info}
+	if req.Env != nil {
+		// from the request, not os.Setenv: concurrent requests each
+		// scan with their own
+		po.PathDirs, po.ManPath = pages.ScanDirs(req.Env.Getenv)
+	}
+	return answer.CollectStatus(ctx, conn.Store, conn.Mode, w.info, req.Detailed, po)
+}

@@ -1,0 +1,243 @@
+// Package warm is the answering layer's Answerer for a long-lived
+// process (`cmdai serve`): one distribution's index held warm, with one
+// Chroma connection and one model for the process's life and the
+// searcher (collection, model, keyword index) swapped whole on Reload.
+// While Chroma cannot be reached it answers from disk, degraded, and
+// tries Chroma again in the background with a backoff (retry.go).
+//
+// It knows nothing of the CLI: the caller gives it how to connect to
+// Chroma, the model (answer.Model), the environment and a log (Options).
+package warm
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/exitcode"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/kwstore"
+)
+
+// Conn is an open connection to Chroma as the Index holds it: the store,
+// how it was made ("embedded" or "remote"), the private server's data
+// directory ("" when remote) and what closes it (the store, and the
+// private server with it).
+type Conn struct {
+	Store   *chroma.Store
+	Mode    string
+	DataDir string
+	Close   func()
+}
+
+// Options are what Open needs from its caller (the CLI fills them from
+// its Factory and flags).
+type Options struct {
+	// Open resolves the distribution whose index is held and makes the
+	// first connection to Chroma (which may wait for the data another
+	// cmdai holds); its errors carry their exit codes. An unreachable
+	// Chroma (exit 4) is not fatal: the Index starts degraded.
+	Open func(ctx context.Context) (distro.Info, *Conn, error)
+	// Connect makes each later connection (the retries while degraded):
+	// it must not wait for the data, which would hold a retry, and so
+	// serve's stop, for that long.
+	Connect func(ctx context.Context) (*Conn, error)
+	// ChromaURL is the server asked for ("": a private one), which Where
+	// names while there is no Chroma.
+	ChromaURL string
+	// Model opens the embedder of a variant; Variant is the one asked for
+	// ("": the index's own). Open loads Variant at once (with "" the
+	// model's default variant, which open replaces if the index was built
+	// with another).
+	Model   answer.Model
+	Variant string
+	// Getenv reads the environment (the keyword index's directory, the
+	// answers from disk).
+	Getenv func(string) string
+	// Logf reports what the Index does on its own: Chroma lost and found.
+	Logf func(format string, a ...any)
+	// RetryEvery is how long the Index without Chroma waits before it
+	// tries again (0: 10 s), doubled by each failed try up to 6 times it.
+	RetryEvery time.Duration
+}
+
+// Index is serve's Answerer: one Chroma connection and one model for the
+// process's life, and the searcher of one distribution's index
+// (collection, model, keyword index), swapped whole on Reload. It is
+// safe for concurrent use.
+type Index struct {
+	info    distro.Info
+	model   answer.Model
+	variant string // the model variant asked for ("": the index's)
+	getenv  func(string) string
+
+	mu      sync.RWMutex
+	conn    *Conn          // nil while Chroma cannot be reached
+	e       embed.Embedder // kept across reloads while it fits the index
+	s       search.Searcher
+	openErr error // why there is no searcher (no index yet: exit 3)
+
+	retry retry // Chroma could not be reached: conn is nil until it answers
+
+	// docs is the searcher's Docs, cached: explain asks the same commands
+	// line after line. A new one comes with each searcher (open, after a
+	// writer's lease: refresh, import), so no answer outlives its index.
+	docs explain.Lookup
+	// onPath is set when the index is this machine's distribution's (see
+	// answer.OnPath): serve's own $PATH, not the caller's.
+	onPath func(string) bool
+}
+
+var _ answer.Answerer = (*Index)(nil)
+
+// Open connects to Chroma and opens the searcher. The model loads while
+// the private server starts (the variant asked for, else the default
+// one, which open replaces if the index was built with another), or
+// while Options.Open waits for the data another cmdai holds. No index
+// yet is not fatal: the Index answers exit 3 until an init through serve
+// builds one. Chroma unreachable is not fatal either: the Index answers
+// from disk and tries Chroma again (Start). ctx is serve's: the
+// connection lives as long as it.
+func Open(ctx context.Context, o Options) (*Index, error) {
+	type loaded struct {
+		e   embed.Embedder
+		err error
+	}
+	model := make(chan loaded, 1)
+	go func() {
+		e, err := o.Model(ctx, o.Variant)
+		model <- loaded{e, err}
+	}()
+	info, conn, err := o.Open(ctx)
+	m := <-model
+	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, e: m.e}
+	w.retry.logf, w.retry.connect = o.Logf, o.Connect
+	if m.err == nil && conn == nil && exitcode.Of(err) == exitcode.Unreachable {
+		// Start anyway and answer from disk: the Index tries Chroma again.
+		w.onPath = answer.OnPath(ctx, info)
+		return w.setRetry(ctx, o.ChromaURL, err, o.RetryEvery), nil
+	}
+	if err != nil || m.err != nil {
+		if m.e != nil {
+			m.e.Close()
+		}
+		if conn != nil {
+			conn.Close()
+		}
+		if err == nil {
+			err = m.err
+		}
+		return nil, err
+	}
+	w.conn, w.onPath = conn, answer.OnPath(ctx, info)
+	w.setRetry(ctx, o.ChromaURL, nil, o.RetryEvery)
+	if err := w.open(ctx); err != nil && exitcode.Of(err) != exitcode.NoIndex {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// open (re)opens the searcher, reusing the loaded model when the index's
+// was built with it; a failure is kept and answered to queries until the
+// next reload. Reload runs under serve's write lease: no query is in.
+func (w *Index) open(ctx context.Context) error {
+	s, err := w.searcher(ctx)
+	w.swap(s, err)
+	return err
+}
+
+func (w *Index) searcher(ctx context.Context) (search.Searcher, error) {
+	coll, err := answer.OpenIndex(ctx, w.conn.Store, w.info.CollectionName())
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	if err := answer.Answerable(ctx, coll); err != nil {
+		return search.Searcher{}, err
+	}
+	meta := index.ParseMeta(coll.Metadata())
+	variant := w.variant
+	if variant == "" {
+		variant = meta.ModelVariant
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.e == nil || w.e.Info().Variant != variant {
+		if w.e != nil {
+			w.e.Close()
+			w.e = nil
+		}
+		if w.e, err = w.model(ctx, variant); err != nil {
+			return search.Searcher{}, err
+		}
+	}
+	if err := builder.CheckModel(meta, w.e.Info()); err != nil {
+		return search.Searcher{}, exitcode.With(exitcode.Verification, err)
+	}
+	dir, err := config.KeywordDir(w.getenv)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	kw, err := kwstore.Open(ctx, coll, dir)
+	if err != nil {
+		return search.Searcher{}, err
+	}
+	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw, KeywordDir: dir}, nil
+}
+
+// Where says which Chroma the Index uses; while it has none, it says why
+// and gives no data directory, so writers start or reach Chroma
+// themselves.
+func (w *Index) Where() answer.Holding {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.retry.down != nil {
+		return answer.Holding{Collection: w.info.CollectionName(), ChromaURL: w.retry.url, Degraded: true, DegradedReason: w.retry.down.Error()}
+	}
+	return answer.Holding{Collection: w.info.CollectionName(), ChromaURL: w.conn.Store.URL, DataDir: w.conn.DataDir}
+}
+
+// Reload opens the index again after a writer's lease (no request is
+// in). When that fails because Chroma stopped answering (its private
+// server was killed, a remote one went away), the Index runs degraded
+// and retries (lose) rather than answer the raw error, 500, until
+// serve is restarted.
+func (w *Index) Reload(ctx context.Context) error {
+	w.mu.RLock()
+	down := w.retry.down
+	w.mu.RUnlock()
+	if down != nil {
+		return down // the retry opens the index once Chroma answers
+	}
+	err := w.open(ctx)
+	if gone := w.lostOpening(ctx, err); gone != nil {
+		w.lose(gone, "reloading the index after a write")
+		return gone
+	}
+	return err
+}
+
+// Close closes the model and the connection (and its private server).
+// Stop the background retry (Start's stop) first: a try in progress may
+// open a connection.
+func (w *Index) Close() {
+	w.mu.Lock()
+	if w.e != nil {
+		w.e.Close()
+		w.e = nil
+	}
+	conn := w.conn
+	w.conn = nil
+	w.mu.Unlock()
+	if conn != nil && conn.Close != nil {
+		conn.Close()
+	}
+}
