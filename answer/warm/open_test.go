@@ -132,6 +132,9 @@ func TestOpenFails(t *testing.T) {
 		{"no Chroma, no model", unreachable, badModel, unreachable, false, false},
 		{"Chroma held by another cmdai", exitcode.With(exitcode.Busy, errmark.As(errors.New("locked"), chroma.ErrLocked)), nil, nil, false, true},
 		{"a bad distribution", exitcode.With(exitcode.Usage, errors.New("--distro: bad")), nil, nil, false, true},
+		// exit 4 without Chroma's sentinel (not a Chroma that is down)
+		// is an error, not a degraded start
+		{"exit 4 alone", exitcode.With(exitcode.Unreachable, errors.New("a download server is silent")), nil, nil, false, true},
 	} {
 		want := c.want
 		if want == nil {

@@ -11,6 +11,7 @@ package warm
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -120,8 +121,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	m := <-model
 	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, e: m.e}
 	w.retry.logf, w.retry.connect = o.Logf, o.Connect
-	if m.err == nil && conn == nil && exitcode.Of(err) == exitcode.Unreachable {
-		// Start anyway and answer from disk: the Index tries Chroma again.
+	if m.err == nil && conn == nil && errors.Is(err, chroma.ErrUnreachable) {
+		// Chroma could not be started or reached (its sentinel, as
+		// answer.Degradable decides): start anyway and answer from disk;
+		// the Index tries Chroma again.
 		w.onPath = answer.OnPath(ctx, info)
 		return w.setRetry(ctx, o.ChromaURL, err, o.RetryEvery), nil
 	}
