@@ -126,8 +126,8 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 
 // Explain judges the line by the distribution's option records. The
 // collection is opened on the first lookup (lazyIndex), so a line the
-// shell cannot parse, or one of builtins only, starts no Chroma; no
-// model is loaded at all. When Chroma cannot be reached the keyword
+// shell cannot parse, or one with no command to look up (assignments,
+// export, [[ ]]), starts no Chroma; no model is loaded at all. When Chroma cannot be reached the keyword
 // index on disk judges instead (degraded).
 func (o *OneShot) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
 	start := time.Now()
