@@ -1,18 +1,15 @@
 // Package explaincmd is `cmdai explain`: a shell command line checked,
 // word by word, against the option records of the index (never a man
-// page, never the model). It reads the line, makes one call into
-// explain (through a running serve when one holds the index), and
-// prints; serve and the MCP server judge lines with its Judge and
-// FromDisk.
+// page, never the model). It reads the line, makes one call on the
+// answering layer (a running serve when one holds the index, else
+// answer.OneShot: see cmdutil.ServeOrHere), and prints.
 package explaincmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,7 +18,6 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
-	"github.com/cmdai/cmdai/serve"
 )
 
 // Options are the inputs of `cmdai explain`.
@@ -39,8 +35,9 @@ type Options struct {
 	Chroma  cmdutil.ChromaOptions
 }
 
-// NewCmdExplain is `cmdai explain`.
-func NewCmdExplain(f *cmdutil.Factory) *cli.Command {
+// NewCmdExplain is `cmdai explain`; runF, when not nil, replaces the run
+// function (tests see the parsed options).
+func NewCmdExplain(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	opts := &Options{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "json", Usage: "print the whole result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -92,7 +89,10 @@ EXAMPLES:
 			if opts.Line, err = readLine(arg, opts.IO.In); err != nil {
 				return err
 			}
-			return runExplain(c.Context, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runExplain(c.Context, opts, opts.answerer())
 		},
 	}
 }
@@ -119,11 +119,10 @@ func readLine(arg string, stdin io.Reader) (string, error) {
 // Result is what `explain --json` prints (serve answers the same).
 type Result = answer.ExplainResult
 
-func runExplain(ctx context.Context, opts *Options) error {
-	res, ok, err := explainThroughServe(ctx, opts)
-	if !ok {
-		res, err = explainHere(ctx, opts)
-	}
+// runExplain asks a to judge the line, in one call, and prints the
+// result; --check makes a line that does not check exit 7.
+func runExplain(ctx context.Context, opts *Options, a answer.Answerer) error {
+	res, err := a.Explain(ctx, opts.request())
 	if err != nil {
 		return err
 	}
@@ -136,29 +135,17 @@ func runExplain(ctx context.Context, opts *Options) error {
 	return nil
 }
 
-// explainThroughServe asks a running serve, unless --no-serve, another
-// Chroma (--chroma-url, --chroma-data) or no serve runs: ok false, the
-// caller explains itself. A distribution serve does not hold is
-// explained here too.
-func explainThroughServe(ctx context.Context, opts *Options) (Result, bool, error) {
-	// A line JSON cannot carry as it is (not UTF-8) or over the limit is
-	// refused here, by explain, before anything starts.
-	if opts.NoServe || opts.Chroma.URL != "" || opts.Chroma.DataDir != "" || !utf8.ValidString(opts.Line) || len(opts.Line) > explain.MaxLine {
-		return Result{}, false, nil
-	}
-	c, ok := opts.ServeClient(ctx)
-	if !ok {
-		return Result{}, false, nil
-	}
-	defer c.Close()
-	res, err := c.Explain(ctx, serve.ExplainRequest{Line: opts.Line, Distro: opts.Distro, Strict: opts.Strict})
-	if errors.Is(err, serve.ErrNotHeld) {
-		return res, false, nil
-	}
-	if err != nil {
-		return res, true, cmdutil.ServeError(err)
-	}
-	return res, true, nil
+// request is the line to judge, as serve and the MCP tool take it too.
+func (opts *Options) request() answer.ExplainRequest {
+	return answer.ExplainRequest{Line: opts.Line, Distro: opts.Distro, Strict: opts.Strict}
+}
+
+// answerer is who judges the line: a running serve, unless --no-serve or
+// another Chroma (--chroma-url, --chroma-data) is asked for, else this
+// process (no model: explain reads the option records alone).
+func (opts *Options) answerer() answer.Answerer {
+	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, false)
 }
 
 // printResult prints a result as text or JSON, and a degraded one's

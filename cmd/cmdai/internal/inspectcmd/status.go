@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/answer"
-	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -68,12 +67,11 @@ EXAMPLES:
 }
 
 // RunStatus prints the indexes on the server and this one's staleness,
-// asking a running serve when there is one (the same answer).
+// asking a running serve when there is one (the same answer): one call
+// on the answering layer.
 func RunStatus(ctx context.Context, opts *StatusOptions) error {
-	st, ok, err := statusThroughServe(ctx, opts)
-	if !ok {
-		st, err = oneShotStatus(ctx, opts)
-	}
+	env, envOK := scanEnv(opts.getenv())
+	st, err := opts.answerer(envOK).Status(ctx, answer.StatusRequest{Detailed: opts.Detailed, Env: &env})
 	if err != nil {
 		return err
 	}
@@ -90,20 +88,6 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 		}
 	}
 	return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
-}
-
-func oneShotStatus(ctx context.Context, opts *StatusOptions) (IndexStatus, error) {
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
-	if err != nil {
-		return IndexStatus{}, err
-	}
-	defer conn.Close()
-	po := pages.Options{Distro: info, PathDirs: opts.PathDirs, ManPath: opts.ManPath}
-	if po.PathDirs == nil && po.ManPath == nil {
-		// the environment statusThroughServe sends serve, read the same way
-		po.PathDirs, po.ManPath = pages.ScanDirs(opts.getenv())
-	}
-	return answer.CollectStatus(ctx, conn.Store, conn.Mode, info, opts.Detailed, po)
 }
 
 // getenv is the Factory's, os.Getenv when it has none.

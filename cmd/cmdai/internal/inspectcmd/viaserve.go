@@ -1,44 +1,23 @@
 package inspectcmd
 
 import (
-	"context"
-
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/serve"
 )
 
-// statusThroughServe asks a running serve for the status, unless
-// --no-serve, another Chroma (--chroma-url, --chroma-data) or another
-// distribution than serve's is asked for, or no serve runs: ok false,
-// the caller works it out itself. The request carries this process's
-// $PATH and $MANPATH, so that serve judges staleness against the
-// commands installed for the caller, as the one-shot path does.
-func statusThroughServe(ctx context.Context, opts *StatusOptions) (IndexStatus, bool, error) {
-	if opts.NoServe || opts.Chroma.URL != "" || opts.Chroma.DataDir != "" || opts.PathDirs != nil || opts.ManPath != nil {
-		return IndexStatus{}, false, nil
-	}
-	env, ok := scanEnv(opts.getenv())
-	if !ok {
-		return IndexStatus{}, false, nil
-	}
-	c, ok := opts.ServeClient(ctx)
-	if !ok {
-		return IndexStatus{}, false, nil
-	}
-	defer c.Close()
-	if opts.Distro != "" {
-		info, err := distro.Parse(opts.Distro)
-		h, herr := c.Health(ctx)
-		if err != nil || herr != nil || info.CollectionName() != h.Collection {
-			return IndexStatus{}, false, nil
-		}
-	}
-	st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: opts.Detailed, Env: &env})
-	if err != nil {
-		return st, true, cmdutil.ServeError(err)
-	}
-	return st, true, nil
+// answerer is who tells the status: a running serve, unless --no-serve,
+// another Chroma (--chroma-url, --chroma-data), the scan seams, an
+// environment serve would refuse (envOK false) or another distribution
+// than serve's is asked for, else this process. The request carries this
+// process's $PATH and $MANPATH, so that serve judges staleness against
+// the commands installed for the caller, as this process does.
+func (opts *StatusOptions) answerer(envOK bool) answer.Answerer {
+	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
+	here.PathDirs, here.ManPath = opts.PathDirs, opts.ManPath
+	a := opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK)
+	a.Distro = opts.Distro
+	return a
 }
 
 // scanEnv is the caller's $PATH and $MANPATH for serve. ok is false when

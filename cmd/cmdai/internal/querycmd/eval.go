@@ -51,8 +51,9 @@ type EvalOptions struct {
 // hybrid retrieval is measured against.
 const baselineMode = "bm25-pages"
 
-// NewCmdEval is `cmdai index eval`.
-func NewCmdEval(f *cmdutil.Factory) *cli.Command {
+// NewCmdEval is `cmdai index eval`; runF, when not nil, replaces the run
+// function (tests see the parsed options).
+func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cli.Command {
 	opts := &EvalOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
@@ -123,6 +124,9 @@ EXAMPLES:
 			}
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runEval(c.Context, opts)
 		},

@@ -1,13 +1,14 @@
 // Package querycmd is `cmdai index query` and `index eval`: answering
-// requests from an index, and measuring how well it answers. Each command
-// parses its flags, makes one call into search, and prints.
+// requests from an index, and measuring how well it answers. `index
+// query` parses its flags, builds an answer.QueryRequest, makes one call
+// on the answering layer (a running serve, else answer.OneShot: see
+// cmdutil.ServeOrHere) and prints.
 package querycmd
 
 import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,8 +40,9 @@ type QueryOptions struct {
 	Model   cmdutil.ModelOptions
 }
 
-// NewCmdQuery is `cmdai index query`.
-func NewCmdQuery(f *cmdutil.Factory) *cli.Command {
+// NewCmdQuery is `cmdai index query`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 	opts := &QueryOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
@@ -103,7 +105,10 @@ EXAMPLES:
 			if !c.IsSet("model-variant") {
 				opts.Model.Variant = ""
 			}
-			return runQuery(c.Context, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runQuery(c.Context, opts, opts.answerer())
 		},
 	}
 }
@@ -111,39 +116,22 @@ EXAMPLES:
 // QueryResult is what `query --json` prints (serve answers the same).
 type QueryResult = answer.QueryResult
 
-func runQuery(ctx context.Context, opts *QueryOptions) error {
-	if res, ok, err := queryThroughServe(ctx, opts); ok {
-		if err != nil {
-			return err
-		}
-		return printQuery(opts, res)
-	}
-	req, err := answer.SearchRequest(opts.request())
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
-	if err != nil {
-		// Chroma cannot be reached or is held by another cmdai: the
-		// answer comes from disk (the assistant must not be blocked)
-		res, err := answer.QueryFromDisk(ctx, opts.Getenv, info.CollectionName(), req, start, err)
-		if err != nil {
-			return err
-		}
-		return printQuery(opts, res)
-	}
-	defer conn.Close()
-	s, closeS, err := opts.OpenSearcher(ctx, conn, info, opts.Model, req.Mode != search.ModeSemantic)
-	if err != nil {
-		return err
-	}
-	defer closeS()
-	res, err := answer.Search(ctx, s, req)
+// runQuery asks a for the answer, in one call, and prints it.
+func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error {
+	res, err := a.Query(ctx, opts.request())
 	if err != nil {
 		return err
 	}
 	return printQuery(opts, res)
+}
+
+// answerer is who answers the query: a running serve, unless --no-serve,
+// another Chroma (--chroma-url, --chroma-data) or another model variant
+// or backend is asked for (serve answers with the model it loaded, its
+// --model-dir), else this process.
+func (opts *QueryOptions) answerer() answer.Answerer {
+	here := opts.OneShot(opts.Chroma, opts.Distro, opts.Model)
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "")
 }
 
 // request is the query the options ask for, as serve and the MCP tools

@@ -1,0 +1,179 @@
+package answer
+
+import (
+	"context"
+	"time"
+
+	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/search"
+)
+
+// Conn is an open Chroma connection as the answering layer uses it: its
+// store, how it was made ("embedded" or "remote", which status reports)
+// and what ends it (a private server stops with it).
+type Conn struct {
+	Store *chroma.Store
+	Mode  string
+	Close func()
+}
+
+func (c Conn) close() {
+	if c.Close != nil {
+		c.Close()
+	}
+}
+
+// OneShot answers each call in this process and keeps nothing between
+// calls: it connects to Chroma, opens what the operation needs, answers
+// and closes. When Chroma cannot be started or reached, or another
+// cmdai holds its data (Degradable), queries, docs and explain answer
+// from disk instead, marked degraded. It is `index query`, `explain` and
+// `index status` when no serve answers for them.
+type OneShot struct {
+	// Connect reaches Chroma (the CLI's Factory.Connect, bound to the
+	// command's Chroma flags). Its failures are marked
+	// chroma.ErrUnreachable or chroma.ErrLocked when disk may answer.
+	Connect func(ctx context.Context) (Conn, error)
+	// Resolve gives the distribution of an id (the request's Distro, else
+	// Distro; "": this machine's), with the error and exit code a bad or
+	// undetectable one gets. Nil: distro.Parse, or distro.Detect.
+	Resolve func(ctx context.Context, id string) (distro.Info, error)
+	Distro  string
+	// Model opens a query's embedder, of Variant when it is not "" (else
+	// of the index's own variant). Explain, docs and status load none.
+	Model   Model
+	Variant string
+	// Getenv reads the environment: where the keyword index lives, the
+	// man pages read live when Chroma is down, and the $PATH and
+	// $MANPATH of a status without Env (nil: os.Getenv).
+	Getenv func(string) string
+	// PathDirs and ManPath, when either is set, are where a status looks
+	// for the installed commands, whatever the environment says (tests).
+	PathDirs, ManPath []string
+}
+
+var _ Answerer = (*OneShot)(nil)
+
+// resolve is the distribution the request's id names, else o.Distro's.
+func (o *OneShot) resolve(ctx context.Context, id string) (distro.Info, error) {
+	if id == "" {
+		id = o.Distro
+	}
+	if o.Resolve != nil {
+		return o.Resolve(ctx, id)
+	}
+	if id != "" {
+		return distro.Parse(id)
+	}
+	return distro.Detect(ctx)
+}
+
+// Query searches the distribution's index: the searcher of its
+// collection and model, with the keyword index unless the mode is
+// semantic. When Chroma cannot be reached the answer comes from disk
+// (QueryFromDisk): an assistant must not be blocked.
+func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+	req, err := SearchRequest(q)
+	if err != nil {
+		return QueryResult{}, err
+	}
+	start := time.Now()
+	info, err := o.resolve(ctx, q.Distro)
+	if err != nil {
+		return QueryResult{}, err
+	}
+	conn, err := o.Connect(ctx)
+	if err != nil {
+		return QueryFromDisk(ctx, o.Getenv, info.CollectionName(), req, start, err)
+	}
+	defer conn.close()
+	keywordDir := ""
+	if req.Mode != search.ModeSemantic {
+		if keywordDir, err = config.KeywordDir(orOS(o.Getenv)); err != nil {
+			return QueryResult{}, err
+		}
+	}
+	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir)
+	if err != nil {
+		return QueryResult{}, err
+	}
+	defer closeS()
+	return Search(ctx, s, req)
+}
+
+// Docs is one command's records from the distribution's collection (no
+// model); when Chroma cannot be reached, from disk (DocsFromDisk).
+func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, error) {
+	info, err := o.resolve(ctx, "")
+	if err != nil {
+		return search.CommandDoc{}, err
+	}
+	conn, err := o.Connect(ctx)
+	if err != nil {
+		return DocsFromDisk(ctx, o.Getenv, info.CollectionName(), q.Command, q.Strict, err)
+	}
+	defer conn.close()
+	coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
+	if err != nil {
+		return search.CommandDoc{}, err
+	}
+	return search.Searcher{Coll: coll}.Docs(ctx, q.Command)
+}
+
+// Explain judges the line by the distribution's option records. The
+// collection is opened on the first lookup (lazyIndex), so a line the
+// shell cannot parse, or one with no command to look up (assignments,
+// export, [[ ]]), starts no Chroma; no model is loaded at all. When Chroma cannot be reached the keyword
+// index on disk judges instead (degraded).
+func (o *OneShot) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
+	start := time.Now()
+	info, err := o.resolve(ctx, q.Distro)
+	if err != nil {
+		return ExplainResult{}, err
+	}
+	ix := &lazyIndex{base: ctx, connect: o.Connect, getenv: o.Getenv, strict: q.Strict, collection: info.CollectionName()}
+	defer ix.close()
+	res, err := Judge(ctx, q.Line, info.CollectionName(), explain.CachedLookup(ix.lookup), OnPath(ctx, info), start)
+	if err != nil {
+		// the open's own error carries its exit code and fix, whatever
+		// Explain made of it
+		if oerr := ix.openErr(); oerr != nil {
+			return ExplainResult{}, oerr
+		}
+		return ExplainResult{}, err
+	}
+	if reason := ix.degradedReason(); reason != "" {
+		res.Degraded, res.DegradedReason = true, reason
+	}
+	return res, nil
+}
+
+// Status is the indexes on the Chroma that Connect reaches, with the
+// staleness of the distribution's judged against the commands installed
+// for the caller: the request's Env, else this process's environment
+// (PathDirs and ManPath when set). A Chroma that cannot be reached is an
+// error: status has nothing on disk to tell.
+func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, error) {
+	info, err := o.resolve(ctx, "")
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	conn, err := o.Connect(ctx)
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	defer conn.close()
+	po := pages.Options{Distro: info, PathDirs: o.PathDirs, ManPath: o.ManPath}
+	if po.PathDirs == nil && po.ManPath == nil {
+		getenv := orOS(o.Getenv)
+		if q.Env != nil {
+			getenv = q.Env.Getenv
+		}
+		po.PathDirs, po.ManPath = pages.ScanDirs(getenv)
+	}
+	return CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, po)
+}
