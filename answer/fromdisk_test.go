@@ -9,62 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/internal/errmark"
+	"github.com/cmdai/cmdai/answer/answertest"
 	"github.com/cmdai/cmdai/internal/exitcode"
-	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/search"
-	"github.com/cmdai/cmdai/search/bm25"
 )
 
-const coll = "cmdai_linux_test"
+const coll = answertest.Collection
 
-// machine is a cache home with no keyword index, and a PATH and man tree
-// with one command, frob (our fixture page).
-func machine(t *testing.T) func(string) string {
-	t.Helper()
-	root := t.TempDir()
-	bin, man := filepath.Join(root, "bin"), filepath.Join(root, "man", "man1")
-	for _, d := range []string{bin, man} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(bin, "frob"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("../manparse/testdata/frob.1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(man, "frob.1"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"PATH": bin, "MANPATH": filepath.Dir(man), "CMDAI_HOME": filepath.Join(root, "home")}
-	return func(k string) string { return env[k] }
-}
+var machine, saveKeywords = answertest.Machine, answertest.SaveKeywords
 
-// saveKeywords saves a keyword index holding one command, wc, where
-// queries save theirs.
-func saveKeywords(t *testing.T, getenv func(string) string) {
-	t.Helper()
-	dir, err := config.KeywordDir(getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	md := index.Metadata{Command: "wc", Kind: index.KindSummary, Section: "NAME", Description: "print newline, word, and byte counts"}
-	ix := bm25.Build([]bm25.Doc{{ID: "wc.1#NAME", Command: "wc", Text: "wc(1) - print newline, word, and byte counts", Meta: md}})
-	if err := fsx.WriteFile(filepath.Join(dir, coll+"-0123.checked.bm25"), 0o644, ix.Save); err != nil {
-		t.Fatal(err)
-	}
-}
-
-var down = exitcode.With(exitcode.Unreachable, errmark.As(errors.New("chroma unreachable: nothing listens on 127.0.0.1:9\n  start it"), chroma.ErrUnreachable))
+var down = answertest.Down
 
 // TestFromDiskReadsNamedCommandsLive: with no keyword index on disk, a
 // request naming an installed command is answered from its page, degraded

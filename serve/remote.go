@@ -18,7 +18,7 @@ type RemoteAPI interface {
 }
 
 // Remote is the answer.Answerer of a running serve: the same answers as
-// the index held in this process (answer.Session) over the same index,
+// the index held in this process (session.Index) over the same index,
 // from serve's warm searcher, and the same errors. Serve's error answer
 // is its message (a 404: search.ErrUnknownCommand); a call serve did not
 // answer is answer.ErrServeGone, which answer.PerCall answers itself.

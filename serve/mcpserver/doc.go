@@ -6,6 +6,6 @@
 // (answer.Search, answer.Judge), as `index query`, `explain` and serve's
 // HTTP API. `cmdai mcp` gives it answer.PerCall: a running `cmdai serve`
 // (serve.Remote) when one holds the index, else the index held in this
-// process (answer.Session), which Handover gives up to a serve that
+// process (session.Index), which Handover gives up to a serve that
 // starts on its data. StdioTransport is MCP on stdin and stdout.
 package mcpserver

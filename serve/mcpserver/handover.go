@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Holder holds an index that it can give up: answer.Session.
+// Holder holds an index that it can give up: session.Index.
 type Holder interface {
 	// Held tells whether the index is open.
 	Held() bool

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/answer/session"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search"
 )
@@ -21,10 +22,10 @@ func (stubColl) Query(context.Context, []float32, int) ([]chroma.Hit, error)  { 
 func (stubColl) Get(context.Context, []string) ([]chroma.Record, error)       { return nil, nil }
 func (stubColl) All(context.Context, chroma.Include) ([]chroma.Record, error) { return nil, nil }
 
-// countingLocal is an answer.Session over stubColl whose opens and
+// countingLocal is an session.Index over stubColl whose opens and
 // closes are counted; closed is told each close.
-func countingLocal(opens, closes *atomic.Int32, closed chan<- struct{}) *answer.Session {
-	return answer.NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+func countingLocal(opens, closes *atomic.Int32, closed chan<- struct{}) *session.Index {
+	return session.New(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		opens.Add(1)
 		return search.Searcher{Coll: stubColl{}}, func() {
 			closes.Add(1)

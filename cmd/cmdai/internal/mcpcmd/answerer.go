@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/answer/session"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -65,7 +66,7 @@ func realParts(opts *Options) parts {
 		resolve:      func(ctx context.Context) (distro.Info, error) { return cmdutil.ResolveDistro(ctx, opts.Distro, nil) },
 		open:         opener(opts),
 		openDocs:     docsOpener(opts),
-		loadKeywords: answer.LoadKeywords(opts.Getenv),
+		loadKeywords: session.LoadKeywords(opts.Getenv),
 		dial: func(ctx context.Context) (serveClient, bool) {
 			c, ok := opts.ServeClient(ctx)
 			if !ok {
@@ -80,12 +81,12 @@ func realParts(opts *Options) parts {
 
 // newAnswerer is what answers the tools, per call (answer.PerCall): a
 // running serve that holds the index asked for (serve.Remote), else the
-// index held in this process (answer.Session), which is handed over to a
+// index held in this process (session.Index), which is handed over to a
 // serve that starts on its data (mcpserver.Handover). The returned
 // function ends it all.
 func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, func()) {
 	var owns atomic.Bool // the open index runs its own private Chroma
-	track := func(open indexOpener) answer.SessionOpener {
+	track := func(open indexOpener) session.Opener {
 		return func(ctx context.Context) (search.Searcher, func(), error) {
 			s, closeFn, own, err := open(ctx)
 			if err != nil {
@@ -95,7 +96,7 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 			return s, func() { owns.Store(false); closeFn() }, nil
 		}
 	}
-	local := answer.NewSession(ctx, track(p.open), p.loadKeywords)
+	local := session.New(ctx, track(p.open), p.loadKeywords)
 	local.KeepOpen = opts.KeepOpen
 	local.OpenDocs = track(p.openDocs)
 	local.Holder = holder
@@ -216,7 +217,7 @@ func opener(opts *Options) indexOpener {
 }
 
 // docsOpener opens the distribution's collection alone, without the
-// model: what explain_command reads (see answer.Session's OpenDocs).
+// model: what explain_command reads (see session.Index's OpenDocs).
 func docsOpener(opts *Options) indexOpener {
 	return func(ctx context.Context) (search.Searcher, func(), bool, error) {
 		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)

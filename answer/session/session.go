@@ -1,12 +1,18 @@
-package answer
+// Package session holds an index for an MCP session (cmdai mcp): opened
+// on the first call that needs it (without the model for explain alone),
+// kept while calls come, closed after --keep-open idle or when a serve
+// takes over, and answered from disk while Chroma is down.
+package session
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/config"
@@ -16,24 +22,24 @@ import (
 	"github.com/cmdai/cmdai/search/kwstore"
 )
 
-// SessionOpener opens the index once for a Session: the searcher (its
+// Opener opens the index once for an Index: the searcher (its
 // collection and embedder; Keywords may be nil) and what closes it.
-type SessionOpener func(ctx context.Context) (search.Searcher, func(), error)
+type Opener func(ctx context.Context) (search.Searcher, func(), error)
 
-// Session is the Answerer that holds the index in this process for a
+// Index is the answer.Answerer that holds the index in this process for a
 // long session (an agent's, through `cmdai mcp`): it opens the index on
 // the first call that needs it (a session that only lists tools starts
 // no Chroma and loads no model) and keeps it until Close, or until it
 // has been idle for KeepOpen. A failed open is not kept: the next call
 // tries again, so that an agent can run `cmdai index init` and retry.
-type Session struct {
+type Index struct {
 	// base outlives every request: the Chroma server and the model opened
 	// for one call serve the whole session.
 	base   context.Context
-	open   SessionOpener
+	open   Opener
 	loadKW func(ctx context.Context, s *search.Searcher) error
 	// Disk, when set, names the collection whose answers from disk
-	// (QueryFromDisk, DocsFromDisk, ExplainFromDisk) stand in for a
+	// (answer.QueryFromDisk, answer.DocsFromDisk, answer.ExplainFromDisk) stand in for a
 	// search, docs or explain the index could not be opened for (Chroma
 	// down or busy). Its error (no distribution) leaves the open's error.
 	Disk func(ctx context.Context) (collection string, err error)
@@ -44,12 +50,12 @@ type Session struct {
 	// collection alone): all Explain reads. A session that only checks
 	// lines loads no model; its first search, docs or status call reopens
 	// the index whole.
-	OpenDocs SessionOpener
+	OpenDocs Opener
 	// OnPath tells explain whether a command the index lacks is
 	// installed here (see explain.Options): nil for an index of another
 	// distribution.
 	OnPath func(command string) bool
-	// Holder names this process in Status's answers (IndexStatus.Holder).
+	// Holder names this process in Status's answers (answer.IndexStatus.Holder).
 	Holder string
 	// KeepOpen is how long the index stays open after the last call (0:
 	// until Close). Closing it stops the private Chroma server and frees
@@ -72,19 +78,22 @@ type Session struct {
 	calls int
 }
 
-// NewSession is a Session over open; loadKeywords (LoadKeywords) fills
+// New is an Index over open; loadKeywords (LoadKeywords) fills
 // a searcher's Keywords the first time a request that is not semantic
 // comes (nil: such requests are refused).
-func NewSession(base context.Context, open SessionOpener, loadKeywords func(ctx context.Context, s *search.Searcher) error) *Session {
-	return &Session{base: base, open: open, loadKW: loadKeywords, afterFunc: time.AfterFunc}
+func New(base context.Context, open Opener, loadKeywords func(ctx context.Context, s *search.Searcher) error) *Index {
+	return &Index{base: base, open: open, loadKW: loadKeywords, afterFunc: time.AfterFunc}
 }
 
 // LoadKeywords gives an open searcher its keyword index (from the cache
 // under getenv's data home, else built from the collection and saved
-// there), for a Session's keyword, hybrid, fused and learned requests.
+// there), for an Index's keyword, hybrid, fused and learned requests.
 func LoadKeywords(getenv func(string) string) func(context.Context, *search.Searcher) error {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	return func(ctx context.Context, s *search.Searcher) error {
-		dir, err := config.KeywordDir(orOS(getenv))
+		dir, err := config.KeywordDir(getenv)
 		if err != nil {
 			return err
 		}
@@ -95,7 +104,7 @@ func LoadKeywords(getenv func(string) string) func(context.Context, *search.Sear
 }
 
 // rearm restarts the idle countdown after a call. Callers hold l.mu.
-func (l *Session) rearm() {
+func (l *Index) rearm() {
 	l.calls++
 	if l.timer != nil {
 		l.timer.Stop()
@@ -109,7 +118,7 @@ func (l *Session) rearm() {
 }
 
 // closeIdle closes the index if no call came since the one numbered call.
-func (l *Session) closeIdle(call int) {
+func (l *Index) closeIdle(call int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.calls == call {
@@ -118,7 +127,7 @@ func (l *Session) closeIdle(call int) {
 }
 
 // closeLocked closes the open index, if any. Callers hold l.mu.
-func (l *Session) closeLocked() {
+func (l *Index) closeLocked() {
 	if l.closeFn != nil {
 		l.closeFn()
 	}
@@ -127,7 +136,7 @@ func (l *Session) closeLocked() {
 
 // searcher opens the index when it is not yet, and loads the keyword
 // index when asked and not yet. Callers hold l.mu.
-func (l *Session) searcher(withKeywords bool) (*search.Searcher, error) {
+func (l *Index) searcher(withKeywords bool) (*search.Searcher, error) {
 	if l.docsOnly {
 		l.closeLocked() // opened for explain alone: reopen it whole
 	}
@@ -151,7 +160,7 @@ func (l *Session) searcher(withKeywords bool) (*search.Searcher, error) {
 
 // docsSearcher is the open index, or the index opened by OpenDocs when
 // none is (searcher's when OpenDocs is not set). Callers hold l.mu.
-func (l *Session) docsSearcher() (*search.Searcher, error) {
+func (l *Index) docsSearcher() (*search.Searcher, error) {
 	if l.s != nil {
 		return l.s, nil
 	}
@@ -170,7 +179,7 @@ func (l *Session) docsSearcher() (*search.Searcher, error) {
 // Chroma server that died), so that the next call opens it again, and
 // says so. A request's own mistake (an unknown command) or its
 // cancellation keeps the index. Callers hold l.mu.
-func (l *Session) fail(ctx context.Context, err error) error {
+func (l *Index) fail(ctx context.Context, err error) error {
 	if err == nil || ctx.Err() != nil || errors.Is(err, search.ErrUnknownCommand) || errors.Is(err, explain.ErrBadLine) || l.s == nil {
 		return err
 	}
@@ -180,7 +189,7 @@ func (l *Session) fail(ctx context.Context, err error) error {
 
 // fromDisk tells whether an answer from disk may stand in for a call
 // whose index could not be opened, and for which collection.
-func (l *Session) fromDisk(ctx context.Context) (string, bool) {
+func (l *Index) fromDisk(ctx context.Context) (string, bool) {
 	if l.Disk == nil || ctx.Err() != nil {
 		return "", false
 	}
@@ -188,15 +197,15 @@ func (l *Session) fromDisk(ctx context.Context) (string, bool) {
 	return collection, err == nil
 }
 
-// Query implements Answerer with Search, the search of every front door.
+// Query implements answer.Answerer with answer.Search, the search of every front door.
 // When the index cannot be opened because Chroma cannot be started or
-// reached, QueryFromDisk answers (the assistant is not blocked); a
+// reached, answer.QueryFromDisk answers (the assistant is not blocked); a
 // Chroma that dies mid-session is an error once, and the next call
 // starts it again.
-func (l *Session) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
-	req, err := SearchRequest(q)
+func (l *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
+	req, err := answer.SearchRequest(q)
 	if err != nil {
-		return QueryResult{}, err
+		return answer.QueryResult{}, err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -204,25 +213,25 @@ func (l *Session) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 	s, err := l.searcher(req.Mode != search.ModeSemantic)
 	if err != nil {
 		if collection, ok := l.fromDisk(ctx); ok {
-			return QueryFromDisk(ctx, l.Getenv, collection, req, time.Now(), err)
+			return answer.QueryFromDisk(ctx, l.Getenv, collection, req, time.Now(), err)
 		}
-		return QueryResult{}, err
+		return answer.QueryResult{}, err
 	}
-	res, err := Search(ctx, *s, req)
+	res, err := answer.Search(ctx, *s, req)
 	return res, l.fail(ctx, err)
 }
 
-// Docs implements Answerer. When the index cannot be opened because
-// Chroma cannot be started or reached, DocsFromDisk answers, as Query's
-// QueryFromDisk does.
-func (l *Session) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, error) {
+// Docs implements answer.Answerer. When the index cannot be opened because
+// Chroma cannot be started or reached, answer.DocsFromDisk answers, as Query's
+// answer.QueryFromDisk does.
+func (l *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
 	s, err := l.searcher(false)
 	if err != nil {
 		if collection, ok := l.fromDisk(ctx); ok {
-			return DocsFromDisk(ctx, l.Getenv, collection, q.Command, q.Strict, err)
+			return answer.DocsFromDisk(ctx, l.Getenv, collection, q.Command, q.Strict, err)
 		}
 		return search.CommandDoc{}, err
 	}
@@ -230,11 +239,11 @@ func (l *Session) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	return doc, l.fail(ctx, err)
 }
 
-// Explain implements Answerer with Judge: each command's records read
+// Explain implements answer.Answerer with answer.Judge: each command's records read
 // once while the index stays open. When the index cannot be opened
-// because Chroma cannot be started or reached, ExplainFromDisk answers,
-// as Query's QueryFromDisk does.
-func (l *Session) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
+// because Chroma cannot be started or reached, answer.ExplainFromDisk answers,
+// as Query's answer.QueryFromDisk does.
+func (l *Index) Explain(ctx context.Context, q answer.ExplainRequest) (answer.ExplainResult, error) {
 	start := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -242,48 +251,48 @@ func (l *Session) Explain(ctx context.Context, q ExplainRequest) (ExplainResult,
 	s, err := l.docsSearcher()
 	if err != nil {
 		if collection, ok := l.fromDisk(ctx); ok {
-			return ExplainFromDisk(ctx, l.Getenv, collection, q.Line, l.OnPath, q.Strict, time.Now(), err)
+			return answer.ExplainFromDisk(ctx, l.Getenv, collection, q.Line, l.OnPath, q.Strict, time.Now(), err)
 		}
-		return ExplainResult{}, err
+		return answer.ExplainResult{}, err
 	}
 	if l.docs == nil {
 		l.docs = explain.CachedLookup(s.Docs)
 	}
-	res, err := Judge(ctx, q.Line, s.Coll.Name(), l.docs, l.OnPath, start)
+	res, err := answer.Judge(ctx, q.Line, s.Coll.Name(), l.docs, l.OnPath, start)
 	if err != nil {
-		return ExplainResult{}, l.fail(ctx, err)
+		return answer.ExplainResult{}, l.fail(ctx, err)
 	}
 	return res, nil
 }
 
-// Status implements Answerer: the open index alone, as its Current
+// Status implements answer.Answerer: the open index alone, as its Current
 // collection (records, metadata and, for a Chroma collection, the check
 // of its records); no server, no other collection, no staleness (the
 // request's Detailed and Env are not read).
-func (l *Session) Status(ctx context.Context, _ StatusRequest) (IndexStatus, error) {
+func (l *Index) Status(ctx context.Context, _ answer.StatusRequest) (answer.IndexStatus, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
 	s, err := l.searcher(false)
 	if err != nil {
-		return IndexStatus{}, err
+		return answer.IndexStatus{}, err
 	}
 	name := s.Coll.Name()
 	n, err := s.Coll.Count(ctx)
 	if err != nil {
-		return IndexStatus{}, l.fail(ctx, fmt.Errorf("count the records of %s: %w", name, err))
+		return answer.IndexStatus{}, l.fail(ctx, fmt.Errorf("count the records of %s: %w", name, err))
 	}
 	c := builder.CollectionStatus{Name: name, Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Current: true}
 	if coll, ok := s.Coll.(*chroma.Collection); ok {
-		if c.Verification, err = VerifyIndex(ctx, coll); err != nil {
-			return IndexStatus{}, l.fail(ctx, err)
+		if c.Verification, err = answer.VerifyIndex(ctx, coll); err != nil {
+			return answer.IndexStatus{}, l.fail(ctx, err)
 		}
 	}
-	return IndexStatus{Holder: l.Holder, Current: name, Collections: []builder.CollectionStatus{c}}, nil
+	return answer.IndexStatus{Holder: l.Holder, Current: name, Collections: []builder.CollectionStatus{c}}, nil
 }
 
 // Held tells whether the index is open (waiting for a call in progress).
-func (l *Session) Held() bool {
+func (l *Index) Held() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.s != nil
@@ -292,7 +301,7 @@ func (l *Session) Held() bool {
 // Release closes the index if it is open, and tells whether it was: the
 // next call opens it again. A serve that wants the data takes it over
 // so (see mcpserver.Handover).
-func (l *Session) Release() bool {
+func (l *Index) Release() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.s == nil {
@@ -307,4 +316,4 @@ func (l *Session) Release() bool {
 }
 
 // Close closes the index, if it was opened.
-func (l *Session) Close() { l.Release() }
+func (l *Index) Close() { l.Release() }

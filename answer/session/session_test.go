@@ -1,4 +1,4 @@
-package answer
+package session
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/answer/answertest"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
@@ -40,7 +42,7 @@ func TestSessionOpensOnceRetriesAndReopens(t *testing.T) {
 	coll := &countColl{}
 	opens, closes := 0, 0
 	fail := errors.New("no index cmdai_linux_test: build it with `cmdai index init`")
-	l := NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		opens++
 		if opens == 1 {
 			return search.Searcher{}, nil, fail
@@ -48,11 +50,11 @@ func TestSessionOpensOnceRetriesAndReopens(t *testing.T) {
 		return search.Searcher{Coll: coll}, func() { closes++ }, nil
 	}, nil)
 	ctx := context.Background()
-	if _, err := l.Status(ctx, StatusRequest{}); !errors.Is(err, fail) {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); !errors.Is(err, fail) {
 		t.Fatalf("first open: %v, want the opener's error", err)
 	}
 	for range 3 {
-		st, err := l.Status(ctx, StatusRequest{})
+		st, err := l.Status(ctx, answer.StatusRequest{})
 		if err != nil || st.Current != "cmdai_linux_test" || len(st.Collections) != 1 || st.Collections[0].Records != 7 || st.Collections[0].Meta.Commands != 2 || !st.Collections[0].Current {
 			t.Fatalf("status %+v, %v", st, err)
 		}
@@ -61,14 +63,14 @@ func TestSessionOpensOnceRetriesAndReopens(t *testing.T) {
 		t.Errorf("opened %d times, want 2 (one failed, then kept)", opens)
 	}
 	coll.broken = true
-	if _, err := l.Status(ctx, StatusRequest{}); err == nil || !strings.Contains(err.Error(), "connection refused") {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err == nil || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("broken collection: %v", err)
 	}
 	coll.broken = false
-	if _, err := l.Status(ctx, StatusRequest{}); err != nil || opens != 3 || closes != 1 {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err != nil || opens != 3 || closes != 1 {
 		t.Errorf("after a failure: %v, opens %d closes %d; want a reopen and the old one closed", err, opens, closes)
 	}
-	if _, err := l.Query(ctx, QueryRequest{Request: "x", K: 1, Mode: "hybrid"}); err == nil || !strings.Contains(err.Error(), "semantic") {
+	if _, err := l.Query(ctx, answer.QueryRequest{Request: "x", K: 1, Mode: "hybrid"}); err == nil || !strings.Contains(err.Error(), "semantic") {
 		t.Errorf("hybrid without a keyword loader: %v", err)
 	}
 	l.Close()
@@ -82,7 +84,7 @@ func TestSessionOpensOnceRetriesAndReopens(t *testing.T) {
 // the next call; a countdown overtaken by a call closes nothing.
 func TestSessionClosesWhenIdle(t *testing.T) {
 	opens, closes := 0, 0
-	l := NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		opens++
 		return search.Searcher{Coll: &countColl{}}, func() { closes++ }, nil
 	}, nil)
@@ -96,8 +98,8 @@ func TestSessionClosesWhenIdle(t *testing.T) {
 		return time.AfterFunc(time.Hour, func() {}) // never fires here: the test fires f itself
 	}
 	ctx := context.Background()
-	l.Status(ctx, StatusRequest{})
-	l.Status(ctx, StatusRequest{})
+	l.Status(ctx, answer.StatusRequest{})
+	l.Status(ctx, answer.StatusRequest{})
 	countdowns[0]() // overtaken by the second call
 	if closes != 0 {
 		t.Fatalf("an overtaken countdown closed the index")
@@ -106,7 +108,7 @@ func TestSessionClosesWhenIdle(t *testing.T) {
 	if closes != 1 {
 		t.Fatalf("idle: closed %d times, want 1", closes)
 	}
-	if _, err := l.Status(ctx, StatusRequest{}); err != nil || opens != 2 {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err != nil || opens != 2 {
 		t.Errorf("after the idle close: %v, opened %d times, want 2", err, opens)
 	}
 	l.Close()
@@ -121,14 +123,14 @@ func TestSessionClosesWhenIdle(t *testing.T) {
 // whose Disk has no collection, one without Disk and a status call get
 // the opener's error, and so does an error disk cannot help.
 func TestSessionFallsBackToDisk(t *testing.T) {
-	getenv := machine(t)
-	saveKeywords(t, getenv)
+	getenv := answertest.Machine(t)
+	answertest.SaveKeywords(t, getenv)
 	openErr := down
-	l := NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		return search.Searcher{}, nil, openErr
 	}, nil)
 	ctx := context.Background()
-	q := QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Full: true}
+	q := answer.QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Full: true}
 	if _, err := l.Query(ctx, q); !errors.Is(err, down) {
 		t.Errorf("without Disk: %v, want the opener's error", err)
 	}
@@ -139,32 +141,32 @@ func TestSessionFallsBackToDisk(t *testing.T) {
 		if asked == 1 {
 			return "", errors.New("detect distribution: no /etc/os-release")
 		}
-		return coll, nil
+		return answertest.Collection, nil
 	}
 	if _, err := l.Query(ctx, q); !errors.Is(err, down) || asked != 1 {
 		t.Errorf("Disk without a collection: %v (asked %d); want the opener's error", err, asked)
 	}
 	res, err := l.Query(ctx, q)
-	if err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only answer from") || res.Collection != coll || len(res.Commands) != 1 || res.Commands[0].Command != "wc" {
+	if err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only answer from") || res.Collection != answertest.Collection || len(res.Commands) != 1 || res.Commands[0].Command != "wc" {
 		t.Errorf("degraded search: %+v %v", res, err)
 	}
-	if _, err := l.Query(ctx, QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Strict: true}); !errors.Is(err, down) {
+	if _, err := l.Query(ctx, answer.QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Strict: true}); !errors.Is(err, down) {
 		t.Errorf("strict search: %v, want the opener's error", err)
 	}
-	if doc, err := l.Docs(ctx, DocsRequest{Command: "wc"}); err != nil || !doc.Degraded || doc.Command != "wc" || !strings.Contains(doc.DegradedReason, "from the keyword index") {
+	if doc, err := l.Docs(ctx, answer.DocsRequest{Command: "wc"}); err != nil || !doc.Degraded || doc.Command != "wc" || !strings.Contains(doc.DegradedReason, "from the keyword index") {
 		t.Errorf("degraded docs: %+v %v", doc, err)
 	}
-	if doc, err := l.Docs(ctx, DocsRequest{Command: "frob"}); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "read live from") {
+	if doc, err := l.Docs(ctx, answer.DocsRequest{Command: "frob"}); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "read live from") {
 		t.Errorf("docs of an installed command the keyword index lacks: %+v %v", doc, err)
 	}
-	if _, err := l.Docs(ctx, DocsRequest{Command: "wc", Strict: true}); !errors.Is(err, down) {
+	if _, err := l.Docs(ctx, answer.DocsRequest{Command: "wc", Strict: true}); !errors.Is(err, down) {
 		t.Errorf("strict docs: %v, want the opener's error", err)
 	}
-	if ex, err := l.Explain(ctx, ExplainRequest{Line: "wc -l f"}); err != nil || !ex.Degraded || ex.Collection != coll || len(ex.Commands) != 1 {
+	if ex, err := l.Explain(ctx, answer.ExplainRequest{Line: "wc -l f"}); err != nil || !ex.Degraded || ex.Collection != answertest.Collection || len(ex.Commands) != 1 {
 		t.Errorf("degraded explain: %+v %v", ex, err)
 	}
 	n := asked
-	if _, err := l.Status(ctx, StatusRequest{}); !errors.Is(err, down) || asked != n {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); !errors.Is(err, down) || asked != n {
 		t.Errorf("status: %v (Disk asked %d more times); want the opener's error, no disk", err, asked-n)
 	}
 	openErr = errors.New("no index cmdai_linux_test: build it with `cmdai index init`")
@@ -182,7 +184,7 @@ func TestSessionFallsBackToDisk(t *testing.T) {
 func TestSessionExplainOpensWithoutTheModel(t *testing.T) {
 	coll := &countColl{}
 	opens, docsOpens, closes := 0, 0, 0
-	l := NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) {
+	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) {
 		opens++
 		return search.Searcher{Coll: coll}, func() { closes++ }, nil
 	}, nil)
@@ -193,7 +195,7 @@ func TestSessionExplainOpensWithoutTheModel(t *testing.T) {
 	ctx := context.Background()
 	for range 2 {
 		// countColl holds no records: ls is not installed, by the index alone
-		res, err := l.Explain(ctx, ExplainRequest{Line: "ls -l"})
+		res, err := l.Explain(ctx, answer.ExplainRequest{Line: "ls -l"})
 		if err != nil || len(res.Commands) != 1 || res.Commands[0].Verdict != "not installed" || res.Collection != "cmdai_linux_test" {
 			t.Fatalf("explain: %+v %v", res, err)
 		}
@@ -201,22 +203,22 @@ func TestSessionExplainOpensWithoutTheModel(t *testing.T) {
 	if opens != 0 || docsOpens != 1 {
 		t.Errorf("explain opened %d whole, %d without the model; want 0 and 1", opens, docsOpens)
 	}
-	if _, err := l.Status(ctx, StatusRequest{}); err != nil || opens != 1 || closes != 1 {
+	if _, err := l.Status(ctx, answer.StatusRequest{}); err != nil || opens != 1 || closes != 1 {
 		t.Errorf("status after explain: %v, opens %d closes %d; want the index reopened whole", err, opens, closes)
 	}
-	if _, err := l.Explain(ctx, ExplainRequest{Line: "ls -l"}); err != nil || opens != 1 || docsOpens != 1 {
+	if _, err := l.Explain(ctx, answer.ExplainRequest{Line: "ls -l"}); err != nil || opens != 1 || docsOpens != 1 {
 		t.Errorf("explain after status: %v, opens %d docs opens %d; want the whole index used", err, opens, docsOpens)
 	}
-	if _, err := l.Explain(ctx, ExplainRequest{Line: "ls 'a"}); err == nil || !strings.Contains(err.Error(), "bad command line") || closes != 1 {
+	if _, err := l.Explain(ctx, answer.ExplainRequest{Line: "ls 'a"}); err == nil || !strings.Contains(err.Error(), "bad command line") || closes != 1 {
 		t.Errorf("a bad line: %v (closes %d); want its error, the index kept", err, closes)
 	}
 }
 
-// The search a Session answers is Search over SearchRequest (the search
+// The search a Session answers is answer.Search over answer.SearchRequest (the search
 // of `index query` and POST /v1/query), and with Full it is the
 // searcher's own search, every match of each command whole: the same
 // hits, and so byte for byte the same text of search_commands as before
-// it went through Search (when Local called Searcher.Search itself).
+// it went through answer.Search (when Local called Searcher.Search itself).
 func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 	long := strings.Repeat("counts the bytes of each file and prints them ", 12) // over DefaultMatchText
 	var docs []bm25.Doc
@@ -228,14 +230,14 @@ func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 	docs = append(docs, bm25.Doc{ID: "du.1#NAME", Command: "du", Text: "du(1) - estimate file space usage, in bytes", Meta: md})
 	ix := bm25.Build(docs)
 	s := search.Searcher{Coll: &countColl{}, Keywords: ix}
-	l := NewSession(context.Background(), func(context.Context) (search.Searcher, func(), error) { return s, func() {}, nil }, nil)
+	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) { return s, func() {}, nil }, nil)
 	ctx := context.Background()
 	for _, k := range []int{1, 2, 5} {
 		want, err := s.Search(ctx, "count the bytes", k, search.ModeKeyword)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := l.Query(ctx, QueryRequest{Request: "count the bytes", K: k, Mode: "keyword", Full: true})
+		res, err := l.Query(ctx, answer.QueryRequest{Request: "count the bytes", K: k, Mode: "keyword", Full: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,3 +252,5 @@ func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 		}
 	}
 }
+
+var down = answertest.Down
