@@ -109,12 +109,17 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	return printRefresh(opts, info.CollectionName(), sum)
+}
+
+// printRefresh prints what a refresh of collection did.
+func printRefresh(opts *InitOptions, collection string, sum builder.RefreshSummary) error {
 	if opts.JSON || opts.BatchMode {
 		return jsonout.Encode(opts.IO.Out, sum)
 	}
 	out := opts.IO.Out
 	if sum.Plan.Empty() && sum.DocsWritten+sum.DocsDeleted == 0 {
-		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", info.CollectionName(), sum.Total)
+		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", collection, sum.Total)
 		return nil
 	}
 	list := func(names []string) string {
@@ -123,7 +128,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		}
 		return strings.Join(names, " ")
 	}
-	fmt.Fprintf(out, "refreshed %s in %s: %d changed, %d new, %d removed\n", info.CollectionName(), sum.Total, len(sum.Plan.Changed), len(sum.Plan.Added), len(sum.Plan.Removed))
+	fmt.Fprintf(out, "refreshed %s in %s: %d changed, %d new, %d removed\n", collection, sum.Total, len(sum.Plan.Changed), len(sum.Plan.Added), len(sum.Plan.Removed))
 	for _, l := range []struct {
 		what  string
 		names []string
