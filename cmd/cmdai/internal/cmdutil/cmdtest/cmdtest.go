@@ -90,8 +90,8 @@ func Index(cmd *cli.Command) *cli.Command {
 func Run(t *testing.T, cmd *cli.Command, env Env, args ...string) error {
 	t.Helper()
 	app := &cli.App{
-		Name:  "cmdai",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "batch-mode", EnvVars: []string{"CMDAI_BATCH_MODE"}}},
+		Name:     "cmdai",
+		Flags:    []cli.Flag{&cli.BoolFlag{Name: "batch-mode", EnvVars: []string{"CMDAI_BATCH_MODE"}}},
 		Commands: []*cli.Command{cmd},
 		// as cmdai's: the exit code is the caller's, never os.Exit's
 		ExitErrHandler: func(*cli.Context, error) {},
