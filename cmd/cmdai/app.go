@@ -32,8 +32,8 @@ var version = "dev"
 
 // newApp declares the command tree; the commands live in internal/*cmd.
 // Each command's constructor declares its flags and parses them into an
-// options struct; its run function does the work. Nothing here prints
-// results.
+// options struct; its run function does the work (a test passes a runF
+// in its place, here nil). Nothing here prints results.
 func newApp(f *cmdutil.Factory) *cli.App {
 	app := &cli.App{
 		Name:    "cmdai",

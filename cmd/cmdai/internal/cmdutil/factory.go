@@ -2,6 +2,14 @@
 // gives a command its terminal, its environment and, when it asks, a
 // Chroma connection, an embedder and the distribution; the flags that
 // choose them; and every exit code.
+//
+// The command packages follow gh's pattern: a command's constructor,
+// NewCmdX(f, runF), declares its flags bound to an options struct that
+// embeds the Factory, checks how it was called, then calls runF with the
+// options (a test's, which sees what the user asked) or, when runF is
+// nil, the command's own run. A unit test builds the Factory with
+// buffers and fakes for Connect, Embedder, ServeClient and DetectDistro
+// (package cmdtest); only the integration tests need the real parts.
 package cmdutil
 
 import (
