@@ -11,6 +11,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 )
@@ -171,15 +172,15 @@ func TestInitWithoutModel(t *testing.T) {
 
 // stubEmbedder is a model that embeds nothing and counts its closing.
 type stubEmbedder struct {
-	backend string
-	closed  *int
+	backend, sha string
+	closed       *int
 }
 
 func (e *stubEmbedder) Embed(context.Context, []string) ([][]float32, error) {
 	return nil, errors.New("stub: no embeddings")
 }
 func (e *stubEmbedder) Info() embed.Info {
-	return embed.Info{Model: "stub", Dims: 3, Backend: e.backend}
+	return embed.Info{Model: "stub", Dims: 3, Backend: e.backend, SHA256: e.sha}
 }
 func (e *stubEmbedder) Close() error { *e.closed++; return nil }
 
@@ -247,5 +248,53 @@ func TestBuildDetectsDistro(t *testing.T) {
 	for _, run := range []func(context.Context, *InitOptions) error{RunInit, RunRefresh} {
 		err := run(t.Context(), &InitOptions{Factory: f})
 		cmdtest.Code(t, err, cmdutil.ExitFailure, "pass --distro ID")
+	}
+}
+
+// TestBuildOptions: the indexer's options from the command's: the pages
+// to read, the collection, the user's docs (a broken one named on stderr
+// and skipped), and the embedding cache of the model the embedders run,
+// unless --no-cache or no embedder is open yet.
+func TestBuildOptions(t *testing.T) {
+	home, docs := t.TempDir(), t.TempDir()
+	good := "---\ncommand: mytool\n---\n# mytool\n\nDoes things.\n"
+	if err := os.WriteFile(filepath.Join(docs, "mytool.md"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, _, errOut := cmdtest.Factory(t, cmdtest.Env{"CMDAI_HOME": home})
+	info, _ := distro.Parse("fedora-40")
+	opts := &InitOptions{Factory: f, DocsDirs: []string{docs}, Lang: "de", Commands: []string{"tar"}, Parallel: 2, ProseBudget: 64, Force: true}
+	closed := 0
+	emb := &embedders{opts: opts}
+	bo, err := buildOptions(opts, info, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bo.Collection != "cmdai_linux_fedora-40" || bo.ToolVersion != "test" || !bo.Force || bo.Pages.Lang != "de" || bo.Pages.Parallel != 2 ||
+		bo.Pages.ProseBudget != 64 || !reflect.DeepEqual(bo.Pages.Commands, []string{"tar"}) || bo.Pages.Distro != info || bo.Cache != nil {
+		t.Errorf("options %+v", bo)
+	}
+	if len(bo.Docs) != 1 || bo.Docs[0].Command != "mytool" {
+		t.Errorf("docs %+v; want mytool's", bo.Docs)
+	}
+	if want := "cmdai: skipped " + filepath.Join(docs, "broken.md") + ": "; !strings.HasPrefix(errOut.String(), want) {
+		t.Errorf("stderr %q; want %q...", errOut, want)
+	}
+	emb.list = []embed.Embedder{&stubEmbedder{closed: &closed, sha: "0123456789abcdef0123"}}
+	bo, err = buildOptions(opts, info, emb)
+	if err != nil || bo.Cache == nil {
+		t.Fatalf("with an embedder: cache %v, %v", bo.Cache, err)
+	}
+	bo.Cache.Close()
+	dir, _ := config.EmbeddingCacheDir(f.Getenv)
+	if _, err := os.Stat(filepath.Join(dir, "0123456789abcdef.vec")); err != nil || !strings.HasPrefix(dir, home) {
+		t.Errorf("the cache of the embedders' model is not in %s, under the test's home: %v", dir, err)
+	}
+	opts.NoCache = true
+	if bo, err = buildOptions(opts, info, emb); err != nil || bo.Cache != nil {
+		t.Errorf("--no-cache: cache %v, %v", bo.Cache, err)
 	}
 }
