@@ -156,6 +156,14 @@ func TestPrintRefresh(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
+	// eight names fit; a ninth is counted
+	for n, want := range map[int]string{8: "  new:     a b c d e f g h\n", 9: "  new:     a b c d e f g h (+1)\n"} {
+		out.Reset()
+		sum := builder.RefreshSummary{Plan: builder.RefreshPlan{Added: strings.Split("abcdefghi", "")[:n]}}
+		if err := printRefresh(opts, "c", sum); err != nil || !strings.HasSuffix(out.String(), want) {
+			t.Errorf("%d new: %q %v; want it to end %q", n, out, err, want)
+		}
+	}
 	// docs alone are a change too
 	out.Reset()
 	if err := printRefresh(opts, "c", builder.RefreshSummary{DocsDeleted: 1}); err != nil || !strings.HasPrefix(out.String(), "refreshed c in 0s: 0 changed, 0 new, 0 removed\n  docs:") {
