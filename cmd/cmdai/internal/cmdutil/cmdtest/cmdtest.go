@@ -87,8 +87,9 @@ func Index(cmd *cli.Command) *cli.Command {
 // environment variables cmd's flags read are unset for the run but for
 // those in env, so that the developer's own CMDAI_* settings do not leak
 // in. Give each run a new command, as cmdai makes one per process: the
-// library changes a command it has run (and its options keep the values
-// parsed).
+// library adds a help subcommand to a command it has run (after which
+// flags after its argument are no longer hoisted), and its options keep
+// the values parsed.
 func Run(t *testing.T, cmd *cli.Command, env Env, args ...string) error {
 	t.Helper()
 	app := &cli.App{
