@@ -32,8 +32,8 @@ var version = "dev"
 
 // newApp declares the command tree; the commands live in internal/*cmd.
 // Each command's constructor declares its flags and parses them into an
-// options struct; its run function does the work. Nothing here prints
-// results.
+// options struct; its run function does the work (a test passes a runF
+// in its place, here nil). Nothing here prints results.
 func newApp(f *cmdutil.Factory) *cli.App {
 	app := &cli.App{
 		Name:    "cmdai",
@@ -66,9 +66,9 @@ EXAMPLES:
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f, nil),
-			doctorcmd.NewCmdDoctor(f),
-			doccmd.NewCmdCompletion(f),
-			doccmd.NewCmdMan(f),
+			doctorcmd.NewCmdDoctor(f, nil),
+			doccmd.NewCmdCompletion(f, nil),
+			doccmd.NewCmdMan(f, nil),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
@@ -129,16 +129,16 @@ EXAMPLES:
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
 			inspectcmd.NewCmdScan(f, nil),
-			buildcmd.NewCmdInit(f),
-			buildcmd.NewCmdRefresh(f),
+			buildcmd.NewCmdInit(f, nil),
+			buildcmd.NewCmdRefresh(f, nil),
 			querycmd.NewCmdQuery(f, nil),
-			inspectcmd.NewCmdStatus(f),
-			buildcmd.NewCmdClear(f),
-			sharecmd.NewCmdExport(f),
-			sharecmd.NewCmdImport(f),
-			sharecmd.NewCmdDownload(f),
+			inspectcmd.NewCmdStatus(f, nil),
+			buildcmd.NewCmdClear(f, nil),
+			sharecmd.NewCmdExport(f, nil),
+			sharecmd.NewCmdImport(f, nil),
+			sharecmd.NewCmdDownload(f, nil),
 			querycmd.NewCmdEval(f, nil),
-			buildcmd.NewCmdDocs(f),
+			buildcmd.NewCmdDocs(f, nil),
 		},
 		OnUsageError: clix.OnUsageError,
 		Action:       clix.GroupAction,
@@ -159,7 +159,7 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	out := &countingWriter{w: termtext.NewWriter(io.Out)}
 	safe.Out = out
 	io = &safe
-	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv, Version: version}
+	f := cmdutil.NewFactory(io, os.Getenv, version)
 	app := newApp(f)
 	// A shell asking for candidates at <TAB> gets them and nothing else:
 	// the command tree is walked, never run (see doccmd.Complete).

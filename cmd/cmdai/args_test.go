@@ -9,7 +9,7 @@ import (
 )
 
 func TestHoistFlags(t *testing.T) {
-	app := newApp(&cmdutil.Factory{IO: &cmdutil.IOStreams{}, Getenv: func(string) string { return "" }})
+	app := newApp(cmdutil.NewFactory(&cmdutil.IOStreams{}, func(string) string { return "" }, ""))
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"cmdai", "index", "query", "count lines", "-k", "3", "--json"},
 			[]string{"cmdai", "index", "query", "-k", "3", "--json", "--", "count lines"}},

@@ -23,7 +23,7 @@ func BenchmarkQueryWarm(b *testing.B) {
 		b.Fatal("set CMDAI_HOME to a cmdai home with an index (scripts/bench/bench-index.sh does)")
 	}
 	ctx := context.Background()
-	f := &cmdutil.Factory{IO: cmdutil.SystemIO(), Getenv: os.Getenv}
+	f := cmdutil.NewFactory(cmdutil.SystemIO(), os.Getenv, "")
 	info, conn, err := f.OpenDistroIndex(ctx, "", cmdutil.ChromaOptions{})
 	if err != nil {
 		b.Fatal(err)

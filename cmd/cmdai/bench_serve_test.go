@@ -93,7 +93,7 @@ func chromaFloor(b *testing.B, ctx context.Context, c *serve.Client, reqs []stri
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := &cmdutil.Factory{IO: cmdutil.SystemIO(), Getenv: os.Getenv}
+	f := cmdutil.NewFactory(cmdutil.SystemIO(), os.Getenv, "")
 	e, err := f.Embedder(ctx, cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR"), Variant: index.ParseMeta(coll.Metadata()).ModelVariant}, 0)
 	if err != nil {
 		b.Fatal(err)

@@ -53,7 +53,7 @@ func completionScript(t *testing.T, shell string) string {
 func indexSubcommands(t *testing.T) []string {
 	t.Helper()
 	io, _, _ := testIO()
-	app := newApp(&cmdutil.Factory{IO: io, Getenv: os.Getenv})
+	app := newApp(cmdutil.NewFactory(io, os.Getenv, ""))
 	for _, c := range app.Commands {
 		if c.Name == "index" {
 			var names []string
@@ -185,7 +185,7 @@ func TestManPage(t *testing.T) {
 		t.Errorf("no .TH cmdai 1 header:\n%.200s", page)
 	}
 	io, _, _ := testIO()
-	app := newApp(&cmdutil.Factory{IO: io, Getenv: os.Getenv})
+	app := newApp(cmdutil.NewFactory(io, os.Getenv, ""))
 	for _, c := range app.Commands {
 		if !c.Hidden && !strings.Contains(page, "\n.SH "+c.Name+"\n") {
 			t.Errorf("no section for command %s", c.Name)

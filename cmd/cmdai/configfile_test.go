@@ -97,7 +97,7 @@ func TestConfigFileErrors(t *testing.T) {
 // (read by package config itself) is some flag's.
 func TestConfigKeysMatchFlags(t *testing.T) {
 	io, _, _ := testIO()
-	app := newApp(&cmdutil.Factory{IO: io, Getenv: func(string) string { return "" }})
+	app := newApp(cmdutil.NewFactory(io, func(string) string { return "" }, ""))
 	kinds := map[string]config.Kind{}
 	for _, s := range config.Settings {
 		kinds[s.Env] = s.Kind

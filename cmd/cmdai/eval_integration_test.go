@@ -192,7 +192,7 @@ func initGizmoMachine(t *testing.T, helpFallback bool) {
 		t.Fatal(err)
 	}
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 		HelpFallback: helpFallback, ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)

@@ -28,7 +28,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	ctx := context.Background()
 	opts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
@@ -40,7 +40,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	status := func() *builder.Staleness {
 		t.Helper()
 		io, out, errOut := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", JSON: true, Detailed: true,
+		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatalf("status: %v %s", err, errOut)

@@ -316,7 +316,7 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	io, out, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
@@ -329,7 +329,7 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 
 	// status, on the same made-up machine: nothing is stale, broken included
 	io2, out2, _ := testIO()
-	err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io2, Getenv: os.Getenv}, Distro: "debian-12", JSON: true,
+	err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io2, os.Getenv, ""), Distro: "debian-12", JSON: true,
 		PathDirs: []string{bin}, ManPath: []string{man}})
 	if err != nil {
 		t.Fatal(err)
@@ -351,7 +351,7 @@ func TestRefresh(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
 	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
@@ -439,7 +439,7 @@ priority: high
 	os.WriteFile(filepath.Join(docs, "go-module.md"), []byte("---\ndescription: How to start a new Go module\nrelevant_for: go mod init, new Go project\n---\nRun go mod init.\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
 	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, out, errOut := testIO()

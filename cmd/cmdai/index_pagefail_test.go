@@ -39,7 +39,7 @@ func badPages(t *testing.T) (bin, man string) {
 func TestScanGoesOnPastBadPages(t *testing.T) {
 	bin, man := badPages(t)
 	io, out, _ := testIO()
-	opts := &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
+	opts := &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
 	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 	realEnv(t)
 	bin, man := badPages(t)
 	io, out, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
@@ -95,7 +95,7 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 
 	status := func(detailed, asJSON bool) string {
 		io, out, _ := testIO()
-		err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", Detailed: detailed, JSON: asJSON,
+		err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", Detailed: detailed, JSON: asJSON,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)

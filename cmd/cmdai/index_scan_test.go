@@ -33,10 +33,10 @@ func TestScanFlagsIntoOptions(t *testing.T) {
 	t.Setenv("CMDAI_LANG", "fr")
 	io, _, _ := testIO()
 	var got *inspectcmd.ScanOptions
-	f := &cmdutil.Factory{IO: io, Getenv: os.Getenv}
+	f := cmdutil.NewFactory(io, os.Getenv, "")
 	app := newApp(f)
 	// swap the real run for one that records the parsed options
-	app.Commands[0].Subcommands[0] = inspectcmd.NewCmdScan(f, func(_ context.Context, o *inspectcmd.ScanOptions) error {
+	app.Commands[0].Subcommands[0] = inspectcmd.NewCmdScan(f, func(o *inspectcmd.ScanOptions) error {
 		got = o
 		return nil
 	})
@@ -148,7 +148,7 @@ func helpyScript(bin, more string) string {
 
 func scanOpts(t *testing.T, io *cmdutil.IOStreams) *inspectcmd.ScanOptions {
 	bin, man, _ := fakeMachine(t)
-	return &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
+	return &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
 }
 
 func decodeLines(t *testing.T, out string) []map[string]any {
@@ -235,7 +235,7 @@ func TestRunScanJSON(t *testing.T) {
 func TestRunScanHelpFallback(t *testing.T) {
 	io, out, _ := testIO()
 	bin, man, marker := fakeMachine(t)
-	opts := &inspectcmd.ScanOptions{Factory: &cmdutil.Factory{IO: io}, PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
+	opts := &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
 		JSON: true, HelpFallback: true, Commands: []string{"helpy", "reboot"}}
 	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func jsonCommands() [][]string {
 		}
 	}
 	io, _, _ := testIO()
-	walk(nil, newApp(&cmdutil.Factory{IO: io, Getenv: os.Getenv}).Commands)
+	walk(nil, newApp(cmdutil.NewFactory(io, os.Getenv, "")).Commands)
 	return out
 }
 

@@ -164,7 +164,7 @@ func TestMCPChromaDiesMidSession(t *testing.T) {
 	defer cancel()
 	ct, st := mcp.NewInMemoryTransports()
 	io, _, errOut := testIO()
-	opts := &mcpcmd.Options{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Transport: st,
+	opts := &mcpcmd.Options{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Transport: st,
 		Chroma: cmdutil.ChromaOptions{DataDir: data}, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	done := make(chan error, 1)
 	go func() { done <- mcpcmd.Run(ctx, opts) }()

@@ -39,7 +39,7 @@ func mcpSession(t *testing.T, chroma cmdutil.ChromaOptions) (call func(toolCall)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	ct, st := mcp.NewInMemoryTransports()
 	io, _, errOut := testIO()
-	opts := &mcpcmd.Options{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Transport: st, Distro: "debian-12",
+	opts := &mcpcmd.Options{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Transport: st, Distro: "debian-12",
 		KeepOpen: mcpcmd.DefaultKeepOpen, Chroma: chroma, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	done := make(chan error, 1)
 	go func() { done <- mcpcmd.Run(ctx, opts) }()

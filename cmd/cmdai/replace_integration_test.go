@@ -32,7 +32,7 @@ func smallInit(t *testing.T) *buildcmd.InitOptions {
 	t.Helper()
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
@@ -159,7 +159,7 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	io, _, _ := testIO()
 	errOut := &cancelOn{cancel: cancel}
 	io.ErrOut = errOut
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(ctx, opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
@@ -252,7 +252,7 @@ func TestRestrictedBuildIncludesDocs(t *testing.T) {
 	initWith := func(commands ...string) {
 		t.Helper()
 		io, _, errOut := testIO()
-		opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 			Commands: commands, ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 		if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 			t.Fatalf("init %v: %v\n%s", commands, err, errOut)

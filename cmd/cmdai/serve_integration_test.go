@@ -53,7 +53,7 @@ func startServeWith(t *testing.T, id string, co cmdutil.ChromaOptions) (stop fun
 func startServeOpts(t *testing.T, so servecmd.ServeOptions) (stop func() error, c *serve.Client, log *bytes.Buffer) {
 	t.Helper()
 	io, _, errOut := testIO()
-	so.Factory = &cmdutil.Factory{IO: io, Getenv: os.Getenv}
+	so.Factory = cmdutil.NewFactory(io, os.Getenv, "")
 	so.Model = cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -97,7 +97,7 @@ func smallIndex(t *testing.T) (bin, man string, initOpts func() *buildcmd.InitOp
 	bin, man, _ = fakeMachine(t)
 	initOpts = func() *buildcmd.InitOptions {
 		io, _, _ := testIO()
-		return &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	if err := buildcmd.RunInit(context.Background(), initOpts()); err != nil {

@@ -380,7 +380,7 @@ func TestImportExportSameBytes(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)

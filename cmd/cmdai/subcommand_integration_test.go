@@ -52,7 +52,7 @@ func TestSubcommandPages(t *testing.T) {
 	ctx := context.Background()
 
 	io, out, errOut := testIO()
-	initOpts := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, PathDirs: []string{bin}, ManPath: []string{man},
+	initOpts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	if err := buildcmd.RunInit(ctx, initOpts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
@@ -64,7 +64,7 @@ func TestSubcommandPages(t *testing.T) {
 	stale := func() *builder.Staleness {
 		t.Helper()
 		io, out, _ := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true,
+		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
@@ -117,7 +117,7 @@ func TestSubcommandPages(t *testing.T) {
 	}
 	io, out, errOut = testIO()
 	refresh := *initOpts
-	refresh.Factory, refresh.JSON = &cmdutil.Factory{IO: io, Getenv: os.Getenv}, true
+	refresh.Factory, refresh.JSON = cmdutil.NewFactory(io, os.Getenv, ""), true
 	if err := buildcmd.RunRefresh(ctx, &refresh); err != nil {
 		t.Fatalf("refresh: %v\n%s", err, errOut)
 	}

@@ -294,7 +294,7 @@ func TestLegacyIndexNotServed(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	url := startRemote(t)
 	io, _, _ := testIO()
-	o := &buildcmd.InitOptions{Factory: &cmdutil.Factory{IO: io, Getenv: os.Getenv}, JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	o := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}, Chroma: cmdutil.ChromaOptions{URL: url}}
 	ctx := context.Background()
 	if err := buildcmd.RunInit(ctx, o); err != nil {

@@ -309,7 +309,7 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		}
 	}
 	io, _, _ := testIO()
-	app := newApp(&cmdutil.Factory{IO: io, Getenv: os.Getenv})
+	app := newApp(cmdutil.NewFactory(io, os.Getenv, ""))
 	walk([]string{"cmdai"}, app.Commands)
 	// The app itself.
 	code, _, errOut := runCLI(t, "stray-arg")

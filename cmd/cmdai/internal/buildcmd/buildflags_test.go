@@ -38,9 +38,9 @@ func flagsByName(t *testing.T, cmd *cli.Command) map[string]cli.DocGenerationFla
 // its usage text (refresh's points back at init's).
 func TestInitAndRefreshShareBuildFlags(t *testing.T) {
 	f := &cmdutil.Factory{}
-	init, refresh := flagsByName(t, NewCmdInit(f)), flagsByName(t, NewCmdRefresh(f))
+	init, refresh := flagsByName(t, NewCmdInit(f, nil)), flagsByName(t, NewCmdRefresh(f, nil))
 	var common []string
-	for _, fl := range NewCmdRefresh(f).Flags {
+	for _, fl := range NewCmdRefresh(f, nil).Flags {
 		if _, ok := init[fl.Names()[0]]; ok {
 			common = append(common, fl.Names()[0])
 		}
@@ -89,7 +89,7 @@ func TestBuildFlagsReachTheChecks(t *testing.T) {
 		{[]string{"--distro", "a b"}, `--distro: invalid distribution id "a b"`},
 		{[]string{"--model-variant", "fp16"}, "fp16"},
 	} {
-		for _, newCmd := range []func(*cmdutil.Factory) *cli.Command{NewCmdInit, NewCmdRefresh} {
+		for _, newCmd := range []newBuildCmd{NewCmdInit, NewCmdRefresh} {
 			name, err := runRefused(newCmd, tc.args)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s %v: error %v, want one with %q", name, tc.args, err, tc.want)
@@ -98,21 +98,13 @@ func TestBuildFlagsReachTheChecks(t *testing.T) {
 	}
 }
 
+type newBuildCmd func(*cmdutil.Factory, func(*InitOptions) error) *cli.Command
+
 // runRefused runs the command with args; a flag that does not reach its
-// check lets the command run, which stops at its first read of the
-// environment, before it opens a model or Chroma, and is an error here.
-func runRefused(newCmd func(*cmdutil.Factory) *cli.Command, args []string) (name string, err error) {
+// check lets the command reach its runF, which is an error here.
+func runRefused(newCmd newBuildCmd, args []string) (name string, err error) {
 	errRan := errors.New("the command ran: its checks let the flags through")
-	cmd := newCmd(&cmdutil.Factory{Getenv: func(string) string { panic(errRan) }})
-	name = cmd.Name
-	defer func() {
-		if r := recover(); r != nil {
-			if r != errRan {
-				panic(r)
-			}
-			err = errRan
-		}
-	}()
+	cmd := newCmd(&cmdutil.Factory{}, func(*InitOptions) error { return errRan })
 	app := &cli.App{Name: "cmdai", Commands: []*cli.Command{cmd}, ExitErrHandler: func(*cli.Context, error) {}}
-	return name, app.Run(append([]string{"cmdai", cmd.Name}, args...))
+	return cmd.Name, app.Run(append([]string{"cmdai", cmd.Name}, args...))
 }

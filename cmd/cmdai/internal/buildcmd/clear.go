@@ -24,8 +24,9 @@ type ClearOptions struct {
 	Chroma  cmdutil.ChromaOptions
 }
 
-// NewCmdClear is `cmdai index clear`.
-func NewCmdClear(f *cmdutil.Factory) *cli.Command {
+// NewCmdClear is `cmdai index clear`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdClear(f *cmdutil.Factory, runF func(*ClearOptions) error) *cli.Command {
 	opts := &ClearOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "confirm", Aliases: []string{"yes", "y"}, Usage: "do it without asking", Destination: &opts.Confirm},
@@ -71,6 +72,9 @@ EXAMPLES:
 			// --distro on the command line names one index, not all.
 			if opts.All && clix.OnCommandLine(c, "distro") {
 				return cmdutil.UsageError("--all clears every cmdai index and --distro %s one of them: give one of the two; nothing was deleted", opts.Distro)
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runClear(c.Context, opts)
 		},

@@ -14,10 +14,18 @@ import (
 	"github.com/cmdai/cmdai/internal/fsx"
 )
 
-// NewCmdDocs is `cmdai index docs`.
-func NewCmdDocs(f *cmdutil.Factory) *cli.Command {
-	var dir string
-	var force bool
+// DocsNewOptions are the inputs of `cmdai index docs new`.
+type DocsNewOptions struct {
+	*cmdutil.Factory
+	Name  string
+	Dir   string
+	Force bool
+}
+
+// NewCmdDocs is `cmdai index docs`; runF, when not nil, replaces the run
+// function of `docs new` (tests see the parsed options).
+func NewCmdDocs(f *cmdutil.Factory, runF func(*DocsNewOptions) error) *cli.Command {
+	opts := &DocsNewOptions{Factory: f}
 	return &cli.Command{
 		Name:  "docs",
 		Usage: "write your own command docs and hints for the index",
@@ -35,42 +43,51 @@ EXAMPLES:
 			Usage:     "write a commented template for command NAME",
 			UsageText: "cmdai index docs new NAME [--dir DIR] [--force]",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "dir", Usage: "write into `DIR` (default: ~/.config/cmdai/commands)", Destination: &dir},
-				&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file", Destination: &force},
+				&cli.StringFlag{Name: "dir", Usage: "write into `DIR` (default: ~/.config/cmdai/commands)", Destination: &opts.Dir},
+				&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file", Destination: &opts.Force},
 			},
 			OnUsageError: clix.OnUsageError,
 			Action: func(c *cli.Context) error {
-				name, err := clix.OneArg(c, "say which command the doc is for: cmdai index docs new NAME")
-				if err != nil {
+				var err error
+				if opts.Name, err = clix.OneArg(c, "say which command the doc is for: cmdai index docs new NAME"); err != nil {
 					return err
 				}
-				if !customdocs.ValidName(name) {
-					return cmdutil.UsageError("%q is not a command name", name)
+				if !customdocs.ValidName(opts.Name) {
+					return cmdutil.UsageError("%q is not a command name", opts.Name)
 				}
-				if dir == "" {
-					d, err := config.CommandsDir(f.Getenv)
-					if err != nil {
-						return err
-					}
-					dir = d
+				if runF != nil {
+					return runF(opts)
 				}
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return err
-				}
-				path := filepath.Join(dir, name+".md")
-				if _, err := os.Lstat(path); err == nil && !force {
-					return cmdutil.UsageError("%s exists: edit it, or pass --force to start over", path)
-				}
-				// Atomic: with --force the old doc stays whole until the
-				// template replaces it.
-				if err := fsx.WriteBytes(path, []byte(customdocs.Template(name)), 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintf(f.IO.Out, "wrote %s: edit it, then run `cmdai index refresh`\n", path)
-				return nil
+				return runDocsNew(opts)
 			},
 		}},
 		OnUsageError: clix.OnUsageError,
 		Action:       clix.GroupAction,
 	}
+}
+
+// runDocsNew writes the template of a doc for opts.Name.
+func runDocsNew(opts *DocsNewOptions) error {
+	dir, name := opts.Dir, opts.Name
+	if dir == "" {
+		d, err := config.CommandsDir(opts.Getenv)
+		if err != nil {
+			return err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, name+".md")
+	if _, err := os.Lstat(path); err == nil && !opts.Force {
+		return cmdutil.UsageError("%s exists: edit it, or pass --force to start over", path)
+	}
+	// Atomic: with --force the old doc stays whole until the template
+	// replaces it.
+	if err := fsx.WriteBytes(path, []byte(customdocs.Template(name)), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "wrote %s: edit it, then run `cmdai index refresh`\n", path)
+	return nil
 }

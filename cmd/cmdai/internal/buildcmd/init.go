@@ -39,12 +39,16 @@ type InitOptions struct {
 	DocsDirs     []string
 	Chroma       cmdutil.ChromaOptions
 	Model        cmdutil.ModelOptions
+	// Incremental is refresh's --incremental (only what changed; false
+	// re-reads every page as init does). Init does not read it.
+	Incremental bool
 	// Seams for tests.
 	PathDirs, ManPath []string
 }
 
-// NewCmdInit is `cmdai index init`.
-func NewCmdInit(f *cmdutil.Factory) *cli.Command {
+// NewCmdInit is `cmdai index init`; runF, when not nil, replaces the run
+// function (tests see the parsed options).
+func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cli.Command {
 	opts := &InitOptions{Factory: f}
 	b := newBuildFlags(opts, buildUsage{
 		batchMode:   "CI: no progress bar, a JSON summary, non-zero exit on failure",
@@ -97,6 +101,9 @@ EXAMPLES:
 				return err
 			}
 			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
+			if runF != nil {
+				return runF(opts)
+			}
 			return RunInit(c.Context, opts)
 		},
 	}
@@ -104,7 +111,7 @@ EXAMPLES:
 
 // RunInit builds the index opts describe and prints its summary.
 func RunInit(ctx context.Context, opts *InitOptions) error {
-	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, opts.DetectDistro)
 	if err != nil {
 		return err
 	}

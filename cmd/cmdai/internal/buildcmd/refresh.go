@@ -16,17 +16,17 @@ import (
 	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
-// NewCmdRefresh is `cmdai index refresh`.
-func NewCmdRefresh(f *cmdutil.Factory) *cli.Command {
+// NewCmdRefresh is `cmdai index refresh`; runF, when not nil, replaces
+// the run function (tests see the parsed options).
+func NewCmdRefresh(f *cmdutil.Factory, runF func(*InitOptions) error) *cli.Command {
 	opts := &InitOptions{Factory: f}
-	var incremental bool
 	b := newBuildFlags(opts, buildUsage{
 		batchMode:   "CI: no progress bar, a JSON summary",
 		docs:        "also the command docs and hints in `DIR` (repeatable), as for init",
 		proseBudget: "as for init",
 	})
 	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &incremental},
+		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &opts.Incremental},
 		b.BatchMode, b.JSON, b.Distro, b.Lang, b.EmbedWorkers, b.Docs, b.ProseBudget,
 	}
 	flags = append(flags, b.Backend...)
@@ -54,7 +54,10 @@ EXAMPLES:
 				return err
 			}
 			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
-			if !incremental {
+			if runF != nil {
+				return runF(opts)
+			}
+			if !opts.Incremental {
 				return RunInit(c.Context, opts) // keeps what is unchanged, reads every page
 			}
 			return RunRefresh(c.Context, opts)
@@ -65,7 +68,7 @@ EXAMPLES:
 // RunRefresh re-indexes what changed since the index was built and
 // prints what it did.
 func RunRefresh(ctx context.Context, opts *InitOptions) error {
-	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, opts.DetectDistro)
 	if err != nil {
 		return err
 	}
@@ -106,12 +109,17 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	return printRefresh(opts, info.CollectionName(), sum)
+}
+
+// printRefresh prints what a refresh of collection did.
+func printRefresh(opts *InitOptions, collection string, sum builder.RefreshSummary) error {
 	if opts.JSON || opts.BatchMode {
 		return jsonout.Encode(opts.IO.Out, sum)
 	}
 	out := opts.IO.Out
 	if sum.Plan.Empty() && sum.DocsWritten+sum.DocsDeleted == 0 {
-		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", info.CollectionName(), sum.Total)
+		fmt.Fprintf(out, "%s is up to date (checked in %s)\n", collection, sum.Total)
 		return nil
 	}
 	list := func(names []string) string {
@@ -120,7 +128,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		}
 		return strings.Join(names, " ")
 	}
-	fmt.Fprintf(out, "refreshed %s in %s: %d changed, %d new, %d removed\n", info.CollectionName(), sum.Total, len(sum.Plan.Changed), len(sum.Plan.Added), len(sum.Plan.Removed))
+	fmt.Fprintf(out, "refreshed %s in %s: %d changed, %d new, %d removed\n", collection, sum.Total, len(sum.Plan.Changed), len(sum.Plan.Added), len(sum.Plan.Removed))
 	for _, l := range []struct {
 		what  string
 		names []string

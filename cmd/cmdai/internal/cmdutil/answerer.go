@@ -26,7 +26,7 @@ func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *an
 			return answer.Conn{Store: conn.Store, Mode: conn.Mode, Close: conn.Close}, nil
 		},
 		Resolve: func(ctx context.Context, id string) (distro.Info, error) {
-			return ResolveDistro(ctx, id, nil)
+			return ResolveDistro(ctx, id, f.DetectDistro)
 		},
 		Distro:  distroID,
 		Model:   f.Model(mo),

@@ -193,9 +193,9 @@ func (c *Connection) CheckBuildSpace(ctx context.Context, collection string, com
 	return c.CheckSpace(records, embed.Dims)
 }
 
-// Connect reaches the configured server, starting the private one
-// when no URL is given. Errors carry the exit code and the fix.
-func (f *Factory) Connect(ctx context.Context, o ChromaOptions) (*Connection, error) {
+// connect is the real Connect: the server at o.URL, else the private
+// one over o.DataDir (through a running serve's when it owns that).
+func (f *Factory) connect(ctx context.Context, o ChromaOptions) (*Connection, error) {
 	key, err := f.RecordKey()
 	if err != nil {
 		return nil, err

@@ -2,6 +2,14 @@
 // gives a command its terminal, its environment and, when it asks, a
 // Chroma connection, an embedder and the distribution; the flags that
 // choose them; and every exit code.
+//
+// The command packages follow gh's pattern: a command's constructor,
+// NewCmdX(f, runF), declares its flags bound to an options struct that
+// embeds the Factory, checks how it was called, then calls runF with the
+// options (a test's, which sees what the user asked) or, when runF is
+// nil, the command's own run. A unit test builds the Factory with
+// buffers and fakes for Connect, Embedder, ServeClient and DetectDistro
+// (package cmdtest); only the integration tests need the real parts.
 package cmdutil
 
 import (
@@ -11,24 +19,52 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/serve"
 )
 
-// Factory holds what every command needs from its environment; tests
-// build one with buffers and fakes. Nothing is opened until a command
-// asks: a usage error starts no server and loads no model.
+// Factory holds what every command needs from its environment. The
+// parts that reach outside the process (Chroma, the model, a running
+// serve, the machine's distribution) are functions a command calls when
+// it needs them: nothing is opened until a command asks, so a usage error
+// starts no server and loads no model, and a test replaces any of them
+// with a fake (gh's Factory). NewFactory fills them with the real ones.
 type Factory struct {
 	IO *IOStreams
 	// Getenv reads the environment (os.Getenv in main).
 	Getenv func(string) string
 	// Version is cmdai's own, recorded in the indexes it builds.
 	Version string
+
+	// Connect reaches the configured Chroma server, starting the private
+	// one when no URL is given. Errors carry the exit code and the fix.
+	Connect func(ctx context.Context, o ChromaOptions) (*Connection, error)
+	// Embedder opens the installed model; a missing or damaged model is
+	// exit 5 with the command that installs it.
+	Embedder func(ctx context.Context, o ModelOptions, threads int) (embed.Embedder, error)
+	// ServeClient reaches the serve of this data home, if one runs; false
+	// when none answers (the caller does the work itself).
+	ServeClient func(ctx context.Context) (*serve.Client, bool)
+	// DetectDistro tells this machine's distribution, for the commands
+	// run without --distro (nil: distro.Detect).
+	DetectDistro func(ctx context.Context) (distro.Info, error)
+}
+
+// NewFactory is the Factory of a cmdai process: io its terminal, getenv
+// its environment, version cmdai's own, and the real Chroma connection,
+// model, serve client and distribution detection.
+func NewFactory(io *IOStreams, getenv func(string) string, version string) *Factory {
+	f := &Factory{IO: io, Getenv: getenv, Version: version, DetectDistro: distro.Detect}
+	f.Connect = f.connect
+	f.Embedder = f.embedder
+	f.ServeClient = f.serveClient
+	return f
 }
 
 // OpenDistroIndex resolves the distribution (--distro, else detected)
 // and connects to Chroma: the start of every command that reads or
 // changes an index. The caller closes the connection.
 func (f *Factory) OpenDistroIndex(ctx context.Context, distroID string, o ChromaOptions) (distro.Info, *Connection, error) {
-	info, err := ResolveDistro(ctx, distroID, nil)
+	info, err := ResolveDistro(ctx, distroID, f.DetectDistro)
 	if err != nil {
 		return info, nil, err
 	}
@@ -93,9 +129,8 @@ func (f *Factory) ModelInstallDir(dir string) (string, error) {
 	return config.ModelDir(f.Getenv, embed.ModelName)
 }
 
-// Embedder opens the installed model; a missing or damaged model is exit
-// 5 with the command that installs it.
-func (f *Factory) Embedder(ctx context.Context, o ModelOptions, threads int) (embed.Embedder, error) {
+// embedder is the real Embedder: the model ResolveModelDir finds.
+func (f *Factory) embedder(ctx context.Context, o ModelOptions, threads int) (embed.Embedder, error) {
 	dir, err := f.ResolveModelDir(o.Dir)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/cmdai/cmdai/distro"
@@ -37,5 +38,29 @@ func TestCheckFlags(t *testing.T) {
 		if err := CheckModelFlags(o); ExitCode(err) != ExitUsage {
 			t.Errorf("%+v: %v, want a usage error", o, err)
 		}
+	}
+}
+
+// TestNewFactory: the constructor fills every part a command may ask
+// for, and OpenDistroIndex goes through the parts a test replaces.
+func TestNewFactory(t *testing.T) {
+	f := NewFactory(&IOStreams{}, func(string) string { return "" }, "1.2.3")
+	if f.Connect == nil || f.Embedder == nil || f.ServeClient == nil || f.DetectDistro == nil || f.Version != "1.2.3" {
+		t.Fatalf("NewFactory left a part empty: %+v", f)
+	}
+	f.DetectDistro = func(context.Context) (distro.Info, error) { return distro.Info{OS: "linux", ID: "arch"}, nil }
+	var asked ChromaOptions
+	f.Connect = func(_ context.Context, o ChromaOptions) (*Connection, error) {
+		asked = o
+		return nil, WithCode(ExitUnreachable, errors.New("down"))
+	}
+	info, _, err := f.OpenDistroIndex(context.Background(), "", ChromaOptions{URL: "http://c:1"})
+	if info.ID != "arch" || asked.URL != "http://c:1" || ExitCode(err) != ExitUnreachable {
+		t.Errorf("detected %+v, Connect asked %+v, err %v", info, asked, err)
+	}
+	calls := 0
+	f.Connect = func(context.Context, ChromaOptions) (*Connection, error) { calls++; return nil, nil }
+	if _, _, err := f.OpenDistroIndex(context.Background(), "Debian 12", ChromaOptions{}); ExitCode(err) != ExitUsage || calls != 0 {
+		t.Errorf("a bad --distro: %v, %d connections; want a usage error before any", err, calls)
 	}
 }

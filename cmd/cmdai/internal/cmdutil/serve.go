@@ -18,10 +18,10 @@ func NoServeFlag(dest *bool) cli.Flag {
 	return &cli.BoolFlag{Name: "no-serve", Usage: "answer in this process even when `cmdai serve` runs", EnvVars: []string{"CMDAI_NO_SERVE"}, Destination: dest}
 }
 
-// ServeClient reaches the serve of this data home, if one runs. Any
-// failure to reach it (no socket, a stale one, a refused or silent
-// connection) is "none": the caller does the work itself.
-func (f *Factory) ServeClient(ctx context.Context) (*serve.Client, bool) {
+// serveClient is the real ServeClient: the serve of this data home, if
+// one runs. Any failure to reach it (no socket, a stale one, a refused
+// or silent connection) is "none": the caller does the work itself.
+func (f *Factory) serveClient(ctx context.Context) (*serve.Client, bool) {
 	socket, err := config.ServeSocket(f.Getenv)
 	if err != nil {
 		return nil, false

@@ -28,8 +28,17 @@ var (
 // Shells are the shells `cmdai completion` writes scripts for.
 var Shells = []string{"bash", "zsh", "fish"}
 
-// NewCmdCompletion is `cmdai completion SHELL`.
-func NewCmdCompletion(f *cmdutil.Factory) *cli.Command {
+// CompletionOptions are the inputs of `cmdai completion`.
+type CompletionOptions struct {
+	*cmdutil.Factory
+	Shell string
+	// App is the command tree the fish script is made from.
+	App *cli.App
+}
+
+// NewCmdCompletion is `cmdai completion SHELL`; runF, when not nil,
+// replaces the run function (tests see the parsed options).
+func NewCmdCompletion(f *cmdutil.Factory, runF func(*CompletionOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print the shell completion script for bash, zsh or fish",
@@ -54,14 +63,23 @@ EXAMPLES:
 			if err != nil {
 				return err
 			}
-			script, err := CompletionScript(c.App, shell)
-			if err != nil {
-				return err
+			opts := &CompletionOptions{Factory: f, Shell: shell, App: c.App}
+			if runF != nil {
+				return runF(opts)
 			}
-			_, err = fmt.Fprint(f.IO.Out, script)
-			return err
+			return runCompletion(opts)
 		},
 	}
+}
+
+// runCompletion prints the script of opts.Shell.
+func runCompletion(opts *CompletionOptions) error {
+	script, err := CompletionScript(opts.App, opts.Shell)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(opts.IO.Out, script)
+	return err
 }
 
 // CompletionScript is the completion script of app for shell.

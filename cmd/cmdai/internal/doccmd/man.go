@@ -15,33 +15,52 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 )
 
+// ManOptions are the inputs of `cmdai __man`.
+type ManOptions struct {
+	*cmdutil.Factory
+	// Prefix is the installation prefix the FILES section names.
+	Prefix string
+	// App is the command tree the page is made from.
+	App *cli.App
+}
+
 // NewCmdMan is the hidden `cmdai __man`: the cmdai(1) page, in roff, made
 // from the command tree of this binary. `make install` writes it to
 // PREFIX/share/man/man1/cmdai.1 with --prefix PREFIX, so that its FILES
-// section names the installed paths.
-func NewCmdMan(f *cmdutil.Factory) *cli.Command {
-	var prefix string
+// section names the installed paths. runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdMan(f *cmdutil.Factory, runF func(*ManOptions) error) *cli.Command {
+	opts := &ManOptions{Factory: f}
 	return &cli.Command{
 		Name:      "__man",
 		Usage:     "print the cmdai(1) manual page (roff)",
 		UsageText: "cmdai __man [--prefix DIR] > cmdai.1",
 		Hidden:    true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "prefix", Usage: "the installation prefix `DIR` the FILES section names (default: the word PREFIX)", Destination: &prefix},
+			&cli.StringFlag{Name: "prefix", Usage: "the installation prefix `DIR` the FILES section names (default: the word PREFIX)", Destination: &opts.Prefix},
 		},
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			if err := clix.NoArgs(c, ""); err != nil {
 				return err
 			}
-			page, err := ManPage(c.App, prefix)
-			if err != nil {
-				return err
+			opts.App = c.App
+			if runF != nil {
+				return runF(opts)
 			}
-			_, err = fmt.Fprint(f.IO.Out, page)
-			return err
+			return runMan(opts)
 		},
 	}
+}
+
+// runMan prints the page of opts.App.
+func runMan(opts *ManOptions) error {
+	page, err := ManPage(opts.App, opts.Prefix)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(opts.IO.Out, page)
+	return err
 }
 
 // ManPage renders app as its section-1 manual page. The app's description

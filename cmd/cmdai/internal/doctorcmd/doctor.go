@@ -70,8 +70,9 @@ with the code of the first part that failed, in this order:
       --chroma-url not answering
    3  this distribution's index present but incomplete or empty`
 
-// NewCmdDoctor is `cmdai doctor`.
-func NewCmdDoctor(f *cmdutil.Factory) *cli.Command {
+// NewCmdDoctor is `cmdai doctor`; runF, when not nil, replaces the run
+// function (tests see the parsed options).
+func NewCmdDoctor(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	opts := &Options{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON object", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -101,6 +102,9 @@ EXAMPLES:
 		Action: func(c *cli.Context) error {
 			if err := clix.FirstErr(clix.NoArgs(c, ""), cmdutil.CheckModelFlags(opts.Model), cmdutil.CheckDistroFlag(opts.Distro)); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return run(c.Context, opts)
 		},

@@ -22,7 +22,7 @@ const chromaDB = "chroma.sqlite3"
 // has none until `cmdai index init`.
 func checkIndex(ctx context.Context, opts *Options, chromaC, lock, model Component) Component {
 	c := Component{Name: "index", code: cmdutil.ExitNoIndex}
-	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, nil)
+	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, opts.DetectDistro)
 	if err != nil {
 		c.Status, c.Detail = StatusWarning, err.Error()
 		return c

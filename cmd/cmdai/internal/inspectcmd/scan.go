@@ -13,7 +13,6 @@ import (
 
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/termbar"
 )
@@ -30,16 +29,14 @@ type ScanOptions struct {
 	Parallel     int
 	BatchMode    bool
 
-	// Seams for tests: nil means $PATH, the system man path and the
-	// machine's own distribution.
-	PathDirs     []string
-	ManPath      []string
-	DetectDistro func(context.Context) (distro.Info, error)
+	// Seams for tests: nil means $PATH and the system man path.
+	PathDirs []string
+	ManPath  []string
 }
 
 // NewCmdScan is `cmdai index scan`; runF, when not nil, replaces the run
 // function (tests see the parsed options).
-func NewCmdScan(f *cmdutil.Factory, runF func(context.Context, *ScanOptions) error) *cli.Command {
+func NewCmdScan(f *cmdutil.Factory, runF func(*ScanOptions) error) *cli.Command {
 	opts := &ScanOptions{Factory: f}
 	return &cli.Command{
 		Name:      "scan",
@@ -88,7 +85,7 @@ EXAMPLES:
 			}
 			opts.BatchMode = c.Bool("batch-mode")
 			if runF != nil {
-				return runF(c.Context, opts)
+				return runF(opts)
 			}
 			return RunScan(c.Context, opts)
 		},

@@ -33,8 +33,9 @@ type StatusOptions struct {
 // same).
 type IndexStatus = answer.IndexStatus
 
-// NewCmdStatus is `cmdai index status`.
-func NewCmdStatus(f *cmdutil.Factory) *cli.Command {
+// NewCmdStatus is `cmdai index status`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Command {
 	opts := &StatusOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "detailed", Usage: "also list the stale commands and the index's metadata", Destination: &opts.Detailed},
@@ -60,6 +61,9 @@ EXAMPLES:
 		Action: func(c *cli.Context) error {
 			if err := clix.FirstErr(clix.NoArgs(c, ""), cmdutil.CheckDistroFlag(opts.Distro)); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return RunStatus(c.Context, opts)
 		},

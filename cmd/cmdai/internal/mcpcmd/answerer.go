@@ -63,7 +63,9 @@ type parts struct {
 // opens it, serve reached on this data home's socket.
 func realParts(opts *Options) parts {
 	return parts{
-		resolve:      func(ctx context.Context) (distro.Info, error) { return cmdutil.ResolveDistro(ctx, opts.Distro, nil) },
+		resolve: func(ctx context.Context) (distro.Info, error) {
+			return cmdutil.ResolveDistro(ctx, opts.Distro, opts.DetectDistro)
+		},
 		open:         opener(opts),
 		openDocs:     docsOpener(opts),
 		loadKeywords: session.LoadKeywords(opts.Getenv),

@@ -21,7 +21,7 @@ type ExportOptions struct {
 	ModelDir string
 }
 
-func newExportCommand(f *cmdutil.Factory) *cli.Command {
+func newExportCommand(f *cmdutil.Factory, runF func(*ExportOptions) error) *cli.Command {
 	opts := &ExportOptions{Factory: f}
 	return &cli.Command{
 		Name:      "export",
@@ -43,6 +43,9 @@ EXAMPLES:
 			}
 			if err := clix.OutputPath(opts.Output); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runExport(c.Context, opts)
 		},

@@ -19,7 +19,7 @@ type ImportOptions struct {
 	ModelDir string
 }
 
-func newImportCommand(f *cmdutil.Factory, runF func(context.Context, *ImportOptions) error) *cli.Command {
+func newImportCommand(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Command {
 	opts := &ImportOptions{Factory: f}
 	return &cli.Command{
 		Name:      "import",
@@ -40,7 +40,7 @@ EXAMPLES:
 				return err
 			}
 			if runF != nil {
-				return runF(c.Context, opts)
+				return runF(opts)
 			}
 			return runImport(c.Context, opts)
 		},

@@ -10,7 +10,9 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 )
 
-// NewCmdModel is the `model` command group.
+// NewCmdModel is the `model` command group. Its commands' constructors
+// take a runF, as every command's does: nil runs the command, a test's
+// sees the parsed options.
 func NewCmdModel(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "model",
@@ -30,7 +32,7 @@ EXAMPLES:
 			newStatusCommand(f, nil),
 			newImportCommand(f, nil),
 			newPullCommand(f, nil),
-			newExportCommand(f),
+			newExportCommand(f, nil),
 		},
 		OnUsageError: clix.OnUsageError,
 		Action:       clix.GroupAction,

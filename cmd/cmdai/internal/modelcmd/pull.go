@@ -34,7 +34,7 @@ type PullOptions struct {
 	IdleTimeout time.Duration
 }
 
-func newPullCommand(f *cmdutil.Factory, runF func(context.Context, *PullOptions) error) *cli.Command {
+func newPullCommand(f *cmdutil.Factory, runF func(*PullOptions) error) *cli.Command {
 	opts := &PullOptions{Factory: f}
 	return &cli.Command{
 		Name:      "pull",
@@ -76,7 +76,7 @@ EXAMPLES:
 				return cmdutil.UsageError("--base-url (a release) and --hub/--url (the hub) are two sources: give one")
 			}
 			if runF != nil {
-				return runF(c.Context, opts)
+				return runF(opts)
 			}
 			if opts.Hub {
 				return runPullHub(c.Context, opts)

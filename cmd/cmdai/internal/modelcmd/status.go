@@ -19,7 +19,7 @@ type StatusOptions struct {
 	Model cmdutil.ModelOptions
 }
 
-func newStatusCommand(f *cmdutil.Factory, runF func(context.Context, *StatusOptions) error) *cli.Command {
+func newStatusCommand(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Command {
 	opts := &StatusOptions{Factory: f}
 	return &cli.Command{
 		Name:      "status",
@@ -40,7 +40,7 @@ EXAMPLES:
 				return err
 			}
 			if runF != nil {
-				return runF(c.Context, opts)
+				return runF(opts)
 			}
 			return runStatus(c.Context, opts)
 		},

@@ -101,7 +101,7 @@ func testFactory(t *testing.T) (*cmdutil.Factory, *bytes.Buffer) {
 	home := t.TempDir()
 	env := map[string]string{"CMDAI_HOME": home, "XDG_RUNTIME_DIR": home}
 	errOut := &bytes.Buffer{}
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}, Getenv: func(k string) string { return env[k] }}, errOut
+	return cmdutil.NewFactory(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}, func(k string) string { return env[k] }, ""), errOut
 }
 
 // closedPort is a loopback address nothing listens on.

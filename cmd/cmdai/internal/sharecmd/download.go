@@ -34,8 +34,9 @@ type DownloadOptions struct {
 	IdleTimeout time.Duration
 }
 
-// NewCmdDownload is `cmdai index download`.
-func NewCmdDownload(f *cmdutil.Factory) *cli.Command {
+// NewCmdDownload is `cmdai index download`; runF, when not nil, replaces
+// the run function (tests see the parsed options).
+func NewCmdDownload(f *cmdutil.Factory, runF func(*DownloadOptions) error) *cli.Command {
 	opts := &DownloadOptions{Import: ImportOptions{Factory: f}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
@@ -96,6 +97,9 @@ EXAMPLES:
 				if _, err := distro.Parse(opts.Distro); err != nil {
 					return cmdutil.UsageError("%q: %v", opts.Distro, err)
 				}
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runDownload(c.Context, opts)
 		},

@@ -30,8 +30,9 @@ type ExportOptions struct {
 	Chroma cmdutil.ChromaOptions
 }
 
-// NewCmdExport is `cmdai index export`.
-func NewCmdExport(f *cmdutil.Factory) *cli.Command {
+// NewCmdExport is `cmdai index export`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cli.Command {
 	opts := &ExportOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "distro", Usage: "export the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
@@ -61,6 +62,9 @@ EXAMPLES:
 			}
 			if err := clix.FirstErr(clix.OutputPath(opts.Output), cmdutil.CheckDistroFlag(opts.Distro)); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runExport(c.Context, opts)
 		},

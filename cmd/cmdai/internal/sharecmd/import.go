@@ -42,12 +42,11 @@ type ImportOptions struct {
 	// expect, when set, is the distribution the tarball must hold
 	// (download asked for it by name).
 	expect string
-	// Detect is this machine's distribution (a seam for tests).
-	Detect func(context.Context) (distro.Info, error)
 }
 
-// NewCmdImport is `cmdai index import`.
-func NewCmdImport(f *cmdutil.Factory) *cli.Command {
+// NewCmdImport is `cmdai index import`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Command {
 	opts := &ImportOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "validate", Aliases: []string{"verify"}, Usage: "verify the tarball (signature, checksums, manifest, every record) without loading it", Destination: &opts.Validate},
@@ -99,6 +98,9 @@ EXAMPLES:
 				return err
 			}
 			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
+			if runF != nil {
+				return runF(opts)
+			}
 			return runImport(c.Context, opts)
 		},
 	}
@@ -145,7 +147,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "note: no %s or checksums.txt beside %s: only the checksums inside the tarball are checked\n", filepath.Base(opts.Path)+packaging.ChecksumSuffix, opts.Path)
 		}
 	}
-	here, _ := cmdutil.ResolveDistro(ctx, "", opts.Detect)
+	here, _ := cmdutil.ResolveDistro(ctx, "", opts.DetectDistro)
 	var (
 		conn       *cmdutil.Connection
 		connectErr error
