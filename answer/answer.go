@@ -1,10 +1,13 @@
 // Package answer is cmdai's one answering layer: the operations every
 // front door needs (search, one command's docs, explain a line, status)
-// behind one interface, Answerer, and the implementations that answer
-// them from the index (Chroma, the model and the keyword index), from
-// disk when Chroma is down (marked degraded), or through a running
-// serve. `index query`, `explain`, `serve` and `mcp` parse their input,
-// make one call here and print.
+// behind one interface, Answerer, one request type per operation, and
+// the implementations that answer them: from the index held warm for
+// serve (answer/warm), held for an MCP session (answer/session) or
+// opened per call for the CLI (OneShot); from disk when Chroma is down
+// (Degradable, marked degraded); and through a running serve
+// (serve.Remote, chosen per call by PerCall). `index query`, `explain`,
+// `serve` and `mcp` parse their input, make one call here and print;
+// every search reaches Search, every line Judge.
 package answer
 
 import (

@@ -1,7 +1,8 @@
 // Package inspectcmd is the `cmdai index` commands that look without
 // writing: scan (what would be indexed) and status (what the index holds,
-// how stale it is). Each parses its flags, makes one call into builder/pages
-// or build (or a running serve), and prints.
+// how stale it is). Each parses its flags, makes one call (scan: into
+// builder/pages; status: on the answering layer, a running serve else
+// answer.OneShot, see cmdutil.ServeOrHere), and prints.
 package inspectcmd
 
 import (
