@@ -1,5 +1,7 @@
 // Package launcher picks the command that runs a `chroma` server:
 // pip's entry point through its Rust bindings alone, anything else as it is.
+// The program that starts the bindings, lean.py, is also the one the
+// launcher of `make install` runs (scripts/install/install.sh copies it).
 package launcher
 
 import (
