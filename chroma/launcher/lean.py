@@ -1,9 +1,9 @@
 # The Chroma server, started straight from its Rust bindings: the one
 # program both launchers run. chroma/launcher (Go) runs it with `python -c`
 # under the Python of pip's chroma entry point; the launcher `make install`
-# writes (scripts/install/chroma-launcher.sh) runs this file, installed
-# beside it, with `python -I -S`. Arguments: a directory to add with
-# site.addsitedir ("" for none), then chroma's own.
+# writes (scripts/install/chroma-launcher.sh) runs this file, installed as
+# lib/cmdai/chroma/lean.py, with `python -I -S`. Arguments: a directory to
+# add with site.addsitedir ("" for none), then chroma's own.
 import sys
 
 # Python put the current directory (-c) or this file's (a script path) first
