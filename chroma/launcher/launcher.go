@@ -1,10 +1,13 @@
 // Package launcher picks the command that runs a `chroma` server:
 // pip's entry point through its Rust bindings alone, anything else as it is.
+// The program that starts the bindings, lean.py, is also the one the
+// launcher of `make install` runs (scripts/install/install.sh copies it).
 package launcher
 
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
 	"io"
 	"os"
 	"os/exec"
@@ -19,32 +22,25 @@ import (
 // Rust server in chromadb_rust_bindings, which needs none of it.
 const pipEntryPoint = "from chromadb.cli.cli import app"
 
-// leanLauncher starts the Rust server straight from chromadb_rust_bindings.
-// It first drops the current directory from the import path (`python -c`
-// puts it there; the script it replaces has its own directory instead),
-// so that no file where cmdai was started can stand in for the bindings.
-// A chromadb without the bindings (older, pure Python) falls back to its
-// own entry point, so the server starts as it always did.
-const leanLauncher = `import sys
-del sys.path[0]
-sys.argv[0] = "chroma"
-try:
-    import chromadb_rust_bindings
-except ImportError:
-    from chromadb.cli.cli import app
-    sys.exit(app())
-try:
-    chromadb_rust_bindings.cli(sys.argv)
-except KeyboardInterrupt:
-    pass
-`
+// leanLauncher starts the Rust server straight from chromadb_rust_bindings
+// (lean.py says how). It is the one program both launchers run: this one
+// passes it with `python -c`, the one `make install` writes
+// (scripts/install/chroma-launcher.sh) runs the copy of lean.py installed
+// beside it. Under `-c` it drops the current directory from the import
+// path, so that no file where cmdai was started can stand in for the
+// bindings. A chromadb without the bindings (older, pure Python) falls back
+// to its own entry point, so the server starts as it always did.
+//
+//go:embed lean.py
+var leanLauncher string
 
 // Command is the command that runs `bin args...`: pip's chroma entry
-// point is run as leanLauncher under the script's own Python; any other
+// point is run as leanLauncher (no directory to add: the venv's Python
+// has its own site-packages) under the script's own Python; any other
 // executable (a standalone chroma binary, a wrapper) as it is.
 func Command(bin string, args ...string) *exec.Cmd {
 	if python, ok := pipPython(bin); ok {
-		return exec.Command(python, append([]string{"-c", leanLauncher}, args...)...)
+		return exec.Command(python, append([]string{"-c", leanLauncher, ""}, args...)...)
 	}
 	return exec.Command(bin, args...)
 }

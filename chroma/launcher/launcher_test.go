@@ -23,7 +23,7 @@ func TestServerCommandSkipsThePythonPackage(t *testing.T) {
 	}
 	// pip's entry point in a venv: its Python runs the bindings directly.
 	cmd := Command(write("chroma", "#!"+python+"\n"+pip), "run", "--path", "/data")
-	want := []string{python, "-c", leanLauncher, "run", "--path", "/data"}
+	want := []string{python, "-c", leanLauncher, "", "run", "--path", "/data"}
 	if cmd.Path != python || strings.Join(cmd.Args, "\x00") != strings.Join(want, "\x00") {
 		t.Errorf("pip entry point: %q %q, want %q", cmd.Path, cmd.Args, want)
 	}

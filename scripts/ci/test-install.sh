@@ -10,10 +10,12 @@
 #     command that needs it name what is missing and the fix, with the
 #     documented exit code (5 verification failed, 4 Chroma unreachable);
 #  4. make uninstall leaves nothing under PREFIX, and the user's data.
-# Needs what `make test` installs first (tools, model, test-deps); builds
-# the relocatable Chroma server once (make chroma-portable).
+# Needs what `make test` installs first (tools, model, test-deps) in
+# CMDAI_TOOLS (default .tools); builds the relocatable Chroma server there
+# once (make chroma-portable).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 start=$(date +%s)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -78,9 +80,12 @@ for f in bin/cmdai lib/cmdai/libonnxruntime.so lib/cmdai/chroma/bin/chroma \
 	share/fish/vendor_completions.d/cmdai.fish; do
 	[ -s "$prefix/$f" ] || fail "make install did not install $f"
 done
-for f in "$REPO"/.tools/model/all-MiniLM-L6-v2/*; do
+for f in "$TOOLS"/model/all-MiniLM-L6-v2/*; do
 	cmp -s "$f" "$prefix/share/cmdai/models/all-MiniLM-L6-v2/$(basename "$f")" || fail "model file $(basename "$f") not installed as built"
 done
+# Both launchers run one program: the installed one, the file cmdai embeds.
+cmp -s "$REPO/chroma/launcher/lean.py" "$prefix/lib/cmdai/chroma/lean.py" ||
+	fail "lib/cmdai/chroma/lean.py is not chroma/launcher/lean.py, which cmdai runs for pip's entry point"
 shellcheck "$REPO/scripts/install/install.sh" "$REPO/scripts/install/chroma-launcher.sh" "$REPO/scripts/ci/test-install.sh" \
 	"$prefix/lib/cmdai/chroma/bin/chroma" || fail "shellcheck: the install scripts"
 shellcheck -s bash "$prefix/share/bash-completion/completions/cmdai" || fail "shellcheck: the bash completion"

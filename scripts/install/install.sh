@@ -3,7 +3,8 @@
 # install (README "Install"). The run-time layout under PREFIX:
 #   bin/cmdai                                   the program (ONNX Runtime build)
 #   lib/cmdai/libonnxruntime.so                 ONNX Runtime
-#   lib/cmdai/chroma/bin/chroma                 the pinned Chroma server: a launcher
+#   lib/cmdai/chroma/bin/chroma                 the pinned Chroma server: a launcher,
+#   lib/cmdai/chroma/lean.py                    the program it runs (chroma/launcher's)
 #   lib/cmdai/chroma/site-packages/             and its packages (pip --target)
 #   share/cmdai/models/all-MiniLM-L6-v2/        the model, as .tools/model holds it
 #   share/man/man1/cmdai.1                      made by `cmdai __man`
@@ -22,6 +23,8 @@
 #   scripts/install/install.sh install     PREFIX=... [DESTDIR=...] [BIN=bin/cmdai]
 #   scripts/install/install.sh uninstall   PREFIX=... [DESTDIR=...]: removes what install
 #                                  wrote; the user's index and model stay
+#   scripts/install/install.sh launcher DIR VERSION   writes the launcher (DIR/bin/chroma, for
+#                                  Python VERSION) and DIR/lean.py as install does (tests)
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
@@ -104,7 +107,7 @@ stage_chroma() {
 		--only-binary=:all: --target "$tmp/site-packages" -c "$CONSTRAINTS" "chromadb==$version"
 	# Console scripts pip wrote there name the venv's Python by path: unused.
 	rm -rf "$tmp/site-packages/bin" "$tmp/pip-venv"
-	write_launcher "$tmp/bin/chroma" "$(python_version)"
+	write_launcher "$tmp" "$(python_version)"
 	# Check it runs before recording success.
 	"$tmp/bin/chroma" run --help >/dev/null
 	rm -rf "$STAGE"
@@ -113,9 +116,15 @@ stage_chroma() {
 	echo "installed chroma $version (pip --target, Python $(python_version)) into $STAGE in $(($(date +%s) - start))s"
 }
 
+# write_launcher DIR VERSION writes DIR/bin/chroma, the launcher for
+# Python VERSION, and DIR/lean.py, the program it runs: the file cmdai
+# embeds for pip's entry point (chroma/launcher), copied as it is, so that
+# both start the server with one program.
 write_launcher() {
-	sed "s/@PYTHON_VERSION@/$2/" "$REPO/scripts/install/chroma-launcher.sh" >"$1"
-	chmod 0755 "$1"
+	install -d -m 0755 "$1/bin"
+	sed "s/@PYTHON_VERSION@/$2/" "$REPO/scripts/install/chroma-launcher.sh" >"$1/bin/chroma"
+	chmod 0755 "$1/bin/chroma"
+	install -m 0644 "$REPO/chroma/launcher/lean.py" "$1/lean.py"
 }
 
 # generated runs the built binary in an empty environment, so that the
@@ -169,8 +178,7 @@ do_install() {
 	# is needed by nothing else installed.
 	install_file 0755 "$ort" "lib/cmdai/$ORTLIB"
 	replace_dir "$STAGE/site-packages" lib/cmdai/chroma/site-packages
-	install -d -m 0755 "$ROOT/lib/cmdai/chroma/bin"
-	write_launcher "$ROOT/lib/cmdai/chroma/bin/chroma" "${stamp##* python}"
+	write_launcher "$ROOT/lib/cmdai/chroma" "${stamp##* python}"
 	replace_dir "$model_src" "share/cmdai/models/$MODEL"
 	chmod -R u+rwX,go+rX,go-w "$ROOT/share/cmdai/models/$MODEL"
 	install_generated share/man/man1/cmdai.1 __man --prefix "$PREFIX"
@@ -225,5 +233,6 @@ case "${1:-}" in
 chroma) stage_chroma ;;
 install) do_install ;;
 uninstall) do_uninstall ;;
-*) die "usage: $0 chroma|install|uninstall (PREFIX, DESTDIR and BIN from the environment; see the header)" ;;
+launcher) write_launcher "${2:?launcher DIR VERSION}" "${3:?launcher DIR VERSION}" ;;
+*) die "usage: $0 chroma|install|uninstall|launcher (PREFIX, DESTDIR and BIN from the environment; see the header)" ;;
 esac
