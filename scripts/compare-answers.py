@@ -23,7 +23,6 @@ COMPARE_JOBS (one-shot processes at once, 2).
 
 import asyncio
 import concurrent.futures
-import difflib
 import http.client
 import json
 import os
@@ -36,7 +35,29 @@ import urllib.parse
 
 STARTED = time.monotonic()
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def repo_root():
+    """The checkout this script is in (the directory with go.mod), wherever
+    under scripts/ it sits."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(d, "go.mod")) and os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+    return d
+
+
+def repo_file(name):
+    """name under the checkout, or the one file of its base name under
+    scripts/ (which is being grouped into subdirectories)."""
+    path = os.path.join(ROOT, name)
+    if os.path.exists(path):
+        return path
+    for d, _, files in os.walk(os.path.join(ROOT, "scripts")):
+        if os.path.basename(name) in files:
+            return os.path.join(d, os.path.basename(name))
+    raise SystemExit("compare-answers: no %s in %s" % (name, ROOT))
+
+
+ROOT = repo_root()
 
 # The only bytes that may differ run to run: how long an answer took.
 # Everything else (pids and socket paths appear in no compared answer;
@@ -67,7 +88,7 @@ TEMPLATES = [
 
 
 def inputs(work):
-    with open(os.path.join(ROOT, "eval/requests-own.jsonl")) as f:
+    with open(repo_file("eval/requests-own.jsonl")) as f:
         reqs = [json.loads(l) for l in f if l.strip()]
     queries = [r["query"] for r in reqs][: n_of("COMPARE_QUERIES", 150)]
     commands = sorted({r["command"] for r in reqs})
@@ -75,7 +96,7 @@ def inputs(work):
     want = n_of("COMPARE_COMMANDS", 100)
     step = max(1, len(commands) // max(1, want))
     commands = commands[::step][:want]
-    with open(os.path.join(ROOT, "scripts/bench-explain-lines.txt")) as f:
+    with open(repo_file("scripts/bench-explain-lines.txt")) as f:
         lines = [l.rstrip("\n") for l in f if l.strip()]
     extra = []
     for i, c in enumerate(commands):
@@ -277,11 +298,27 @@ def load(path):
         return [json.loads(l) for l in f]
 
 
+def first_difference(a, b):
+    """Where a and b first differ: the line, the byte in it, and a window
+    of each around it (answers are long one-line JSON)."""
+    al, bl = a.split("\n"), b.split("\n")
+    for n, (x, y) in enumerate(zip(al, bl)):
+        if x != y:
+            break
+    else:
+        n = min(len(al), len(bl))
+        return "    after line %d: %d lines old, %d new" % (n, len(al), len(bl))
+    i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    lo = max(0, i - 80)
+    return "    line %d, byte %d:\n    old: ...%s...\n    new: ...%s..." % (n + 1, i, x[lo:i + 120], y[lo:i + 120])
+
+
 def diff(old_dir, new_dir):
     doors = sorted(f for f in os.listdir(old_dir) if f.endswith(".jsonl"))
     failed = False
-    shown = 0
+    total = total_same = 0
     for door in doors:
+        shown = 0
         old = load(os.path.join(old_dir, door))
         new_path = os.path.join(new_dir, door)
         if not os.path.exists(new_path):
@@ -291,6 +328,7 @@ def diff(old_dir, new_dir):
         new = load(new_path)
         same = sum(1 for a, b in zip(old, new) if a == b)
         n = max(len(old), len(new))
+        total, total_same = total + n, total_same + same
         # a degraded answer did not come from Chroma: a door that should
         # have asked it did not (both sides alike would still compare equal)
         degraded = sum(1 for a in old if '"degraded":true' in a["answer"] or "\ndegraded: " in a["answer"] or "text\ndegraded: " in a["answer"])
@@ -302,13 +340,12 @@ def diff(old_dir, new_dir):
         if len(old) != len(new):
             print("  %d answers on the old side, %d on the new" % (len(old), len(new)))
         for a, b in zip(old, new):
-            if a == b or shown >= int(os.environ.get("COMPARE_SHOW", 3)):
+            if a == b or shown >= int(os.environ.get("COMPARE_SHOW", 2)):
                 continue
             shown += 1
-            print("  --- first differences of %s: %s" % (door[:-6], a["key"] if a["key"] == b["key"] else "%r vs %r" % (a["key"], b["key"])))
-            d = difflib.unified_diff(a["answer"].splitlines(), b["answer"].splitlines(), "old", "new", lineterm="", n=1)
-            for l in list(d)[:40]:
-                print("    " + l[:300])
+            print("  --- %s: %s" % (door[:-6], a["key"] if a["key"] == b["key"] else "%r vs %r" % (a["key"], b["key"])))
+            print(first_difference(a["answer"], b["answer"]))
+    print("%-16s %4d compared, %4d identical" % ("every door", total, total_same))
     return 1 if failed else 0
 
 

@@ -58,8 +58,9 @@
 # degraded: answered without Chroma, which no door should be here; the
 # via-serve doors get CMDAI_CHROMA_BIN=/bin/false so that one that misses
 # serve answers degraded rather than starting a second Chroma on the
-# data), the first differences (COMPARE_SHOW, 3), and exits 1 on any
-# difference. The answers stay in COMPARE_WORK (default a new
+# data), the first differences of each door (COMPARE_SHOW, 2: the line
+# and byte where an answer first differs, and around it), and exits 1 on
+# any difference. The answers stay in COMPARE_WORK (default a new
 # /tmp/cmdai-answers.XXXXXX) as old/DOOR.jsonl, new/DOOR.jsonl...
 #
 # The binaries need ONNX Runtime: installed, or CMDAI_ORT_LIB_DIR (a
@@ -78,7 +79,8 @@ old=${bins[0]}
 here=$(cd "$(dirname "$0")" && pwd)
 home=${CMDAI_HOME:?set CMDAI_HOME to a data home with the model installed (its index is built when missing)}
 chroma_bin=${CMDAI_CHROMA_BIN:-chroma}
-py=${MCP_PYTHON:-$here/../.tools/mcp-client/venv/bin/python}
+root=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || echo "$here/..")
+py=${MCP_PYTHON:-$root/.tools/mcp-client/venv/bin/python}
 doors=${COMPARE_DOORS:-cli serve cli-via-serve mcp-via-serve mcp}
 work=${COMPARE_WORK:-$(mktemp -d /tmp/cmdai-answers.XXXXXX)}
 for side in "${sides[@]}"; do mkdir -p "$work/$side"; done
