@@ -92,6 +92,7 @@ sock=""
 unset CMDAI_CHROMA_URL CMDAI_SOCKET CMDAI_CONFIG CMDAI_NO_SERVE CMDAI_DISTRO CMDAI_QUERY_MODE CMDAI_JSON
 
 chroma_pid="" serve_pid=""
+# shellcheck disable=SC2317 # run by the EXIT trap, not unreachable
 cleanup() {
 	if [ -n "$serve_pid" ]; then kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
 	if [ -n "$chroma_pid" ]; then kill "$chroma_pid" 2>/dev/null || true; wait "$chroma_pid" 2>/dev/null || true; fi
@@ -131,7 +132,7 @@ for i in "${!sides[@]}"; do
 		"$bin" serve --chroma-url "$url" --wait 0 >"$out/serve.log" 2>&1 &
 		serve_pid=$!
 		for _ in $(seq 240); do
-			sock=$(find "$work" -maxdepth 1 -name 'cmdai*.sock' | head -n 1)
+			for s in "$work"/cmdai*.sock; do [ -S "$s" ] && sock=$s; done
 			[ -n "$sock" ] && curl -fsS --unix-socket "$sock" http://cmdai/v1/health >/dev/null 2>&1 && break
 			kill -0 "$serve_pid" 2>/dev/null || { cat "$out/serve.log" >&2; exit 1; }
 			sleep 0.5
