@@ -6,6 +6,7 @@ for what is compared and what is masked).
 Usage (run with the venv of scripts/install-mcp-client.sh: the mcp doors
 need PyPI's mcp client):
   compare-answers.py inputs WORK                 write WORK/{queries,commands,lines}.txt
+  compare-answers.py subset WORK DEST            a few of them in DEST, for the degraded doors
   compare-answers.py cli BIN URL WORK OUT        index query --json, explain --json, index status --json (one-shot)
   compare-answers.py serve SOCKET WORK OUT       POST /v1/query, GET /v1/docs, POST /v1/explain, GET /v1/status
   compare-answers.py cli-via-serve BIN URL WORK OUT   index query/explain --json answered through a running serve
@@ -106,6 +107,16 @@ def inputs(work):
     for name, items in [("queries", queries), ("commands", commands), ("lines", lines)]:
         with open(os.path.join(work, name + ".txt"), "w") as f:
             f.write("".join(i + "\n" for i in items))
+
+
+def subset(work, dest):
+    """The degraded doors' inputs in dest: the first COMPARE_DEGRADED
+    (12) requests, twice that many commands, and 30 lines."""
+    n = n_of("COMPARE_DEGRADED", 12)
+    os.makedirs(dest, exist_ok=True)
+    for name, k in [("queries", n), ("commands", 2 * n), ("lines", 30)]:
+        with open(os.path.join(dest, name + ".txt"), "w") as f:
+            f.write("".join(i + "\n" for i in read_list(work, name)[:k]))
 
 
 def read_list(work, name):
@@ -353,6 +364,8 @@ def main(argv):
     what = argv[0]
     if what == "inputs":
         inputs(argv[1])
+    elif what == "subset":
+        subset(argv[1], argv[2])
     elif what == "cli":
         cli(argv[1], argv[2], argv[3], argv[4])
     elif what == "cli-via-serve":

@@ -46,6 +46,11 @@
 #                  hybrid k=3), command_docs (default, a section, an
 #                  option), explain_command (text and structured content),
 #                  index_status, refused calls. is_error and every text.
+#   degraded       Chroma unreachable (--chroma-url of a port nothing
+#                  listens on): the cli, serve and mcp doors again over the
+#                  first COMPARE_DEGRADED (12) requests, 24 commands and 30
+#                  lines, answered keyword-only from the index on disk
+#                  (degraded-cli, degraded-serve, degraded-mcp).
 # Masked, the only fields that differ run to run: the timings query_ms and
 # explain_ms (replaced by 0 wherever they appear). Nothing else is: no
 # compared answer holds a pid (GET /v1/health, which does, is not
@@ -55,7 +60,7 @@
 # compared as sent.
 #
 # Prints, per door, the answers compared and identical (and how many were
-# degraded: answered without Chroma, which no door should be here; the
+# degraded: answered without Chroma, as only degraded-* should be; the
 # via-serve doors get CMDAI_CHROMA_BIN=/bin/false so that one that misses
 # serve answers degraded rather than starting a second Chroma on the
 # data), the first differences of each door (COMPARE_SHOW, 2: the line
@@ -81,7 +86,7 @@ home=${CMDAI_HOME:?set CMDAI_HOME to a data home with the model installed (its i
 chroma_bin=${CMDAI_CHROMA_BIN:-chroma}
 root=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || echo "$here/..")
 py=${MCP_PYTHON:-$root/.tools/mcp-client/venv/bin/python}
-doors=${COMPARE_DOORS:-cli serve cli-via-serve mcp-via-serve mcp}
+doors=${COMPARE_DOORS:-cli serve cli-via-serve mcp-via-serve mcp degraded}
 work=${COMPARE_WORK:-$(mktemp -d /tmp/cmdai-answers.XXXXXX)}
 for side in "${sides[@]}"; do mkdir -p "$work/$side"; done
 export CMDAI_HOME=$home CMDAI_BATCH_MODE=1
@@ -116,6 +121,10 @@ for _ in $(seq 120); do
 done
 
 "$py" "$here/compare-answers.py" inputs "$work"
+"$py" "$here/compare-answers.py" subset "$work" "$work/degraded"
+# a port nothing listens on, for the degraded doors (the same both sides:
+# it is in their degraded reasons)
+dead=http://127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 echo "compare-answers: $(wc -l <"$work/queries.txt") requests, $(wc -l <"$work/commands.txt") commands, $(wc -l <"$work/lines.txt") lines; Chroma at $url; answers in $work" >&2
 
 has() { [[ " $doors " == *" $1 "* ]]; }
@@ -150,6 +159,24 @@ for i in "${!sides[@]}"; do
 	fi
 	if has mcp; then
 		"$py" "$here/compare-answers.py" mcp "$work" "$out/mcp.jsonl" -- "$bin" mcp --no-serve --chroma-url "$url" --keep-open 0
+	fi
+	if has degraded; then
+		# Chroma unreachable: keyword-only answers from the index on disk
+		"$py" "$here/compare-answers.py" cli "$bin" "$dead" "$work/degraded" "$out/degraded-cli.jsonl"
+		"$bin" serve --chroma-url "$dead" --wait 0 >"$out/serve-degraded.log" 2>&1 &
+		serve_pid=$!
+		sock=""
+		for _ in $(seq 240); do
+			for s in "$work"/cmdai*.sock; do [ -S "$s" ] && sock=$s; done
+			[ -n "$sock" ] && curl -fsS --unix-socket "$sock" http://cmdai/v1/health >/dev/null 2>&1 && break
+			kill -0 "$serve_pid" 2>/dev/null || { cat "$out/serve-degraded.log" >&2; exit 1; }
+			sleep 0.5
+		done
+		"$py" "$here/compare-answers.py" serve "$sock" "$work/degraded" "$out/degraded-serve.jsonl"
+		kill "$serve_pid"
+		wait "$serve_pid" || true
+		serve_pid=""
+		"$py" "$here/compare-answers.py" mcp "$work/degraded" "$out/degraded-mcp.jsonl" -- "$bin" mcp --no-serve --chroma-url "$dead" --keep-open 0
 	fi
 	echo "$side: $((SECONDS - start)) s" >&2
 done
