@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The answers of one cmdai binary through every front door, to compare
-with another's: the worker of scripts/compare-answers.sh (read its header
+with another's: the worker of scripts/bench/compare-answers.sh (read its header
 for what is compared and what is masked).
 
 Usage (run with the venv of scripts/install-mcp-client.sh: the mcp doors
@@ -47,15 +47,11 @@ def repo_root():
 
 
 def repo_file(name):
-    """name under the checkout, or the one file of its base name under
-    scripts/ (which is being grouped into subdirectories)."""
+    """name under the checkout."""
     path = os.path.join(ROOT, name)
-    if os.path.exists(path):
-        return path
-    for d, _, files in os.walk(os.path.join(ROOT, "scripts")):
-        if os.path.basename(name) in files:
-            return os.path.join(d, os.path.basename(name))
-    raise SystemExit("compare-answers: no %s in %s" % (name, ROOT))
+    if not os.path.exists(path):
+        raise SystemExit("compare-answers: no %s in %s" % (name, ROOT))
+    return path
 
 
 ROOT = repo_root()
@@ -89,7 +85,7 @@ TEMPLATES = [
 
 
 def inputs(work):
-    with open(repo_file("eval/requests-own.jsonl")) as f:
+    with open(repo_file("search/evaluate/requests/requests-own.jsonl")) as f:
         reqs = [json.loads(l) for l in f if l.strip()]
     queries = [r["query"] for r in reqs][: n_of("COMPARE_QUERIES", 150)]
     commands = sorted({r["command"] for r in reqs})
@@ -97,7 +93,7 @@ def inputs(work):
     want = n_of("COMPARE_COMMANDS", 100)
     step = max(1, len(commands) // max(1, want))
     commands = commands[::step][:want]
-    with open(repo_file("scripts/bench-explain-lines.txt")) as f:
+    with open(repo_file("scripts/bench/bench-explain-lines.txt")) as f:
         lines = [l.rstrip("\n") for l in f if l.strip()]
     extra = []
     for i, c in enumerate(commands):
