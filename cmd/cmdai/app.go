@@ -10,11 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/docscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
@@ -129,16 +131,16 @@ EXAMPLES:
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
 			inspectcmd.NewCmdScan(f, nil),
-			buildcmd.NewCmdInit(f, nil),
-			buildcmd.NewCmdRefresh(f, nil),
+			initcmd.NewCmdInit(f, nil),
+			initcmd.NewCmdRefresh(f, nil),
 			querycmd.NewCmdQuery(f, nil),
 			inspectcmd.NewCmdStatus(f, nil),
-			buildcmd.NewCmdClear(f, nil),
+			clearcmd.NewCmdClear(f, nil),
 			sharecmd.NewCmdExport(f, nil),
 			sharecmd.NewCmdImport(f, nil),
 			sharecmd.NewCmdDownload(f, nil),
 			querycmd.NewCmdEval(f, nil),
-			buildcmd.NewCmdDocs(f, nil),
+			docscmd.NewCmdDocs(f, nil),
 		},
 		OnUsageError: clix.OnUsageError,
 		Action:       clix.GroupAction,

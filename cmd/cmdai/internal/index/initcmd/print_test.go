@@ -1,4 +1,4 @@
-package buildcmd
+package initcmd
 
 import (
 	"bytes"

@@ -1,4 +1,7 @@
-package buildcmd
+// Package clearcmd is `cmdai index clear`: removing this distribution's
+// index (or, with --all, every cmdai index) from Chroma. It parses its
+// flags, asks before it removes, makes one call into chroma, and prints.
+package clearcmd
 
 import (
 	"bufio"

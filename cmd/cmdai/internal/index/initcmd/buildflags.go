@@ -1,4 +1,4 @@
-package buildcmd
+package initcmd
 
 import (
 	"github.com/urfave/cli/v2"

@@ -1,4 +1,8 @@
-package buildcmd
+// Package docscmd is `cmdai index docs` (today `index docs new`): writing
+// a commented template of your own docs and hints for a command, for the
+// next `cmdai index refresh` to index. It parses its flags, makes one call
+// into customdocs, and prints.
+package docscmd
 
 import (
 	"fmt"

@@ -1,7 +1,9 @@
-// Package buildcmd is the `cmdai index` commands that write this
-// machine's index: init, refresh, clear and docs. Each parses its flags,
-// makes one call into build (or chroma, customdocs), and prints.
-package buildcmd
+// Package initcmd is `cmdai index init` and `cmdai index refresh`: one
+// build of this machine's index with two entry points (a full build, and
+// an incremental one that re-embeds only what changed), declaring the
+// build flags both share once. Each parses its flags, makes one call into
+// builder, and prints.
+package initcmd
 
 import (
 	"context"
