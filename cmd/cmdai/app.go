@@ -17,7 +17,8 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/docscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
@@ -130,11 +131,11 @@ EXAMPLES:
    $ cmdai index download ubuntu-24.04                 # a published one
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
-			inspectcmd.NewCmdScan(f, nil),
+			scancmd.NewCmdScan(f, nil),
 			initcmd.NewCmdInit(f, nil),
 			initcmd.NewCmdRefresh(f, nil),
 			querycmd.NewCmdQuery(f, nil),
-			inspectcmd.NewCmdStatus(f, nil),
+			statuscmd.NewCmdStatus(f, nil),
 			clearcmd.NewCmdClear(f, nil),
 			sharecmd.NewCmdExport(f, nil),
 			sharecmd.NewCmdImport(f, nil),

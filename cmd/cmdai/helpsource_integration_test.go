@@ -12,7 +12,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
@@ -40,12 +40,12 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	status := func() *builder.Staleness {
 		t.Helper()
 		io, out, errOut := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,
+		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatalf("status: %v %s", err, errOut)
 		}
-		var st inspectcmd.IndexStatus
+		var st statuscmd.IndexStatus
 		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}

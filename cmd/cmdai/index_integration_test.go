@@ -20,7 +20,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/testmode"
@@ -220,7 +220,7 @@ func TestIndexEndToEnd(t *testing.T) {
 
 	// Status: complete, nothing stale.
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status: exit %d %s", code, out)
 	}
@@ -242,7 +242,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 }
 
-func currentCollection(st inspectcmd.IndexStatus) *builder.CollectionStatus {
+func currentCollection(st statuscmd.IndexStatus) *builder.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -329,12 +329,12 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 
 	// status, on the same made-up machine: nothing is stale, broken included
 	io2, out2, _ := testIO()
-	err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io2, os.Getenv, ""), Distro: "debian-12", JSON: true,
+	err := statuscmd.RunStatus(context.Background(), &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io2, os.Getenv, ""), Distro: "debian-12", JSON: true,
 		PathDirs: []string{bin}, ManPath: []string{man}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal(out2.Bytes(), &st); err != nil {
 		t.Fatalf("%v: %s", err, out2)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
@@ -88,7 +88,7 @@ func collectionNames(t *testing.T) []string {
 	if code != 0 && code != cmdutil.ExitNoIndex {
 		t.Fatalf("status: exit %d %s", code, errOut)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if code == 0 {
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)

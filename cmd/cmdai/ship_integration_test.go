@@ -22,7 +22,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/packaging"
@@ -114,7 +114,7 @@ func records(t *testing.T, extra ...string) int {
 	if code != 0 {
 		t.Fatalf("status: exit %d %s %s", code, out, errOut)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}

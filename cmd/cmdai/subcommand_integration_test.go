@@ -18,7 +18,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 )
 
@@ -64,12 +64,12 @@ func TestSubcommandPages(t *testing.T) {
 	stale := func() *builder.Staleness {
 		t.Helper()
 		io, out, _ := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,
+		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st inspectcmd.IndexStatus
+		var st statuscmd.IndexStatus
 		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}

@@ -21,7 +21,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/serve"
@@ -178,7 +178,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 		t.Errorf("index status: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, "index", "status", "--json")
-	var js inspectcmd.IndexStatus
+	var js statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil {
 		t.Fatalf("index status --json: exit %d %v\n%s%s", code, err, out, errOut)
 	}
@@ -201,7 +201,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 		t.Fatalf("init --force: %v", err)
 	}
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	js = inspectcmd.IndexStatus{}
+	js = statuscmd.IndexStatus{}
 	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil {
 		t.Fatalf("status after rebuild: exit %d %v", code, err)
 	}
@@ -215,7 +215,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 }
 
 // checkTampered: status names the one rewritten record and the rebuild.
-func checkTampered(t *testing.T, what string, st inspectcmd.IndexStatus) {
+func checkTampered(t *testing.T, what string, st statuscmd.IndexStatus) {
 	t.Helper()
 	c := currentCollection(st)
 	if c == nil || c.Verification == nil {
@@ -258,7 +258,7 @@ func TestExportImportVerifies(t *testing.T) {
 		t.Errorf("the importing machine's key: %v (%v), want mode 0600", fi, err)
 	}
 	code, out, _ := runCLI(t, "index", "status", "--json", "--distro", "debian-12")
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
 		t.Fatalf("status: exit %d %v: %s", code, err, out)
 	}

@@ -1,9 +1,8 @@
-// Package inspectcmd is the `cmdai index` commands that look without
-// writing: scan (what would be indexed) and status (what the index holds,
-// how stale it is). Each parses its flags, makes one call (scan: into
-// builder/pages; status: on the answering layer, a running serve else
-// answer.OneShot, see cmdutil.ServeOrHere), and prints.
-package inspectcmd
+// Package scancmd is `cmdai index scan`: the dry run that shows what
+// would be indexed (each command's sections, with --stats the totals),
+// writing nothing. It parses its flags, makes one call into builder/pages,
+// and prints.
+package scancmd
 
 import (
 	"context"

@@ -1,4 +1,8 @@
-package inspectcmd
+// Package statuscmd is `cmdai index status`: what the index holds and how
+// stale it is. It parses its flags, makes one call on the answering layer
+// (a running serve, else answer.OneShot, see cmdutil.ServeOrHere), and
+// prints.
+package statuscmd
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package inspectcmd
+package statuscmd
 
 import (
 	"testing"
