@@ -16,12 +16,13 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/docscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/evalcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/config"
@@ -140,7 +141,7 @@ EXAMPLES:
 			sharecmd.NewCmdExport(f, nil),
 			sharecmd.NewCmdImport(f, nil),
 			sharecmd.NewCmdDownload(f, nil),
-			querycmd.NewCmdEval(f, nil),
+			evalcmd.NewCmdEval(f, nil),
 			docscmd.NewCmdDocs(f, nil),
 		},
 		OnUsageError: clix.OnUsageError,

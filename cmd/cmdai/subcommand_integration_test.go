@@ -18,8 +18,8 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 )
 
 // subPage writes a fixture page whose SYNOPSIS is synopsis and whose

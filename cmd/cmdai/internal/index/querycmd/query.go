@@ -1,7 +1,6 @@
-// Package querycmd is `cmdai index query` and `index eval`: answering
-// requests from an index, and measuring how well it answers. `index
-// query` parses its flags, builds an answer.QueryRequest, makes one call
-// on the answering layer (a running serve, else answer.OneShot: see
+// Package querycmd is `cmdai index query`: answering a request from the
+// index. It parses its flags, builds an answer.QueryRequest, makes one
+// call on the answering layer (a running serve, else answer.OneShot: see
 // cmdutil.ServeOrHere) and prints.
 package querycmd
 

@@ -1,4 +1,4 @@
-package querycmd
+package evalcmd
 
 import (
 	"path/filepath"
@@ -6,15 +6,24 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
+	"github.com/urfave/cli/v2"
 )
+
+// evalCmd runs `cmdai index eval ARGS...` with cmd under index, as the
+// app does (usage errors, flags after arguments), with none of the
+// environment variables its flags read set.
+func evalCmd(t *testing.T, cmd *cli.Command, args ...string) error {
+	t.Helper()
+	return cmdtest.Run(t, cmdtest.Index(cmd), nil, append([]string{"index", "eval"}, args...)...)
+}
 
 // TestEvalFlags: the flags reach the run as given; --baseline implies
 // --compare; the model variant is the index's unless one is asked for.
 func TestEvalFlags(t *testing.T) {
-	f, _, _ := testFactory()
+	f, _, _ := cmdtest.Factory(t, nil)
 	var got *EvalOptions
-	err := runCmd(t, NewCmdEval(f, func(o *EvalOptions) error { got = o; return nil }),
-		"eval", "--queries", "q.jsonl", "-k", "7", "--mode", "keyword, hybrid", "--baseline", "hybrid", "--json", "--distro", "fedora-40")
+	err := evalCmd(t, NewCmdEval(f, func(o *EvalOptions) error { got = o; return nil }), "--queries", "q.jsonl", "-k", "7", "--mode", "keyword, hybrid", "--baseline", "hybrid", "--json", "--distro", "fedora-40")
 	if err != nil || got == nil {
 		t.Fatalf("eval: %v", err)
 	}
@@ -27,8 +36,8 @@ func TestEvalFlags(t *testing.T) {
 // the flag, and nothing runs (without --queries the library says so; the
 // app makes that exit 2).
 func TestEvalUsageErrors(t *testing.T) {
-	f, _, _ := testFactory()
-	err := runCmd(t, NewCmdEval(f, func(*EvalOptions) error { t.Error("ran without --queries"); return nil }), "eval", "-k", "3")
+	f, _, _ := cmdtest.Factory(t, nil)
+	err := evalCmd(t, NewCmdEval(f, func(*EvalOptions) error { t.Error("ran without --queries"); return nil }), "-k", "3")
 	if err == nil || !strings.Contains(err.Error(), `Required flag "queries"`) {
 		t.Errorf("no --queries: %v", err)
 	}
@@ -47,9 +56,9 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"--queries", "q", "--distro", "Not An ID!"}, "--distro:"},
 		{[]string{"--queries", "q", "extra"}, `unexpected argument "extra"`},
 	} {
-		f, _, _ := testFactory()
+		f, _, _ := cmdtest.Factory(t, nil)
 		ran := false
-		err := runCmd(t, NewCmdEval(f, func(*EvalOptions) error { ran = true; return nil }), append([]string{"eval"}, c.args...)...)
+		err := evalCmd(t, NewCmdEval(f, func(*EvalOptions) error { ran = true; return nil }), c.args...)
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), c.want) || ran {
 			t.Errorf("eval %q: %v (exit %d, ran %v); want exit 2 with %q", c.args, err, cmdutil.ExitCode(err), ran, c.want)
 		}

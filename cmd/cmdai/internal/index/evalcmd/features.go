@@ -1,4 +1,4 @@
-package querycmd
+package evalcmd
 
 import (
 	"context"

@@ -1,4 +1,9 @@
-package querycmd
+// Package evalcmd is `cmdai index eval`: measuring how well the index
+// finds the right command (hit@1/5/10, MRR@10, latency) over a file of
+// requests, per retrieval mode, with --features writing what
+// learn-ranker.py fits. It parses its flags, ranks each request through
+// search and search/evaluate, and prints.
+package evalcmd
 
 import (
 	"context"
