@@ -16,7 +16,10 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/docscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/downloadcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/evalcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/exportcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/importcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
@@ -24,7 +27,6 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -138,9 +140,9 @@ EXAMPLES:
 			querycmd.NewCmdQuery(f, nil),
 			statuscmd.NewCmdStatus(f, nil),
 			clearcmd.NewCmdClear(f, nil),
-			sharecmd.NewCmdExport(f, nil),
-			sharecmd.NewCmdImport(f, nil),
-			sharecmd.NewCmdDownload(f, nil),
+			exportcmd.NewCmdExport(f, nil),
+			importcmd.NewCmdImport(f, nil),
+			downloadcmd.NewCmdDownload(f, nil),
 			evalcmd.NewCmdEval(f, nil),
 			docscmd.NewCmdDocs(f, nil),
 		},

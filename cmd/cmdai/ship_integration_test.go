@@ -21,10 +21,10 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/exportcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
@@ -140,7 +140,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export: exit %d %s %s", code, out, errOut)
 	}
-	var ex sharecmd.ExportResult
+	var ex exportcmd.ExportResult
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
-// Package sharecmd is `cmdai index export`, `import` and `download`:
-// moving an index between machines. Each command parses its flags, makes
-// one call into ship, and prints.
-package sharecmd
+// Package exportcmd is `cmdai index export`: writing a distribution's
+// index to a tarball, with a checksums file, to carry to another machine. It parses
+// its flags, makes one call into ship, and prints.
+package exportcmd
 
 import (
 	"context"

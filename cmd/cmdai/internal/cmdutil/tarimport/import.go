@@ -1,4 +1,9 @@
-package sharecmd
+// Package tarimport is what `cmdai index import` and `cmdai index download`
+// both run once they hold a tarball: check its signature and sums, ask
+// about another distribution's index, make one call into ship, and print.
+// It lives in cmdutil, not in either command, because no command package
+// imports another.
+package tarimport
 
 import (
 	"bufio"
@@ -10,20 +15,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/internal/termbar"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
 )
 
-// ImportOptions are the inputs of `cmdai index import`.
-type ImportOptions struct {
+// Options are the inputs of an import: `cmdai index import`'s flags, or
+// those `cmdai index download` passes on.
+type Options struct {
 	*cmdutil.Factory
 	Path      string
 	Validate  bool
@@ -39,75 +42,14 @@ type ImportOptions struct {
 	RequireSignature bool
 	// WriteBatch bounds each upsert (0: the server's maximum).
 	WriteBatch int
-	// expect, when set, is the distribution the tarball must hold
+	// Expect, when set, is the distribution the tarball must hold
 	// (download asked for it by name).
-	expect string
+	Expect string
 }
 
-// NewCmdImport is `cmdai index import`; runF, when not nil, replaces the
-// run function (tests see the parsed options).
-func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Command {
-	opts := &ImportOptions{Factory: f}
-	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "validate", Aliases: []string{"verify"}, Usage: "verify the tarball (signature, checksums, manifest, every record) without loading it", Destination: &opts.Validate},
-		cmdutil.PublicKeyFlag(&opts.PublicKey),
-		&cli.BoolFlag{Name: "require-signature", Usage: "refuse a tarball without a signed checksums.txt beside it (checksums.txt.minisig)", Destination: &opts.RequireSignature},
-		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask when the tarball is for another distribution than this machine's", Destination: &opts.Yes},
-		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
-		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
-		&cli.IntFlag{Name: "write-batch", Usage: "write at most `N` records per request (0: as many as the server takes)", Destination: &opts.WriteBatch},
-		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match (default: ~/.local/share/cmdai/embeddings/all-MiniLM-L6-v2, else the one installed with cmdai)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.ModelDir},
-	}
-	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
-	return &cli.Command{
-		Name:      "import",
-		Usage:     "load an exported index tarball into Chroma, verified and atomically",
-		UsageText: "cmdai index import <chroma-index-DISTRO.tar.gz> [--validate] [--distro ID] [--require-signature]",
-		Description: `Checks the tarball against the checksums file beside it (FILE.sha256, or
-a checksums.txt listing it), then its manifest (format, model, distribution)
-and every record, while loading them into a temporary collection that
-replaces the index only when complete. A failed or interrupted import
-leaves the previous index as it was.
-
-A release's checksums.txt is signed (checksums.txt.minisig, minisign).
-When the signature stands beside the tarball, it is checked offline with
-the release key pinned in cmdai (and --public-key's), and the tarball
-against the signed sums: a bad signature is refused with exit 5.
---require-signature also refuses a tarball that comes without one, for
-sites that take indexes only from a signed release.
-
-The installed model must be the one the index was built with (same
-sha256); install it with ` + "`cmdai model import`" + `. A tarball built for another
-distribution than this machine's is imported under its own distribution
-after asking (or with --yes); --distro ID places it as ID's index.
-
-EXAMPLES:
-   $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz
-   $ cmdai index import chroma-index-debian-12.tar.gz --validate
-   $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz --require-signature
-   $ cmdai index import chroma-index-ubuntu-24.04.tar.gz --chroma-url http://chroma.internal:8000 --yes`,
-		Flags:        flags,
-		OnUsageError: clix.OnUsageError,
-		Action: func(c *cli.Context) error {
-			var err error
-			if opts.Path, err = clix.OneArg(c, "say which tarball to import, e.g. `cmdai index import chroma-index-debian-12.tar.gz`"); err != nil {
-				return err
-			}
-			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), clix.NotNegative("write-batch", opts.WriteBatch)); err != nil {
-				return err
-			}
-			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
-			if runF != nil {
-				return runF(opts)
-			}
-			return runImport(c.Context, opts)
-		},
-	}
-}
-
-// ImportResult is what `index import --json` prints.
-type ImportResult struct {
+// Result is what `index import --json` (and `index download --json`)
+// prints.
+type Result struct {
 	Path       string `json:"path"`
 	Collection string `json:"collection"`
 	Distro     string `json:"distro"`
@@ -120,7 +62,9 @@ type ImportResult struct {
 	Seconds  float64 `json:"seconds"`
 }
 
-func runImport(ctx context.Context, opts *ImportOptions) error {
+// Run imports the tarball at opts.Path: verified, then loaded into a
+// temporary collection that replaces the index only when complete.
+func Run(ctx context.Context, opts *Options) error {
 	start := time.Now()
 	if st, err := os.Stat(opts.Path); err != nil || st.IsDir() {
 		return fmt.Errorf("import: %s is not a tarball to import (want the chroma-index-<distro>.tar.gz that `cmdai index export` or a release made)", opts.Path)
@@ -152,7 +96,7 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		conn       *cmdutil.Connection
 		connectErr error
 	)
-	fo := ship.FileOptions{Check: importCheck(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: importProgress(opts)}
+	fo := ship.FileOptions{Check: check(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: progress(opts)}
 	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*chroma.Store, error) {
 		if conn, connectErr = opts.Connect(ctx, opts.Chroma); connectErr != nil {
 			return nil, connectErr
@@ -172,9 +116,9 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 		return connectErr
 	}
 	if err != nil {
-		return importFailed(opts.Path, err)
+		return failed(opts.Path, err)
 	}
-	res := ImportResult{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
+	res := Result{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
 	if beside.Signed != nil {
 		res.SignedBy = beside.Signed.KeyID
@@ -191,12 +135,12 @@ func runImport(ctx context.Context, opts *ImportOptions) error {
 	return nil
 }
 
-// importCheck decides from the manifest whether the import goes on and
+// check decides from the manifest whether the import goes on and
 // into which collection; it runs before a server starts.
-func importCheck(opts *ImportOptions, here distro.Info) func(packaging.Manifest) (ship.Target, error) {
+func check(opts *Options, here distro.Info) func(packaging.Manifest) (ship.Target, error) {
 	return func(m packaging.Manifest) (ship.Target, error) {
-		if opts.expect != "" && m.Distro != opts.expect {
-			return ship.Target{}, cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.expect, m.Distro))
+		if opts.Expect != "" && m.Distro != opts.Expect {
+			return ship.Target{}, cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("asked for %s's index, but the tarball holds %s's: the release location is mislabelled", opts.Expect, m.Distro))
 		}
 		dir, err := opts.ResolveModelDir(opts.ModelDir)
 		if err != nil {
@@ -225,9 +169,9 @@ func importCheck(opts *ImportOptions, here distro.Info) func(packaging.Manifest)
 	}
 }
 
-// importFailed gives a failed import its exit code and says that the
+// failed gives a failed import its exit code and says that the
 // previous index is unchanged.
-func importFailed(path string, err error) error {
+func failed(path string, err error) error {
 	switch {
 	case cmdutil.HasCode(err):
 		return err
@@ -239,8 +183,8 @@ func importFailed(path string, err error) error {
 	return fmt.Errorf("import %s: %w; the previous index is unchanged", path, err)
 }
 
-// importProgress is the import's progress bar, when one is wanted.
-func importProgress(opts *ImportOptions) func(done, total int) {
+// progress is the import's progress bar, when one is wanted.
+func progress(opts *Options) func(done, total int) {
 	if opts.BatchMode || opts.JSON || !opts.IO.ErrTTY {
 		return nil
 	}
@@ -255,7 +199,7 @@ func importProgress(opts *ImportOptions) func(done, total int) {
 
 // confirmOtherDistro asks before importing another distribution's index;
 // without a terminal it says how to go on.
-func confirmOtherDistro(opts *ImportOptions, m packaging.Manifest, here distro.Info) error {
+func confirmOtherDistro(opts *Options, m packaging.Manifest, here distro.Info) error {
 	if !opts.IO.ErrTTY || opts.IO.In == nil {
 		return cmdutil.UsageError("the tarball holds %s's index and this machine is %s: pass --yes to import it as %s's index (for machines of that distribution, or a shared server), or --distro %s to use it here",
 			m.Distro, here.ID, m.Distro, here.ID)

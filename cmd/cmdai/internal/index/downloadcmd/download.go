@@ -1,4 +1,9 @@
-package sharecmd
+// Package downloadcmd is `cmdai index download`: fetching a published
+// index for a distribution, verifying it, and importing it as `cmdai index
+// import` does. It parses its flags, makes one call into ship to fetch,
+// then runs cmdutil/tarimport (the import both commands share), and
+// prints.
+package downloadcmd
 
 import (
 	"context"
@@ -9,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/tarimport"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -20,7 +26,7 @@ import (
 
 // DownloadOptions are the inputs of `cmdai index download`.
 type DownloadOptions struct {
-	Import ImportOptions
+	Import tarimport.Options
 	Distro string
 	Base   string
 	Dir    string
@@ -37,7 +43,7 @@ type DownloadOptions struct {
 // NewCmdDownload is `cmdai index download`; runF, when not nil, replaces
 // the run function (tests see the parsed options).
 func NewCmdDownload(f *cmdutil.Factory, runF func(*DownloadOptions) error) *cli.Command {
-	opts := &DownloadOptions{Import: ImportOptions{Factory: f}}
+	opts := &DownloadOptions{Import: tarimport.Options{Factory: f}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
@@ -188,6 +194,6 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	imp.JSON = opts.JSON
 	imp.Yes = true // the distribution was named on the command line
 	imp.Distro = ""
-	imp.expect = info.ID
-	return runImport(ctx, &imp)
+	imp.Expect = info.ID
+	return tarimport.Run(ctx, &imp)
 }

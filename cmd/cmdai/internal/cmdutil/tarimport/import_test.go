@@ -1,4 +1,4 @@
-package sharecmd
+package tarimport
 
 import (
 	"errors"
@@ -27,7 +27,7 @@ func TestImportFailed(t *testing.T) {
 		{"damaged", fmt.Errorf("read: %w", packaging.ErrDamaged), cmdutil.ExitVerification, true},
 		{"other", errors.New("server said no"), cmdutil.ExitFailure, true},
 	} {
-		err := importFailed("x.tar.gz", tc.err)
+		err := failed("x.tar.gz", tc.err)
 		if code := cmdutil.ExitCode(err); code != tc.code {
 			t.Errorf("%s: exit %d, want %d (%v)", tc.name, code, tc.code, err)
 		}
