@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/completioncmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
@@ -24,6 +24,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/mancmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
@@ -36,7 +37,9 @@ import (
 // version is set by the release build (-ldflags "-X main.version=...").
 var version = "dev"
 
-// newApp declares the command tree; the commands live in internal/*cmd.
+// newApp declares the command tree; the commands live in internal/*cmd,
+// those of `cmdai index` in internal/index/*cmd, each package named for
+// its CLI path.
 // Each command's constructor declares its flags and parses them into an
 // options struct; its run function does the work (a test passes a runF
 // in its place, here nil). Nothing here prints results.
@@ -73,8 +76,8 @@ EXAMPLES:
 			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f, nil),
 			doctorcmd.NewCmdDoctor(f, nil),
-			doccmd.NewCmdCompletion(f, nil),
-			doccmd.NewCmdMan(f, nil),
+			completioncmd.NewCmdCompletion(f, nil),
+			mancmd.NewCmdMan(f, nil),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
@@ -168,9 +171,9 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	f := cmdutil.NewFactory(io, os.Getenv, version)
 	app := newApp(f)
 	// A shell asking for candidates at <TAB> gets them and nothing else:
-	// the command tree is walked, never run (see doccmd.Complete).
-	if len(args) > 1 && doccmd.IsCompletionRequest(args[1:]) {
-		doccmd.Complete(app, args[1:], app.Writer)
+	// the command tree is walked, never run (see completioncmd.Complete).
+	if len(args) > 1 && completioncmd.IsCompletionRequest(args[1:]) {
+		completioncmd.Complete(app, args[1:], app.Writer)
 		return cmdutil.ExitOK
 	}
 	// `help bogus`: the library's hook cannot return an error

@@ -1,4 +1,7 @@
-package doccmd
+// Package mancmd is the hidden `cmdai __man`: the cmdai(1) page, in roff,
+// made from the command tree the binary runs, so that an installed page
+// always matches the installed binary (`make install` writes it).
+package mancmd
 
 import (
 	"fmt"

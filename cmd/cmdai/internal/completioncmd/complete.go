@@ -1,4 +1,4 @@
-package doccmd
+package completioncmd
 
 import (
 	"fmt"

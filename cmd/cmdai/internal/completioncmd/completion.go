@@ -1,8 +1,9 @@
-// Package doccmd is what cmdai says about itself: `cmdai completion` (shell
-// completion scripts) and the hidden `cmdai __man` (the cmdai(1) page).
-// Both are generated from the command tree the binary runs, so an
-// installed script or page always matches the installed binary.
-package doccmd
+// Package completioncmd is `cmdai completion`: the shell completion
+// scripts (bash, zsh, fish), and the answers to the completion requests
+// the scripts send back to the binary (see Complete). Both are made from
+// the command tree the binary runs, so an installed script always matches
+// the installed binary.
+package completioncmd
 
 import (
 	_ "embed"
