@@ -10,17 +10,24 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/completioncmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/clearcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/docscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/downloadcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/evalcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/exportcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/importcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/mancmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -30,7 +37,9 @@ import (
 // version is set by the release build (-ldflags "-X main.version=...").
 var version = "dev"
 
-// newApp declares the command tree; the commands live in internal/*cmd.
+// newApp declares the command tree; the commands live in internal/*cmd,
+// those of `cmdai index` in internal/index/*cmd, each package named for
+// its CLI path.
 // Each command's constructor declares its flags and parses them into an
 // options struct; its run function does the work (a test passes a runF
 // in its place, here nil). Nothing here prints results.
@@ -67,8 +76,8 @@ EXAMPLES:
 			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f, nil),
 			doctorcmd.NewCmdDoctor(f, nil),
-			doccmd.NewCmdCompletion(f, nil),
-			doccmd.NewCmdMan(f, nil),
+			completioncmd.NewCmdCompletion(f, nil),
+			mancmd.NewCmdMan(f, nil),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
@@ -128,17 +137,17 @@ EXAMPLES:
    $ cmdai index download ubuntu-24.04                 # a published one
    $ cmdai index scan --stats   # dry run: what would be indexed, with totals`,
 		Subcommands: []*cli.Command{
-			inspectcmd.NewCmdScan(f, nil),
-			buildcmd.NewCmdInit(f, nil),
-			buildcmd.NewCmdRefresh(f, nil),
+			scancmd.NewCmdScan(f, nil),
+			initcmd.NewCmdInit(f, nil),
+			initcmd.NewCmdRefresh(f, nil),
 			querycmd.NewCmdQuery(f, nil),
-			inspectcmd.NewCmdStatus(f, nil),
-			buildcmd.NewCmdClear(f, nil),
-			sharecmd.NewCmdExport(f, nil),
-			sharecmd.NewCmdImport(f, nil),
-			sharecmd.NewCmdDownload(f, nil),
-			querycmd.NewCmdEval(f, nil),
-			buildcmd.NewCmdDocs(f, nil),
+			statuscmd.NewCmdStatus(f, nil),
+			clearcmd.NewCmdClear(f, nil),
+			exportcmd.NewCmdExport(f, nil),
+			importcmd.NewCmdImport(f, nil),
+			downloadcmd.NewCmdDownload(f, nil),
+			evalcmd.NewCmdEval(f, nil),
+			docscmd.NewCmdDocs(f, nil),
 		},
 		OnUsageError: clix.OnUsageError,
 		Action:       clix.GroupAction,
@@ -162,9 +171,9 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	f := cmdutil.NewFactory(io, os.Getenv, version)
 	app := newApp(f)
 	// A shell asking for candidates at <TAB> gets them and nothing else:
-	// the command tree is walked, never run (see doccmd.Complete).
-	if len(args) > 1 && doccmd.IsCompletionRequest(args[1:]) {
-		doccmd.Complete(app, args[1:], app.Writer)
+	// the command tree is walked, never run (see completioncmd.Complete).
+	if len(args) > 1 && completioncmd.IsCompletionRequest(args[1:]) {
+		completioncmd.Complete(app, args[1:], app.Writer)
 		return cmdutil.ExitOK
 	}
 	// `help bogus`: the library's hook cannot return an error

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/doccmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/completioncmd"
 	"github.com/cmdai/cmdai/internal/testmode"
 )
 
@@ -117,7 +117,7 @@ var completionCases = [][]string{
 func TestCompletionRunsNothing(t *testing.T) {
 	fakeCmdaiOnPath(t)
 	scripts := map[string]string{}
-	for _, sh := range doccmd.Shells {
+	for _, sh := range completioncmd.Shells {
 		scripts[sh] = completionScript(t, sh)
 	}
 	s := newCompletionSandbox(t)
@@ -154,7 +154,7 @@ source $1; words=(` + quote(words) + `); CURRENT=${#words}; _cmdai`
 		}
 		return false
 	}
-	for _, sh := range doccmd.Shells {
+	for _, sh := range completioncmd.Shells {
 		for _, c := range completionCases {
 			words := append([]string{"cmdai"}, c...)
 			what := sh + ": " + strings.Join(words, " ") + "<TAB>"
@@ -179,14 +179,14 @@ source $1; words=(` + quote(words) + `); CURRENT=${#words}; _cmdai`
 	// The binary itself, asked as any script (an older one, another
 	// tool's) may ask: the marker after "--", or not last.
 	for _, args := range [][]string{
-		{"index", "export", "--", doccmd.CompletionMarker},
-		{"index", "export", doccmd.CompletionMarker, "out.tgz"},
-		{"index", "query", "--", "find files", doccmd.CompletionMarker},
-		{"index", "query", doccmd.CompletionMarker, "--", "find files"},
-		{"explain", "--", doccmd.CompletionMarker},
-		{"index", "init", "--", doccmd.CompletionMarker},
-		{"index", "init", "--command", doccmd.CompletionMarker},
-		{doccmd.CompletionMarker, "index", "export"},
+		{"index", "export", "--", completioncmd.CompletionMarker},
+		{"index", "export", completioncmd.CompletionMarker, "out.tgz"},
+		{"index", "query", "--", "find files", completioncmd.CompletionMarker},
+		{"index", "query", completioncmd.CompletionMarker, "--", "find files"},
+		{"explain", "--", completioncmd.CompletionMarker},
+		{"index", "init", "--", completioncmd.CompletionMarker},
+		{"index", "init", "--command", completioncmd.CompletionMarker},
+		{completioncmd.CompletionMarker, "index", "export"},
 	} {
 		out := s.run(t, "cmdai", args...)
 		s.untouched(t, "cmdai "+strings.Join(args, " "))
@@ -214,7 +214,7 @@ func TestCompleteOffers(t *testing.T) {
 		{args: []string{"index", "export", "--distro"}, none: true},
 		{args: []string{"explain", "ls"}, none: true},
 	} {
-		args := append(append([]string{"cmdai"}, tc.args...), doccmd.CompletionMarker)
+		args := append(append([]string{"cmdai"}, tc.args...), completioncmd.CompletionMarker)
 		code, out, errOut := runCLI(t, args[1:]...)
 		got := strings.Fields(out)
 		if code != 0 || errOut != "" {

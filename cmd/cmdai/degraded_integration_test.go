@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/search"
 )
@@ -21,9 +21,9 @@ func frobIndex(t *testing.T) {
 	t.Helper()
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/search/evaluate"
 )
 
@@ -192,9 +192,9 @@ func initGizmoMachine(t *testing.T, helpFallback bool) {
 		t.Fatal(err)
 	}
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 		HelpFallback: helpFallback, ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
@@ -27,25 +27,25 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
 	ctx := context.Background()
-	opts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := func(io *cmdutil.IOStreams) *initcmd.InitOptions {
+		return &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
 	init := opts(io)
 	init.Commands, init.HelpFallback = []string{"helpy", "frob"}, true
-	if err := buildcmd.RunInit(ctx, init); err != nil {
+	if err := initcmd.RunInit(ctx, init); err != nil {
 		t.Fatalf("init --help-fallback: %v %s", err, errOut)
 	}
 	status := func() *builder.Staleness {
 		t.Helper()
 		io, out, errOut := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,
+		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatalf("status: %v %s", err, errOut)
 		}
-		var st inspectcmd.IndexStatus
+		var st statuscmd.IndexStatus
 		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -58,7 +58,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	refresh := func() builder.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
-		if err := buildcmd.RunRefresh(ctx, opts(io)); err != nil {
+		if err := initcmd.RunRefresh(ctx, opts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
 		var sum builder.RefreshSummary

@@ -18,10 +18,10 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search/evaluate"
@@ -220,7 +220,7 @@ func TestIndexEndToEnd(t *testing.T) {
 
 	// Status: complete, nothing stale.
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status: exit %d %s", code, out)
 	}
@@ -242,7 +242,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 }
 
-func currentCollection(st inspectcmd.IndexStatus) *builder.CollectionStatus {
+func currentCollection(st statuscmd.IndexStatus) *builder.CollectionStatus {
 	for i := range st.Collections {
 		if st.Collections[i].Current {
 			return &st.Collections[i]
@@ -316,9 +316,9 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	io, out, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Verbose: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	for _, want := range []string{"indexed 1 commands (+1 aliases)", "  scan:     ", "  rates:    parse ", "  failed:   broken (", "not a man page"} {
@@ -329,12 +329,12 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 
 	// status, on the same made-up machine: nothing is stale, broken included
 	io2, out2, _ := testIO()
-	err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io2, os.Getenv, ""), Distro: "debian-12", JSON: true,
+	err := statuscmd.RunStatus(context.Background(), &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io2, os.Getenv, ""), Distro: "debian-12", JSON: true,
 		PathDirs: []string{bin}, ManPath: []string{man}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal(out2.Bytes(), &st); err != nil {
 		t.Fatalf("%v: %s", err, out2)
 	}
@@ -350,18 +350,18 @@ func TestInitVerboseAndFailedPages(t *testing.T) {
 func TestRefresh(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
-	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	newOpts := func(io *cmdutil.IOStreams) *initcmd.InitOptions {
+		return &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, _, errOut := testIO()
-	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
+	if err := initcmd.RunInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 	refresh := func() builder.RefreshSummary {
 		t.Helper()
 		io, out, errOut := testIO()
-		if err := buildcmd.RunRefresh(context.Background(), newOpts(io)); err != nil {
+		if err := initcmd.RunRefresh(context.Background(), newOpts(io)); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
 		var sum builder.RefreshSummary
@@ -438,12 +438,12 @@ priority: high
 `), 0o644)
 	os.WriteFile(filepath.Join(docs, "go-module.md"), []byte("---\ndescription: How to start a new Go module\nrelevant_for: go mod init, new Go project\n---\nRun go mod init.\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "broken.md"), []byte("---\ncommand: [\n---\n"), 0o644)
-	newOpts := func(io *cmdutil.IOStreams) *buildcmd.InitOptions {
-		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+	newOpts := func(io *cmdutil.IOStreams) *initcmd.InitOptions {
+		return &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
 	io, out, errOut := testIO()
-	if err := buildcmd.RunInit(context.Background(), newOpts(io)); err != nil {
+	if err := initcmd.RunInit(context.Background(), newOpts(io)); err != nil {
 		t.Fatalf("init: %v %s", err, errOut)
 	}
 	if !strings.Contains(errOut.String(), "skipped "+filepath.Join(docs, "broken.md")) || !strings.Contains(out.String(), "custom docs and hints written") {
@@ -461,7 +461,7 @@ priority: high
 		io, out, errOut := testIO()
 		o := newOpts(io)
 		o.JSON = true
-		if err := buildcmd.RunRefresh(context.Background(), o); err != nil {
+		if err := initcmd.RunRefresh(context.Background(), o); err != nil {
 			t.Fatalf("refresh: %v %s", err, errOut)
 		}
 		var sum builder.RefreshSummary

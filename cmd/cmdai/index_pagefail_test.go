@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 )
 
 // badPages adds to fakeMachine's two commands a page of pages we have
@@ -39,8 +40,8 @@ func badPages(t *testing.T) (bin, man string) {
 func TestScanGoesOnPastBadPages(t *testing.T) {
 	bin, man := badPages(t)
 	io, out, _ := testIO()
-	opts := &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	opts := &scancmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true, JSON: true, Stats: true}
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -67,7 +68,7 @@ func TestScanGoesOnPastBadPages(t *testing.T) {
 	// the table says which failed, and a line says why
 	io, out, _ = testIO()
 	opts.IO, opts.JSON, opts.Stats = io, false, false
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "failed: broken (") || !strings.Contains(out.String(), "): parse: not a man page") {
@@ -82,9 +83,9 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 	realEnv(t)
 	bin, man := badPages(t)
 	io, out, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	for _, want := range []string{"indexed 2 commands (+1 aliases)", "  failed:   1 pages, indexed without them:", "broken: parse: not a man page"} {
@@ -95,14 +96,14 @@ func TestInitGoesOnPastBadPages(t *testing.T) {
 
 	status := func(detailed, asJSON bool) string {
 		io, out, _ := testIO()
-		err := inspectcmd.RunStatus(context.Background(), &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", Detailed: detailed, JSON: asJSON,
+		err := statuscmd.RunStatus(context.Background(), &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", Detailed: detailed, JSON: asJSON,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.String()
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(status(false, true)), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/scancmd"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
 
@@ -32,11 +32,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestScanFlagsIntoOptions(t *testing.T) {
 	t.Setenv("CMDAI_LANG", "fr")
 	io, _, _ := testIO()
-	var got *inspectcmd.ScanOptions
+	var got *scancmd.ScanOptions
 	f := cmdutil.NewFactory(io, os.Getenv, "")
 	app := newApp(f)
 	// swap the real run for one that records the parsed options
-	app.Commands[0].Subcommands[0] = inspectcmd.NewCmdScan(f, func(o *inspectcmd.ScanOptions) error {
+	app.Commands[0].Subcommands[0] = scancmd.NewCmdScan(f, func(o *scancmd.ScanOptions) error {
 		got = o
 		return nil
 	})
@@ -45,7 +45,7 @@ func TestScanFlagsIntoOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := inspectcmd.ScanOptions{Factory: f, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
+	want := scancmd.ScanOptions{Factory: f, JSON: true, Stats: true, Commands: []string{"grep", "tar"}, Distro: "ubuntu-24.04",
 		Lang: "fr", HelpFallback: true, Parallel: 3, BatchMode: true}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *got, want)
@@ -146,9 +146,9 @@ func helpyScript(bin, more string) string {
 	return "touch " + helpyRan(bin) + "\necho 'Usage: helpy [-q] FILE'\necho 'Make FILE helpful.'\necho\necho '  -q, --quiet   say nothing'\n" + more + "exit 2\n"
 }
 
-func scanOpts(t *testing.T, io *cmdutil.IOStreams) *inspectcmd.ScanOptions {
+func scanOpts(t *testing.T, io *cmdutil.IOStreams) *scancmd.ScanOptions {
 	bin, man, _ := fakeMachine(t)
-	return &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
+	return &scancmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12", BatchMode: true}
 }
 
 func decodeLines(t *testing.T, out string) []map[string]any {
@@ -168,7 +168,7 @@ func TestRunScanJSON(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.JSON, opts.Stats = true, true
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -235,9 +235,9 @@ func TestRunScanJSON(t *testing.T) {
 func TestRunScanHelpFallback(t *testing.T) {
 	io, out, _ := testIO()
 	bin, man, marker := fakeMachine(t)
-	opts := &inspectcmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
+	opts := &scancmd.ScanOptions{Factory: cmdutil.NewFactory(io, nil, ""), PathDirs: []string{bin}, ManPath: []string{man}, Distro: "debian-12",
 		JSON: true, HelpFallback: true, Commands: []string{"helpy", "reboot"}}
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeLines(t, out.String())
@@ -260,7 +260,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Stats = true
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -273,7 +273,7 @@ func TestRunScanText(t *testing.T) {
 	io, out, _ = testIO()
 	opts = scanOpts(t, io)
 	opts.Commands = []string{"frob"}
-	if err := inspectcmd.RunScan(context.Background(), opts); err != nil {
+	if err := scancmd.RunScan(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	s = out.String()
@@ -288,7 +288,7 @@ func TestRunScanUnknownCommand(t *testing.T) {
 	io, _, _ := testIO()
 	opts := scanOpts(t, io)
 	opts.Commands = []string{"nosuchcommand"}
-	err := inspectcmd.RunScan(context.Background(), opts)
+	err := scancmd.RunScan(context.Background(), opts)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "nosuchcommand") {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}

@@ -11,7 +11,8 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/exportcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/importcmd"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
@@ -50,8 +51,8 @@ var jsonOutputs = map[string]any{
 	"index docs (GET /v1/docs)":                              search.CommandDoc{},
 	"index eval --json":                                      evaluate.EvalResult{},
 	"index eval misses":                                      evaluate.Miss{},
-	"index export --json":                                    sharecmd.ExportResult{},
-	"index import --json":                                    sharecmd.ImportResult{},
+	"index export --json":                                    exportcmd.ExportResult{},
+	"index import --json":                                    importcmd.ImportResult{},
 	"index download --list --json": struct {
 		Indexes []release.Entry `json:"indexes"`
 	}{},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 )
 
 // TestPackageVersionShown builds a small real index of tar and unzip on

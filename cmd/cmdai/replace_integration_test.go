@@ -18,9 +18,9 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
@@ -28,13 +28,13 @@ import (
 
 // smallInit builds the index of the made-up machine (frob, unfrob) and
 // returns the options used, for more runs.
-func smallInit(t *testing.T) *buildcmd.InitOptions {
+func smallInit(t *testing.T) *initcmd.InitOptions {
 	t.Helper()
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	return opts
@@ -52,7 +52,7 @@ func TestForceWithUnknownCommandKeepsIndex(t *testing.T) {
 	io, _, _ := testIO()
 	opts := *base
 	opts.IO, opts.Force, opts.Commands = io, true, []string{"frob", "frbo", "nosuch"}
-	err := buildcmd.RunInit(context.Background(), &opts)
+	err := initcmd.RunInit(context.Background(), &opts)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || err == nil || !strings.Contains(err.Error(), "frbo, nosuch") || !strings.Contains(err.Error(), "$PATH") {
 		t.Errorf("init --force --command frbo: exit %d, %v; want a usage error naming frbo and nosuch", cmdutil.ExitCode(err), err)
 	}
@@ -88,7 +88,7 @@ func collectionNames(t *testing.T) []string {
 	if code != 0 && code != cmdutil.ExitNoIndex {
 		t.Fatalf("status: exit %d %s", code, errOut)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if code == 0 {
 		if err := json.Unmarshal([]byte(out), &st); err != nil {
 			t.Fatalf("%v: %s", err, out)
@@ -119,7 +119,7 @@ func TestInterruptedForceKeepsIndex(t *testing.T) {
 	io.ErrOut = errOut
 	opts := *base
 	opts.IO, opts.Force, opts.BatchMode = io, true, true
-	if err := buildcmd.RunInit(ctx, &opts); err == nil {
+	if err := initcmd.RunInit(ctx, &opts); err == nil {
 		t.Fatalf("the interrupted init --force succeeded: %s", errOut.buf.String())
 	}
 	if got := records(t, "--distro", "debian-12"); got != n {
@@ -137,7 +137,7 @@ func TestInterruptedForceKeepsIndex(t *testing.T) {
 	// The next run completes the new index and swaps it in.
 	io, _, stderr := testIO()
 	opts.IO, opts.BatchMode = io, false
-	if err := buildcmd.RunInit(context.Background(), &opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), &opts); err != nil {
 		t.Fatalf("init --force again: %v %s", err, stderr)
 	}
 	if got := records(t, "--distro", "debian-12"); got != n {
@@ -159,9 +159,9 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	io, _, _ := testIO()
 	errOut := &cancelOn{cancel: cancel}
 	io.ErrOut = errOut
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, BatchMode: true,
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(ctx, opts); err == nil {
+	if err := initcmd.RunInit(ctx, opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
 	}
 	for _, extra := range [][]string{nil, {"--json"}, {"--context"}} {
@@ -176,7 +176,7 @@ func TestInterruptedFirstBuildIsNoIndex(t *testing.T) {
 	}
 	io, _, stderr := testIO()
 	opts.IO, opts.BatchMode = io, false
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init again: %v %s", err, stderr)
 	}
 	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {
@@ -252,9 +252,9 @@ func TestRestrictedBuildIncludesDocs(t *testing.T) {
 	initWith := func(commands ...string) {
 		t.Helper()
 		io, _, errOut := testIO()
-		opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
+		opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man}, DocsDirs: []string{docs},
 			Commands: commands, ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-		if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+		if err := initcmd.RunInit(context.Background(), opts); err != nil {
 			t.Fatalf("init %v: %v\n%s", commands, err, errOut)
 		}
 	}
@@ -302,7 +302,7 @@ func TestInterruptedUpdateKeepsAnswering(t *testing.T) {
 	io.ErrOut = errOut
 	opts := *base
 	opts.IO, opts.BatchMode = io, true
-	if err := buildcmd.RunInit(ctx, &opts); err == nil {
+	if err := initcmd.RunInit(ctx, &opts); err == nil {
 		t.Fatalf("the interrupted init succeeded: %s", errOut.buf.String())
 	}
 	if code, out, errOut := queryFrob(t); code != 0 || !strings.HasPrefix(out, "1. frob") {

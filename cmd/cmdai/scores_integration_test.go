@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 )
 
 // TestQueryScoresAndDocDescription: on a made-up machine (frob's page and

@@ -19,8 +19,8 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
@@ -91,16 +91,16 @@ func startServeOpts(t *testing.T, so servecmd.ServeOptions) (stop func() error, 
 }
 
 // smallIndex builds the fake machine's index (frob, unfrob, helpy).
-func smallIndex(t *testing.T) (bin, man string, initOpts func() *buildcmd.InitOptions) {
+func smallIndex(t *testing.T) (bin, man string, initOpts func() *initcmd.InitOptions) {
 	t.Helper()
 	realEnv(t)
 	bin, man, _ = fakeMachine(t)
-	initOpts = func() *buildcmd.InitOptions {
+	initOpts = func() *initcmd.InitOptions {
 		io, _, _ := testIO()
-		return &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+		return &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 			ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
 	}
-	if err := buildcmd.RunInit(context.Background(), initOpts()); err != nil {
+	if err := initcmd.RunInit(context.Background(), initOpts()); err != nil {
 		t.Fatalf("init: %v", err)
 	}
 	return bin, man, initOpts
@@ -210,7 +210,7 @@ func TestServeWriters(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(man, "man1", "wobble.1"), src, 0o644)
 	refreshed := make(chan error, 1)
-	go func() { refreshed <- buildcmd.RunRefresh(ctx, initOpts()) }()
+	go func() { refreshed <- initcmd.RunRefresh(ctx, initOpts()) }()
 	time.Sleep(200 * time.Millisecond)
 	lease.Close()
 	if err := <-refreshed; err != nil {
@@ -241,7 +241,7 @@ func TestServeWriters(t *testing.T) {
 	}
 	// a first init through serve (built aside, swapped in): serve answers
 	// from it
-	if err := buildcmd.RunInit(ctx, initOpts()); err != nil {
+	if err := initcmd.RunInit(ctx, initOpts()); err != nil {
 		t.Fatalf("init while serve runs: %v", err)
 	}
 	if res, err := c.Query(ctx, serve.QueryRequest{Request: "wobble a file gently", K: 1}); err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wobble" {

@@ -20,11 +20,11 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/sharecmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/exportcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
@@ -114,7 +114,7 @@ func records(t *testing.T, extra ...string) int {
 	if code != 0 {
 		t.Fatalf("status: exit %d %s %s", code, out, errOut)
 	}
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export: exit %d %s %s", code, out, errOut)
 	}
-	var ex sharecmd.ExportResult
+	var ex exportcmd.ExportResult
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatal(err)
 	}
@@ -380,9 +380,9 @@ func TestImportExportSameBytes(t *testing.T) {
 	realEnv(t)
 	bin, man, _ := fakeMachine(t)
 	io, _, errOut := testIO()
-	opts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	opts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(context.Background(), opts); err != nil {
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	first := filepath.Join(t.TempDir(), "first.tar.gz")

@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 )
 
 // subPage writes a fixture page whose SYNOPSIS is synopsis and whose
@@ -52,9 +52,9 @@ func TestSubcommandPages(t *testing.T) {
 	ctx := context.Background()
 
 	io, out, errOut := testIO()
-	initOpts := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), PathDirs: []string{bin}, ManPath: []string{man},
+	initOpts := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}}
-	if err := buildcmd.RunInit(ctx, initOpts); err != nil {
+	if err := initcmd.RunInit(ctx, initOpts); err != nil {
 		t.Fatalf("init: %v\n%s", err, errOut)
 	}
 	if !strings.Contains(out.String(), "indexed 1 commands (+1 aliases, +1 subcommand pages)") {
@@ -64,12 +64,12 @@ func TestSubcommandPages(t *testing.T) {
 	stale := func() *builder.Staleness {
 		t.Helper()
 		io, out, _ := testIO()
-		err := inspectcmd.RunStatus(ctx, &inspectcmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,
+		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,
 			PathDirs: []string{bin}, ManPath: []string{man}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st inspectcmd.IndexStatus
+		var st statuscmd.IndexStatus
 		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
@@ -118,7 +118,7 @@ func TestSubcommandPages(t *testing.T) {
 	io, out, errOut = testIO()
 	refresh := *initOpts
 	refresh.Factory, refresh.JSON = cmdutil.NewFactory(io, os.Getenv, ""), true
-	if err := buildcmd.RunRefresh(ctx, &refresh); err != nil {
+	if err := initcmd.RunRefresh(ctx, &refresh); err != nil {
 		t.Fatalf("refresh: %v\n%s", err, errOut)
 	}
 	if !strings.Contains(out.String(), `"changed":["frob-push"]`) {

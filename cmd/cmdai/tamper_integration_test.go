@@ -18,10 +18,10 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/buildcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/inspectcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/serve"
@@ -178,7 +178,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 		t.Errorf("index status: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, "index", "status", "--json")
-	var js inspectcmd.IndexStatus
+	var js statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil {
 		t.Fatalf("index status --json: exit %d %v\n%s%s", code, err, out, errOut)
 	}
@@ -197,11 +197,11 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 	// the rebuild the messages name gives a clean index again
 	o := initOpts()
 	o.Force = true
-	if err := buildcmd.RunInit(ctx, o); err != nil {
+	if err := initcmd.RunInit(ctx, o); err != nil {
 		t.Fatalf("init --force: %v", err)
 	}
 	code, out, _ = runCLI(t, "index", "status", "--json")
-	js = inspectcmd.IndexStatus{}
+	js = statuscmd.IndexStatus{}
 	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil {
 		t.Fatalf("status after rebuild: exit %d %v", code, err)
 	}
@@ -215,7 +215,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 }
 
 // checkTampered: status names the one rewritten record and the rebuild.
-func checkTampered(t *testing.T, what string, st inspectcmd.IndexStatus) {
+func checkTampered(t *testing.T, what string, st statuscmd.IndexStatus) {
 	t.Helper()
 	c := currentCollection(st)
 	if c == nil || c.Verification == nil {
@@ -258,7 +258,7 @@ func TestExportImportVerifies(t *testing.T) {
 		t.Errorf("the importing machine's key: %v (%v), want mode 0600", fi, err)
 	}
 	code, out, _ := runCLI(t, "index", "status", "--json", "--distro", "debian-12")
-	var st inspectcmd.IndexStatus
+	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
 		t.Fatalf("status: exit %d %v: %s", code, err, out)
 	}
@@ -294,10 +294,10 @@ func TestLegacyIndexNotServed(t *testing.T) {
 	bin, man, _ := fakeMachine(t)
 	url := startRemote(t)
 	io, _, _ := testIO()
-	o := &buildcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
+	o := &initcmd.InitOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true, Distro: "debian-12", PathDirs: []string{bin}, ManPath: []string{man},
 		ProseBudget: builder.DefaultProseBudget, Model: cmdutil.ModelOptions{Dir: os.Getenv("CMDAI_MODEL_DIR")}, Chroma: cmdutil.ChromaOptions{URL: url}}
 	ctx := context.Background()
-	if err := buildcmd.RunInit(ctx, o); err != nil {
+	if err := initcmd.RunInit(ctx, o); err != nil {
 		t.Fatalf("init: %v", err)
 	}
 	st, err := chroma.Connect(ctx, chroma.Config{URL: url}) // no Authenticator: neither checks nor seals
@@ -337,7 +337,7 @@ func TestLegacyIndexNotServed(t *testing.T) {
 	}
 	// the rebuild it names makes it whole
 	o.Force = true
-	if err := buildcmd.RunInit(ctx, o); err != nil {
+	if err := initcmd.RunInit(ctx, o); err != nil {
 		t.Fatalf("init --force: %v", err)
 	}
 	code, out, errOut = runCLI(t, "index", "query", "frob files recursively", "--json", "--full", "--chroma-url", url)
@@ -480,7 +480,7 @@ func TestTamperedCollectionMetadata(t *testing.T) {
 	// the rebuild the messages name gives a clean index again
 	o := initOpts()
 	o.Force = true
-	if err := buildcmd.RunInit(ctx, o); err != nil {
+	if err := initcmd.RunInit(ctx, o); err != nil {
 		t.Fatalf("init --force: %v", err)
 	}
 	code, out, _ = runCLI(t, "index", "status", "--json")

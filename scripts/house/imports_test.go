@@ -42,11 +42,13 @@ func TestImportViolationsBetweenCommands(t *testing.T) {
 	// The root command may import them all, a command cmdutil and the
 	// packages below it, and querycmd/format its own command; every other
 	// import between command packages (a test file's, a sub-package's,
-	// cmdutil's) is reported once per pair of packages, with its first file.
+	// cmdutil's, one between two commands grouped in the plain directory
+	// index/) is reported once per pair of packages, with its first file.
 	want := []string{
 		"answer imports cmd/cmdai/internal/cmdutil: " + outsideRule + " (" + fixture + "/answer/answer.go)",
 		"cmd/cmdai/internal/cmdutil imports cmd/cmdai/internal/doccmd: " + commandRule + " (" + fixture + "/cmd/cmdai/internal/cmdutil/cmdutil_test.go)",
 		"cmd/cmdai/internal/explaincmd imports cmd/cmdai/internal/querycmd/format: " + commandRule + " (" + fixture + "/cmd/cmdai/internal/explaincmd/explain.go)",
+		"cmd/cmdai/internal/index/evalcmd imports cmd/cmdai/internal/index/scancmd: " + commandRule + " (" + fixture + "/cmd/cmdai/internal/index/evalcmd/eval.go)",
 		"cmd/cmdai/internal/servecmd imports cmd/cmdai/internal/explaincmd: " + commandRule + " (" + fixture + "/cmd/cmdai/internal/servecmd/serve_test.go)",
 		"cmd/cmdai/internal/servecmd imports cmd/cmdai/internal/querycmd: " + commandRule + " (" + fixture + "/cmd/cmdai/internal/servecmd/backend.go)",
 		"scripts/tool imports cmd/cmdai/internal/querycmd: " + outsideRule + " (" + fixture + "/scripts/tool/main.go)",
@@ -67,6 +69,8 @@ func TestImportViolationsNeedsGoMod(t *testing.T) {
 }
 
 func TestBrokenRule(t *testing.T) {
+	// index/ is a plain directory: it groups command packages.
+	plain := func(dir string) bool { return dir == "cmd/cmdai/internal/index" }
 	for _, c := range []struct {
 		from, to string
 		want     string
@@ -81,8 +85,18 @@ func TestBrokenRule(t *testing.T) {
 		{"answer", "cmd", outsideRule},
 		{"answer", "cmdx", ""},
 		{"cmdx", "cmd/cmdai/internal/querycmd", outsideRule},
+		{"cmd/cmdai", "cmd/cmdai/internal/index/querycmd", ""},
+		{"cmd/cmdai/internal/index/querycmd", "cmd/cmdai/internal/cmdutil", ""},
+		{"cmd/cmdai/internal/index/importcmd", "cmd/cmdai/internal/cmdutil/tarimport", ""},
+		{"cmd/cmdai/internal/cmdutil/tarimport", "cmd/cmdai/internal/cmdutil", ""},
+		{"cmd/cmdai/internal/index/querycmd/format", "cmd/cmdai/internal/index/querycmd", ""},
+		{"cmd/cmdai/internal/index/evalcmd", "cmd/cmdai/internal/index/querycmd", commandRule},
+		{"cmd/cmdai/internal/index/evalcmd", "cmd/cmdai/internal/index/querycmd/format", commandRule},
+		{"cmd/cmdai/internal/servecmd", "cmd/cmdai/internal/index/querycmd", commandRule},
+		{"cmd/cmdai/internal/index/downloadcmd", "cmd/cmdai/internal/explaincmd", commandRule},
+		{"cmd/cmdai/internal/cmdutil", "cmd/cmdai/internal/index/importcmd", commandRule},
 	} {
-		if got := brokenRule(c.from, c.to, true); got != c.want {
+		if got := brokenRule(c.from, c.to, true, plain); got != c.want {
 			t.Errorf("brokenRule(%q, %q) = %q, want %q", c.from, c.to, got, c.want)
 		}
 	}

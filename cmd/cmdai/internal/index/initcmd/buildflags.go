@@ -1,0 +1,52 @@
+package initcmd
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/internal/clix"
+)
+
+// buildFlags are the flags init and refresh share, declared once and
+// bound to the options both fill, so that a name, an alias, a default or
+// a CMDAI_* variable (and with it the configuration-file key) cannot
+// drift between the two. Each command places them among its own flags,
+// in the order its --help has always shown.
+type buildFlags struct {
+	BatchMode, JSON, Distro, Lang, EmbedWorkers, Docs, ProseBudget cli.Flag
+	// Backend is the model's and Chroma's flags, last in both.
+	Backend []cli.Flag
+}
+
+// buildUsage is the help of the shared flags each command words its own
+// way: refresh's points back at init's.
+type buildUsage struct {
+	batchMode, docs, proseBudget string
+}
+
+func newBuildFlags(opts *InitOptions, u buildUsage) buildFlags {
+	return buildFlags{
+		BatchMode:    &cli.BoolFlag{Name: "batch-mode", Usage: u.batchMode, EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
+		JSON:         &cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		Distro:       &cli.StringFlag{Name: "distro", Usage: "distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		Lang:         &cli.StringFlag{Name: "lang", Usage: "prefer man pages in `LANG`", EnvVars: []string{"CMDAI_LANG"}, Destination: &opts.Lang},
+		EmbedWorkers: &cli.IntFlag{Name: "embed-workers", Usage: "`N` embedders running at once, one thread each (0: one per CPU)", EnvVars: []string{"CMDAI_EMBED_WORKERS"}, Destination: &opts.Workers},
+		// read in the action with clix.ExistingDirs (checked, not bound)
+		Docs:        &cli.StringSliceFlag{Name: "docs", Usage: u.docs},
+		ProseBudget: &cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: u.proseBudget, EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		Backend:     append(cmdutil.ModelFlags(&opts.Model), cmdutil.ChromaFlags(&opts.Chroma)...),
+	}
+}
+
+// checkBuildFlags holds the checks init and refresh share.
+func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
+	return clix.FirstErr(
+		clix.NoArgs(c, "name commands with --command NAME"),
+		cmdutil.CheckDistroFlag(opts.Distro),
+		cmdutil.CheckModelFlags(opts.Model),
+		clix.NotNegative("parallel", opts.Parallel),
+		clix.NotNegative("embed-workers", opts.Workers),
+		clix.NotNegative("prose-budget", opts.ProseBudget),
+	)
+}

@@ -1,0 +1,171 @@
+// Package querycmd is `cmdai index query`: answering a request from the
+// index. It parses its flags, builds an answer.QueryRequest, makes one
+// call on the answering layer (a running serve, else answer.OneShot: see
+// cmdutil.ServeOrHere) and prints.
+package querycmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/render"
+)
+
+// QueryOptions are the inputs of `cmdai index query`.
+type QueryOptions struct {
+	*cmdutil.Factory
+	Request       string
+	K             int
+	JSON          bool
+	Context       bool
+	ContextTokens int
+	Distro        string
+	Mode          string
+	// Matches and Strict go into search.Request as they are; Full asks
+	// for every match with its whole text.
+	Matches int
+	Full    bool
+	Strict  bool
+	NoServe bool
+	Chroma  cmdutil.ChromaOptions
+	Model   cmdutil.ModelOptions
+}
+
+// NewCmdQuery is `cmdai index query`; runF, when not nil, replaces the
+// run function (tests see the parsed options).
+func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
+	opts := &QueryOptions{Factory: f}
+	flags := []cli.Flag{
+		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
+		&cli.BoolFlag{Name: "json", Usage: "print the results as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.BoolFlag{Name: "context", Usage: "print the COMMAND DOCUMENTATION block for an assistant's prompt", Destination: &opts.Context},
+		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context", Destination: &opts.ContextTokens},
+		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "`MODE`: learned (the default: every channel below and priors, weighed as learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command, each cut to about 200 bytes (--context chooses its own)", Destination: &opts.Matches},
+		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches, each cut to about 200 bytes)", Destination: &opts.Full},
+		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
+	}
+	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
+	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	return &cli.Command{
+		Name:      "query",
+		Usage:     "find the commands that do what you describe",
+		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
+		Description: `Embeds the request and returns the best commands, each with its best
+--matches sections and options that matched (their text cut to about 200
+bytes; --full: every match, whole) and their scores (cosine similarity).
+
+When Chroma cannot be started or reached, the answer comes from the
+keyword index on disk (saved by an earlier keyword or hybrid query), or,
+with none there, from the installed commands the request names, their
+man page or --help read live: a warning on stderr, "degraded": true and
+the reason in the JSON, exit 0. --strict makes that exit 4 instead.
+
+EXAMPLES:
+   $ cmdai index query "find files modified in the last day"
+   $ cmdai index query "count lines in a file" -k 3 --json
+   $ cmdai index query "compress a directory" --context --max-tokens 600`,
+		Flags:        flags,
+		OnUsageError: clix.OnUsageError,
+		Action: func(c *cli.Context) error {
+			opts.Request = strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+			if opts.Request == "" {
+				return cmdutil.UsageError("say what you want to do: cmdai index query \"find files modified today\"")
+			}
+			if opts.K <= 0 {
+				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
+			}
+			if opts.Matches <= 0 {
+				return cmdutil.UsageError("--matches must be 1 or more, not %d", opts.Matches)
+			}
+			if opts.Full && c.IsSet("matches") {
+				return cmdutil.UsageError("--full shows every match: leave out --matches %d, or --full", opts.Matches)
+			}
+			if opts.ContextTokens <= 0 {
+				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)
+			}
+			if _, err := search.ParseMode(opts.Mode); err != nil {
+				return cmdutil.UsageError("--mode: %v", err)
+			}
+			if err := clix.FirstErr(cmdutil.CheckDistroFlag(opts.Distro), cmdutil.CheckModelFlags(opts.Model)); err != nil {
+				return err
+			}
+			// The collection decides the model variant unless one is asked for.
+			if !c.IsSet("model-variant") {
+				opts.Model.Variant = ""
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runQuery(c.Context, opts, opts.answerer())
+		},
+	}
+}
+
+// QueryResult is what `query --json` prints (serve answers the same).
+type QueryResult = answer.QueryResult
+
+// runQuery asks a for the answer, in one call, and prints it.
+func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error {
+	res, err := a.Query(ctx, opts.request())
+	if err != nil {
+		return err
+	}
+	return printQuery(opts, res)
+}
+
+// answerer is who answers the query: a running serve, unless --no-serve,
+// another Chroma (--chroma-url, --chroma-data) or another model variant
+// or backend is asked for (serve answers with the model it loaded, its
+// --model-dir), else this process.
+func (opts *QueryOptions) answerer() answer.Answerer {
+	here := opts.OneShot(opts.Chroma, opts.Distro, opts.Model)
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "")
+}
+
+// request is the query the options ask for, as serve and the MCP tools
+// take it too.
+func (opts *QueryOptions) request() answer.QueryRequest {
+	return answer.QueryRequest{Request: opts.Request, K: opts.K, Mode: opts.Mode, Distro: opts.Distro,
+		Context: opts.Context, Matches: opts.Matches, Full: opts.Full, Strict: opts.Strict}
+}
+
+// printQuery prints a result as plain text, --context or --json, and a
+// degraded one's warning on stderr (one-shot or from serve alike).
+func printQuery(opts *QueryOptions, res QueryResult) error {
+	if res.Degraded {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n  (start Chroma or fix --chroma-url for semantic answers; --strict makes this an error)\n", res.DegradedReason)
+	}
+	switch {
+	case opts.Context:
+		fmt.Fprint(opts.IO.Out, render.Context(res.Commands, opts.ContextTokens))
+	case opts.JSON:
+		return jsonout.Encode(opts.IO.Out, res)
+	default:
+		for i, h := range res.Commands {
+			name := h.Command
+			if h.Parent != "" {
+				name = h.Invocation() + ": " + h.Command // how the line starts, then the page
+			}
+			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, name, h.Score, h.Description)
+			for _, m := range h.Matches {
+				where := m.Section
+				if m.Option != "" {
+					where += " " + m.Option
+				}
+				fmt.Fprintf(opts.IO.Out, "     %.3f  %s\n", m.Score, where)
+			}
+		}
+	}
+	return nil
+}
