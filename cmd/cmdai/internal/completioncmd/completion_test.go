@@ -12,36 +12,9 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 )
 
-// testApp is a small command tree like cmdai's: a group with a command
-// that has flags, a hidden command, and `completion`.
+// testApp is cmdtest's small command tree with `completion`.
 func testApp(f *cmdutil.Factory, ran *bool) *cli.App {
-	action := func(*cli.Context) error { *ran = true; return nil }
-	return &cli.App{
-		Name:    "cmdai",
-		Version: "1.2.3",
-		Description: `cmdai indexes man pages.
-
-EXAMPLES:
-   $ cmdai index init
-
-` + cmdutil.ExitCodesHelp,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "batch-mode", Usage: "CI mode", EnvVars: []string{"CMDAI_BATCH_MODE"}}},
-		Commands: []*cli.Command{
-			{Name: "index", Usage: "build the index", Subcommands: []*cli.Command{
-				{Name: "query", Aliases: []string{"q"}, Usage: "search", Action: action, Flags: []cli.Flag{
-					&cli.BoolFlag{Name: "json", Usage: "print JSON", EnvVars: []string{"CMDAI_JSON"}},
-					&cli.IntFlag{Name: "top-k", Aliases: []string{"k"}, Usage: "`N` results", EnvVars: []string{"CMDAI_TOP_K"}},
-					&cli.StringFlag{Name: "distro", Usage: "distribution `ID`", EnvVars: []string{"CMDAI_DISTRO"}},
-				}},
-				{Name: "init", Usage: "build it", Action: action, Flags: []cli.Flag{
-					&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", EnvVars: []string{"CMDAI_JSON"}},
-				}},
-			}},
-			{Name: "secret", Hidden: true, Action: action},
-			NewCmdCompletion(f, nil),
-		},
-		ExitErrHandler: func(*cli.Context, error) {},
-	}
+	return cmdtest.App(ran, NewCmdCompletion(f, nil))
 }
 
 // complete is what Complete offers after words (on app's Writer, as in

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,33 +12,16 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
 // runCmd runs `cmdai ARGS...` with cmd at the top, as the app does
-// (usage errors, flags after arguments), with none of the environment
-// variables its flags read set.
+// (cmdtest.Run).
 func runCmd(t *testing.T, cmd *cli.Command, args ...string) error {
 	t.Helper()
-	for _, fl := range cmd.Flags {
-		if df, ok := fl.(cli.DocGenerationFlag); ok {
-			for _, v := range df.GetEnvVars() {
-				t.Setenv(v, "") // restored after the test
-				os.Unsetenv(v)
-			}
-		}
-	}
-	app := &cli.App{
-		Name:           "cmdai",
-		Commands:       []*cli.Command{cmd},
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   clix.OnUsageError,
-		Writer:         &bytes.Buffer{},
-		ErrWriter:      &bytes.Buffer{},
-	}
-	return app.RunContext(context.Background(), clix.HoistFlags(app, append([]string{"cmdai"}, args...)))
+	return cmdtest.Run(t, cmd, nil, args...)
 }
 
 func testFactory(stdin io.Reader) (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer) {

@@ -39,6 +39,21 @@ func newBuildFlags(opts *InitOptions, u buildUsage) buildFlags {
 	}
 }
 
+// takeBuildFlags reads and checks what init and refresh share: --docs
+// (existing directories), the build flags' checks, and --batch-mode
+// given before or after the command.
+func takeBuildFlags(c *cli.Context, opts *InitOptions) error {
+	var err error
+	if opts.DocsDirs, err = clix.ExistingDirs(c, "docs"); err != nil {
+		return err
+	}
+	if err := checkBuildFlags(c, opts); err != nil {
+		return err
+	}
+	opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
+	return nil
+}
+
 // checkBuildFlags holds the checks init and refresh share.
 func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
 	return clix.FirstErr(

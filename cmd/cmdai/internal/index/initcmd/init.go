@@ -96,13 +96,9 @@ EXAMPLES:
 			if opts.Commands, err = clix.NoEmptyElements(c, "command"); err != nil {
 				return err
 			}
-			if opts.DocsDirs, err = clix.ExistingDirs(c, "docs"); err != nil {
+			if err := takeBuildFlags(c, opts); err != nil {
 				return err
 			}
-			if err := checkBuildFlags(c, opts); err != nil {
-				return err
-			}
-			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
 			if runF != nil {
 				return runF(opts)
 			}

@@ -46,14 +46,9 @@ EXAMPLES:
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
-			var err error
-			if opts.DocsDirs, err = clix.ExistingDirs(c, "docs"); err != nil {
+			if err := takeBuildFlags(c, opts); err != nil {
 				return err
 			}
-			if err := checkBuildFlags(c, opts); err != nil {
-				return err
-			}
-			opts.BatchMode = opts.BatchMode || clix.GlobalBool(c, "batch-mode")
 			if runF != nil {
 				return runF(opts)
 			}

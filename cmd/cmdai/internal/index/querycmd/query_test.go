@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,34 +11,17 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 )
 
 // runCmd runs `cmdai index ARGS...` with cmd under index, as the app
-// does (usage errors, flags after arguments), with none of the
-// environment variables its flags read set.
+// does (cmdtest.Run).
 func runCmd(t *testing.T, cmd *cli.Command, args ...string) error {
 	t.Helper()
-	for _, fl := range cmd.Flags {
-		if df, ok := fl.(cli.DocGenerationFlag); ok {
-			for _, v := range df.GetEnvVars() {
-				t.Setenv(v, "") // restored after the test
-				os.Unsetenv(v)
-			}
-		}
-	}
-	app := &cli.App{
-		Name:           "cmdai",
-		Commands:       []*cli.Command{{Name: "index", Subcommands: []*cli.Command{cmd}, OnUsageError: clix.OnUsageError, Action: clix.GroupAction}},
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   clix.OnUsageError,
-		Writer:         &bytes.Buffer{},
-		ErrWriter:      &bytes.Buffer{},
-	}
-	return app.RunContext(context.Background(), clix.HoistFlags(app, append([]string{"cmdai", "index"}, args...)))
+	return cmdtest.Run(t, cmdtest.Index(cmd), nil, append([]string{"index"}, args...)...)
 }
 
 func testFactory() (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer) {
