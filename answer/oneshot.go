@@ -47,6 +47,8 @@ type OneShot struct {
 	// of the index's own variant). Explain, docs and status load none.
 	Model   Model
 	Variant string
+	// Rerank opens the reranker a query's learned mode uses (nil: none).
+	Rerank RerankerSource
 	// Getenv reads the environment: where the keyword index lives, the
 	// man pages read live when Chroma is down, and the $PATH and
 	// $MANPATH of a status without Env (nil: os.Getenv).
@@ -97,7 +99,11 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 			return QueryResult{}, err
 		}
 	}
-	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir)
+	rerank := o.Rerank
+	if req.Mode != search.ModeLearned {
+		rerank = nil // only learned mode reranks: no model to load
+	}
+	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, rerank)
 	if err != nil {
 		return QueryResult{}, err
 	}

@@ -90,8 +90,9 @@ type Model func(ctx context.Context, variant string) (embed.Embedder, error)
 // collection name (refused unless answerable), the embedder of its
 // model (variant, or the index's own when ""), checked against the
 // index, and, when keywordDir is not "", its keyword index (loaded from
-// there, or built and saved). The caller calls the returned close.
-func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, model Model, keywordDir string) (search.Searcher, func(), error) {
+// there, or built and saved), and the reranker rerank opens (nil: none).
+// The caller calls the returned close.
+func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, model Model, keywordDir string, rerank RerankerSource) (search.Searcher, func(), error) {
 	coll, err := OpenAnswerable(ctx, st, name)
 	if err != nil {
 		return search.Searcher{}, nil, err
@@ -116,5 +117,11 @@ func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, m
 			return s, nil, err
 		}
 	}
-	return s, func() { e.Close() }, nil
+	r, closeR, err := openReranker(ctx, rerank)
+	if err != nil {
+		e.Close()
+		return s, nil, err
+	}
+	s.Reranker = r
+	return s, func() { closeR(); e.Close() }, nil
 }

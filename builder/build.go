@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/index"
 )
 
@@ -25,7 +26,7 @@ type Options struct {
 	// same model. At least one.
 	Embedders []embed.Embedder
 	// Cache, when set, serves vectors of texts embedded before.
-	Cache *embed.Cache
+	Cache *embcache.Cache
 	// Collection is the collection's name (distro.Info.CollectionName).
 	Collection  string
 	ToolVersion string

@@ -8,6 +8,7 @@ import (
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/index"
 )
 
@@ -53,7 +54,7 @@ func docsOf(docs []customdocs.Doc, names map[string]bool) []customdocs.Doc {
 // source: changed or new ones are embedded (embedders is called only
 // then) and written, those of files that are gone are deleted, unchanged
 // ones are left alone.
-func syncDocs(ctx context.Context, coll *chroma.Collection, docs []customdocs.Doc, info distro.Info, cache *embed.Cache, embedders func() ([]embed.Embedder, error)) (written, deleted int, err error) {
+func syncDocs(ctx context.Context, coll *chroma.Collection, docs []customdocs.Doc, info distro.Info, cache *embcache.Cache, embedders func() ([]embed.Embedder, error)) (written, deleted int, err error) {
 	held := map[string]stored{}
 	for _, src := range []index.Source{index.SourceCustom, index.SourceHint} {
 		recs, err := readHeld(ctx, coll, index.WhereSource(src))

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/index"
 )
 
@@ -48,7 +49,7 @@ type stream struct {
 	distro distro.Info
 	now    time.Time // indexed_at of doc records
 
-	cache *embed.Cache
+	cache *embcache.Cache
 	// embedders is called once, when the first batch needs embedding: a
 	// run with nothing to embed loads no model.
 	embedders  func() ([]embed.Embedder, error)

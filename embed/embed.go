@@ -127,7 +127,9 @@ var ErrNoORT = errors.New("ONNX Runtime backend unavailable")
 // With no Variant, ONNX Runtime runs int8 (2x faster than fp32 for about
 // 1 % of retrieval hits: BENCHMARKS.md) and the pure-Go backend fp32, the
 // only variant it can run.
-func Open(ctx context.Context, o Options) (Embedder, error) {
+func Open(ctx context.Context, o Options) (Embedder, error) { return open(ctx, o, embedder) }
+
+func open(ctx context.Context, o Options, k kind) (Embedder, error) {
 	asked := o.Variant
 	switch {
 	case o.Backend != "" && o.Backend != BackendORT && o.Backend != BackendGo:
@@ -139,7 +141,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 		if o.Variant == "" {
 			o.Variant = DefaultVariant
 		}
-		m, err := Verify(o.Dir, o.Variant)
+		m, err := verify(o.Dir, o.Variant, k)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +161,7 @@ func Open(ctx context.Context, o Options) (Embedder, error) {
 		}
 	}
 	o.Variant = VariantFP32
-	m, err := Verify(o.Dir, o.Variant)
+	m, err := verify(o.Dir, o.Variant, k)
 	if err != nil {
 		return nil, err
 	}

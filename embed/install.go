@@ -21,15 +21,17 @@ import (
 // the files are copied into a temporary directory beside dst, checked
 // again there, and only then swapped in. A failed install leaves the
 // model that was in dst untouched.
-func Install(src, dst string) (Manifest, error) {
-	m, err := Verify(src, "")
+func Install(src, dst string) (Manifest, error) { return install(src, dst, embedder) }
+
+func install(src, dst string, k kind) (Manifest, error) {
+	m, err := verify(src, "", k)
 	if err != nil {
 		return m, fmt.Errorf("model to import, %s: %w", src, err)
 	}
 	if !m.HasVariant(VariantFP32) && !m.HasVariant(VariantInt8) {
-		return m, fmt.Errorf("%w: %s has neither model.onnx nor model_int8.onnx", ErrCorruptModel, src)
+		return m, fmt.Errorf("%w: %s has neither model.onnx nor model_int8.onnx", k.corrupt, src)
 	}
-	if cur, err := Verify(dst, ""); err == nil && sameFiles(cur, m) {
+	if cur, err := verify(dst, "", k); err == nil && sameFiles(cur, m) {
 		return m, nil // already installed, and intact
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -48,7 +50,7 @@ func Install(src, dst string) (Manifest, error) {
 	if err := fsx.CopyFile(filepath.Join(src, ManifestFile), filepath.Join(tmp, ManifestFile), 0o644); err != nil {
 		return m, fmt.Errorf("install model: %w", err)
 	}
-	if _, err := Verify(tmp, ""); err != nil {
+	if _, err := verify(tmp, "", k); err != nil {
 		return m, fmt.Errorf("install model: the copy does not verify (disk full?): %w", err)
 	}
 	if err := swapDir(tmp, dst); err != nil {
@@ -99,12 +101,18 @@ func swapDir(src, dst string) error {
 // ... anything archiver identifies) holding manifest.json at its top or
 // in one top-level directory.
 func Import(ctx context.Context, src, dst string) (Manifest, error) {
+	return ImportEither(ctx, src, func(string) (string, error) { return dst, nil })
+}
+
+// ImportEither is Import of the embedding model or the reranker, whichever
+// src holds (its manifest's name says), into dstFor(that name).
+func ImportEither(ctx context.Context, src string, dstFor func(name string) (string, error)) (Manifest, error) {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return Manifest{}, fmt.Errorf("import model: %w", err)
 	}
 	if fi.IsDir() {
-		return Install(src, dst)
+		return installEither(src, dstFor)
 	}
 	tmp, err := os.MkdirTemp("", "cmdai-model-import-")
 	if err != nil {
@@ -118,7 +126,21 @@ func Import(ctx context.Context, src, dst string) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fmt.Errorf("import model from %s: %w", src, err)
 	}
-	return Install(dir, dst)
+	return installEither(dir, dstFor)
+}
+
+// installEither installs the reranker when src's manifest names it, else
+// the embedding model (whose checks then say what is wrong with src).
+func installEither(src string, dstFor func(string) (string, error)) (Manifest, error) {
+	k := embedder
+	if m, err := readManifest(src, reranker); err == nil && m.Name == RerankerName {
+		k = reranker
+	}
+	dst, err := dstFor(k.name)
+	if err != nil {
+		return Manifest{}, err
+	}
+	return install(src, dst, k)
 }
 
 // extract unpacks regular files of an archive into dir, refusing entries

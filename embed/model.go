@@ -59,32 +59,47 @@ var ErrCorruptModel = errors.New("embedding model files do not match their manif
 // fixHint says how to get a good model onto this machine.
 const fixHint = "install it with `cmdai model pull` online, `cmdai model import DIR|TAR` on an air-gapped machine, or `make install` in a cmdai checkout; `cmdai doctor` checks every part"
 
-// ReadManifest reads dir/manifest.json.
-func ReadManifest(dir string) (Manifest, error) {
+// ReadManifest reads dir/manifest.json of the embedding model.
+func ReadManifest(dir string) (Manifest, error) { return readManifest(dir, embedder) }
+
+// kind is one of the models cmdai runs: its manifest name, what its
+// errors call it, and how to get a good copy.
+type kind struct {
+	name, what    string
+	none, corrupt error
+	fix           string
+}
+
+var embedder = kind{ModelName, "model", ErrNoModel, ErrCorruptModel, fixHint}
+
+func readManifest(dir string, k kind) (Manifest, error) {
 	var m Manifest
 	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return m, fmt.Errorf("%w in %s: %s", ErrNoModel, dir, fixHint)
+		return m, fmt.Errorf("%w in %s: %s", k.none, dir, k.fix)
 	}
 	if err != nil {
-		return m, fmt.Errorf("read model manifest: %w", err)
+		return m, fmt.Errorf("read %s manifest: %w", k.what, err)
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%w: %s: %v; %s", ErrCorruptModel, filepath.Join(dir, ManifestFile), err, fixHint)
+		return m, fmt.Errorf("%w: %s: %v; %s", k.corrupt, filepath.Join(dir, ManifestFile), err, k.fix)
 	}
-	if m.Name != ModelName || m.Dims != Dims {
-		return m, fmt.Errorf("%w: %s holds %q with %d dims, want %s with %d; %s", ErrCorruptModel, dir, m.Name, m.Dims, ModelName, Dims, fixHint)
+	if m.Name != k.name || m.Dims != Dims {
+		return m, fmt.Errorf("%w: %s holds %q with %d dims, want %s with %d; %s", k.corrupt, dir, m.Name, m.Dims, k.name, Dims, k.fix)
 	}
 	if len(m.Files) == 0 {
-		return m, fmt.Errorf("%w: %s lists no files; %s", ErrCorruptModel, filepath.Join(dir, ManifestFile), fixHint)
+		return m, fmt.Errorf("%w: %s lists no files; %s", k.corrupt, filepath.Join(dir, ManifestFile), k.fix)
 	}
 	return m, nil
 }
 
-// Verify checks every file the manifest lists against its sha256 and
-// that the files a variant needs are there. It returns the manifest.
-func Verify(dir string, variant string) (Manifest, error) {
-	m, err := ReadManifest(dir)
+// Verify checks every file the embedding model's manifest lists against
+// its sha256 and that the files a variant needs are there. It returns
+// the manifest.
+func Verify(dir string, variant string) (Manifest, error) { return verify(dir, variant, embedder) }
+
+func verify(dir, variant string, k kind) (Manifest, error) {
+	m, err := readManifest(dir, k)
 	if err != nil {
 		return m, err
 	}
@@ -96,30 +111,40 @@ func Verify(dir string, variant string) (Manifest, error) {
 		}
 		need = append(need, f)
 	}
+	if err := checkFiles(dir, m.Files, need); err != nil {
+		return m, fmt.Errorf("%w: %v; %s", k.corrupt, err, k.fix)
+	}
+	return m, nil
+}
+
+// checkFiles checks that files lists every name in need and that each
+// file it lists, a plain name in dir, has its sha256: the one check of
+// the embedder's and the reranker's manifests.
+func checkFiles(dir string, files map[string]string, need []string) error {
 	for _, f := range need {
-		if _, ok := m.Files[f]; !ok {
-			return m, fmt.Errorf("%w: %s lacks %s; %s", ErrCorruptModel, dir, f, fixHint)
+		if _, ok := files[f]; !ok {
+			return fmt.Errorf("%s lacks %s", dir, f)
 		}
 	}
-	names := make([]string, 0, len(m.Files))
-	for name := range m.Files {
+	names := make([]string, 0, len(files))
+	for name := range files {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
 		if !safeName(name) {
-			return m, fmt.Errorf("%w: manifest names %q, which is not a plain file name", ErrCorruptModel, name)
+			return fmt.Errorf("manifest names %q, which is not a plain file name", name)
 		}
 		sum, err := fileSHA256(filepath.Join(dir, name))
 		if err != nil {
-			return m, fmt.Errorf("%w: %v; %s", ErrCorruptModel, err, fixHint)
+			return err
 		}
-		if !strings.EqualFold(sum, m.Files[name]) {
-			return m, fmt.Errorf("%w: %s has sha256 %s, the manifest says %s (truncated or replaced?); %s",
-				ErrCorruptModel, filepath.Join(dir, name), sum, m.Files[name], fixHint)
+		if !strings.EqualFold(sum, files[name]) {
+			return fmt.Errorf("%s has sha256 %s, the manifest says %s (truncated or replaced?)",
+				filepath.Join(dir, name), sum, files[name])
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // ModelSHA256 identifies the weights a variant runs: the sha256 of its

@@ -48,6 +48,10 @@ type Searcher struct {
 	// KeywordDir is where the keyword index lives: learned mode keeps
 	// the commands' description vectors there (empty: in memory only).
 	KeywordDir string
+	// Reranker, when set, is learned mode's second model: its cosine
+	// between request and description is two more features, scored by
+	// ranker.WithReranker (nil: learned mode as before it).
+	Reranker embed.Embedder
 }
 
 // Reciprocal rank fusion: a command's fused score is the sum over the

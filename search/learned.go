@@ -30,10 +30,7 @@ type Candidate struct {
 
 // learned ranks by the linear score of each candidate's features.
 func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]CommandHit, error) {
-	w := ranker.Default
-	if s.Learned != nil {
-		w = s.Learned
-	}
+	w := s.learnedWeights()
 	cands, err := s.Candidates(ctx, request, pool)
 	if err != nil {
 		return nil, err
@@ -143,6 +140,11 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	gaps, rrs := ranker.AmongCandidates(descSims)
 	for i := range out {
 		out[i].Features[ranker.DescGap], out[i].Features[ranker.DescRank] = gaps[i], rrs[i]
+	}
+	if s.Reranker != nil {
+		if err := s.rerankFeatures(ctx, request, out); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -60,6 +60,9 @@ type Options struct {
 	// with another).
 	Model   answer.Model
 	Variant string
+	// Rerank opens the reranker learned mode's answers use, once for the
+	// process's life (nil: none).
+	Rerank answer.RerankerSource
 	// Getenv reads the environment (the keyword index's directory, the
 	// answers from disk).
 	Getenv func(string) string
@@ -83,6 +86,8 @@ type Index struct {
 	mu      sync.RWMutex
 	conn    *Conn          // nil while Chroma cannot be reached
 	e       embed.Embedder // kept across reloads while it fits the index
+	rr      embed.Embedder
+	closeRR func()
 	s       search.Searcher
 	openErr error // why there is no searcher (no index yet: exit 3)
 
@@ -109,17 +114,34 @@ var _ answer.Answerer = (*Index)(nil)
 // connection lives as long as it.
 func Open(ctx context.Context, o Options) (*Index, error) {
 	type loaded struct {
-		e   embed.Embedder
-		err error
+		e       embed.Embedder
+		rr      embed.Embedder
+		closeRR func()
+		err     error
 	}
 	model := make(chan loaded, 1)
 	go func() {
 		e, err := o.Model(ctx, o.Variant)
-		model <- loaded{e, err}
+		if err != nil {
+			model <- loaded{err: err}
+			return
+		}
+		var m loaded
+		if o.Rerank != nil {
+			m.rr, m.closeRR, m.err = o.Rerank(ctx)
+		}
+		if m.err != nil {
+			e.Close()
+		}
+		m.e = e
+		if m.err != nil {
+			m.e = nil
+		}
+		model <- m
 	}()
 	info, conn, err := o.Open(ctx)
 	m := <-model
-	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, e: m.e}
+	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, e: m.e, rr: m.rr, closeRR: m.closeRR}
 	w.retry.logf, w.retry.connect = o.Logf, o.Connect
 	if m.err == nil && conn == nil && errors.Is(err, chroma.ErrUnreachable) {
 		// Chroma could not be started or reached (its sentinel, as
@@ -131,6 +153,9 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	if err != nil || m.err != nil {
 		if m.e != nil {
 			m.e.Close()
+		}
+		if m.closeRR != nil {
+			m.closeRR()
 		}
 		if conn != nil {
 			conn.Close()
@@ -193,7 +218,7 @@ func (w *Index) searcher(ctx context.Context) (search.Searcher, error) {
 	if err != nil {
 		return search.Searcher{}, err
 	}
-	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw, KeywordDir: dir}, nil
+	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw, KeywordDir: dir, Reranker: w.rr}, nil
 }
 
 // Where says which Chroma the Index uses; while it has none, it says why
@@ -236,6 +261,10 @@ func (w *Index) Close() {
 	if w.e != nil {
 		w.e.Close()
 		w.e = nil
+	}
+	if w.closeRR != nil {
+		w.closeRR()
+		w.closeRR, w.rr = nil, nil
 	}
 	conn := w.conn
 	w.conn = nil

@@ -58,7 +58,7 @@ func doctorReport(t *testing.T, stdout string) map[string]doctorcmd.Component {
 	for _, c := range rep.Components {
 		byName[c.Name] = c
 	}
-	for _, n := range []string{"onnxruntime", "tokenizers", "model", "chroma", "index", "data-lock", "man-db", "release-key"} {
+	for _, n := range []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "man-db", "release-key"} {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("doctor --json lacks %s: %s", n, stdout)
 		}

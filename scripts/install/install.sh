@@ -7,6 +7,7 @@
 #   lib/cmdai/chroma/lean.py                    the program it runs (chroma/launcher's)
 #   lib/cmdai/chroma/site-packages/             and its packages (pip --target)
 #   share/cmdai/models/all-MiniLM-L6-v2/        the model, as .tools/model holds it
+#   share/cmdai/models/cmdai-reranker/          learned mode's reranker (`make reranker`), when built
 #   share/man/man1/cmdai.1                      made by `cmdai __man`
 #   share/bash-completion/completions/cmdai     made by `cmdai completion ...`
 #   share/zsh/site-functions/_cmdai
@@ -34,6 +35,7 @@ STAGE="$TOOLS/chroma/portable"
 CONSTRAINTS="$REPO/scripts/install/chroma-constraints.txt"
 PYTHON="${PYTHON:-python3}"
 MODEL=all-MiniLM-L6-v2
+RERANKER=cmdai-reranker
 ORTLIB=libonnxruntime.so
 if [ "$(uname -s)" = Darwin ]; then
 	ORTLIB=libonnxruntime.dylib
@@ -58,7 +60,7 @@ FILES=(
 	share/doc/cmdai/LICENSE
 	share/doc/cmdai/THIRD_PARTY_NOTICES
 )
-OWNED_DIRS=(lib/cmdai/chroma "share/cmdai/models/$MODEL")
+OWNED_DIRS=(lib/cmdai/chroma "share/cmdai/models/$MODEL" "share/cmdai/models/$RERANKER")
 OWN_PARENTS=(lib/cmdai share/cmdai/models share/cmdai share/doc/cmdai)
 
 # root sets ROOT=$DESTDIR$PREFIX, refusing a relative PREFIX: paths
@@ -181,6 +183,12 @@ do_install() {
 	write_launcher "$ROOT/lib/cmdai/chroma" "${stamp##* python}"
 	replace_dir "$model_src" "share/cmdai/models/$MODEL"
 	chmod -R u+rwX,go+rX,go-w "$ROOT/share/cmdai/models/$MODEL"
+	# learned mode's reranker, found here by name (optional: without it
+	# learned mode ranks as before it)
+	if [ -f "$TOOLS/model/$RERANKER/manifest.json" ]; then
+		replace_dir "$TOOLS/model/$RERANKER" "share/cmdai/models/$RERANKER"
+		chmod -R u+rwX,go+rX,go-w "$ROOT/share/cmdai/models/$RERANKER"
+	fi
 	install_generated share/man/man1/cmdai.1 __man --prefix "$PREFIX"
 	install_generated share/bash-completion/completions/cmdai completion bash
 	install_generated share/zsh/site-functions/_cmdai completion zsh

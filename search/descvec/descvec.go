@@ -30,13 +30,14 @@ type Vectors struct {
 	vecs     [][]float32
 }
 
-// descCache holds the Vectors of the keyword index last asked about (a
-// search.Searcher is a value, copied freely: it cannot hold them).
+// descCache holds the Vectors of the keyword index last asked about, one
+// per model (the embedder's and, with learned mode's reranker, its own),
+// since a search.Searcher is a value, copied freely, that cannot hold
+// them.
 var descCache struct {
 	sync.Mutex
-	kw    *bm25.Index
-	model string
-	d     *Vectors
+	kw *bm25.Index
+	d  map[string]*Vectors // by model sha256
 }
 
 // Of returns the description vectors of keyword index kw by embedder e:
@@ -49,8 +50,11 @@ func Of(ctx context.Context, kw *bm25.Index, e embed.Embedder, dir string) (*Vec
 	model := e.Info().SHA256
 	descCache.Lock()
 	defer descCache.Unlock()
-	if descCache.kw == kw && descCache.model == model && descCache.d != nil {
-		return descCache.d, nil
+	if descCache.kw != kw || descCache.d == nil {
+		descCache.kw, descCache.d = kw, map[string]*Vectors{}
+	}
+	if d := descCache.d[model]; d != nil {
+		return d, nil
 	}
 	commands, texts := descriptionTexts(kw)
 	path := ""
@@ -74,7 +78,7 @@ func Of(ctx context.Context, kw *bm25.Index, e embed.Embedder, dir string) (*Vec
 			_ = writeVectors(path, d)
 		}
 	}
-	descCache.kw, descCache.model, descCache.d = kw, model, d
+	descCache.d[model] = d
 	return d, nil
 }
 

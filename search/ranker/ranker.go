@@ -32,6 +32,8 @@ const (
 	DescGap    = "desc_gap"    // its one-line description's cosine minus the best candidate's
 	DescRank   = "rr_desc"     // 1/(RRFK + rank) among the candidates by that cosine
 	Subcommand = "subcommand"  // 1 for a subcommand's page: git-commit(1), ip-route(8)
+	RerankGap  = "rerank_gap"  // the reranker's request/description cosine minus the best candidate's
+	RerankRank = "rr_rerank"   // 1/(RRFK + rank) among the candidates by that cosine
 )
 
 // RRFK is the rank constant of the rr_ features: the same as fused
@@ -60,6 +62,16 @@ type Weights map[string]float64
 // got a weight of 6e-5 in the first fit: removed.)
 var Default = Weights{"desc_gap": 5.594, "name_dot": -2.059, "name_ver": -3.279, "page_rel": 1.006, "page_size": -1.182, "refs": 2.527, "rr_desc": -5.256, "rr_example": -2.14, "rr_keyword": 5.337, "rr_named": -0.7727, "rr_option": -0.5081, "rr_page": 15.71, "rr_section": 2.047, "rr_semantic": 18.35, "rr_semsum": -1.655, "rr_summary": -0.1008, "section8": -1.001, "sem_gap": 8.331, "subcommand": -1.804, "summary_gap": -0.4897, "summary_rel": 0.4227}
 
+// WithReranker are learned mode's weights when the reranker is installed
+// (embed.RerankerName): Default's features plus rerank_gap and rr_rerank,
+// fitted the same way (scripts/research/learn-ranker.py, L2 chosen by
+// 5-fold cross-validation: 0.0001) on the same two train sets, with every
+// train request's reranker features computed by a reranker trained
+// without it (scripts/research/reranker/cv_tune.py: out of fold), so
+// that the weights trust the reranker as much as it deserves on requests
+// it never saw. BENCHMARKS.md, "A reranker trained here".
+var WithReranker = Weights{"desc_gap": -12.85, "name_dot": -2.473, "name_ver": -6.974, "page_rel": 0.8645, "page_size": -1.408, "refs": 2.315, "rerank_gap": 21.79, "rr_desc": -5.884, "rr_example": -1.906, "rr_keyword": 6.149, "rr_named": -1.639, "rr_option": 0.3413, "rr_page": 15.8, "rr_rerank": -0.2248, "rr_section": 2.243, "rr_semantic": 19.32, "rr_semsum": -0.5339, "rr_summary": -2.561, "section8": -0.8581, "sem_gap": 7.53, "subcommand": -1.945, "summary_gap": -1.418, "summary_rel": 0.4342}
+
 // Features names every feature, the rr_ ones first (a fresh slice).
 func Features() []string { return append([]string(nil), features...) }
 
@@ -68,7 +80,7 @@ var features = func() []string {
 	for _, c := range Channels {
 		out = append(out, "rr_"+c)
 	}
-	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs, Subcommand)
+	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs, Subcommand, RerankGap, RerankRank)
 }()
 
 // Score is the linear score of a candidate's features under w, summed

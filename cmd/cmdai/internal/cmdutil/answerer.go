@@ -31,6 +31,7 @@ func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *an
 		Distro:  distroID,
 		Model:   f.Model(mo),
 		Variant: mo.Variant,
+		Rerank:  f.Reranker(mo),
 		Getenv:  f.Getenv,
 	}
 }

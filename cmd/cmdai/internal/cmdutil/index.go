@@ -50,5 +50,5 @@ func (f *Factory) OpenSearcher(ctx context.Context, conn *Connection, info distr
 			return search.Searcher{}, nil, err
 		}
 	}
-	return answer.OpenSearcher(ctx, conn.Store, info.CollectionName(), mo.Variant, f.Model(mo), dir)
+	return answer.OpenSearcher(ctx, conn.Store, info.CollectionName(), mo.Variant, f.Model(mo), dir, f.Reranker(mo))
 }

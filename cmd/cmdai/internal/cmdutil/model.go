@@ -9,6 +9,9 @@ import (
 // ModelOptions choose the embedding model and runtime.
 type ModelOptions struct {
 	Dir, Variant, Backend string
+	// Rerank chooses learned mode's reranker (RerankFlags), for the
+	// commands that answer requests.
+	Rerank RerankOptions
 }
 
 // ModelFlags are --model-dir, --model-variant and --embed-backend, shared

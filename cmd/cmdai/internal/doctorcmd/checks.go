@@ -136,6 +136,38 @@ func checkModel(opts *Options, ort Component) Component {
 	return c
 }
 
+// checkReranker verifies learned mode's reranker where queries look for
+// it. It is optional: not installed is a warning (learned mode ranks
+// without it); installed and damaged is bad (queries warn and go without
+// it), but neither fails doctor.
+func checkReranker(opts *Options) Component {
+	c := Component{Name: "reranker", Version: embed.RerankerName}
+	dir := opts.Model.Rerank.Dir
+	if dir == "" {
+		installed, err := config.ModelDir(opts.Getenv, embed.RerankerName)
+		if err != nil {
+			c.Status, c.Detail = StatusBad, err.Error()
+			return c
+		}
+		dir = embed.PickModelDir(installed, config.ThisInstall().ModelDir(embed.RerankerName))
+	}
+	c.Path = dir
+	start := time.Now()
+	m, err := embed.VerifyReranker(dir, "")
+	switch {
+	case errors.Is(err, embed.ErrNoReranker):
+		c.Status, c.Detail = StatusWarning, "not installed: learned mode ranks without it"
+		c.Fix = "`make reranker install-model` in a cmdai checkout, or `cmdai model import` of a release's reranker"
+	case err != nil:
+		c.Status, c.Detail = StatusBad, err.Error()
+		c.Fix = "rebuild it (`make reranker`) and `cmdai model import` it again; until then queries warn and rank without it"
+	default:
+		c.Status = StatusOK
+		c.Detail = fmt.Sprintf("%d files match their sha256 in %s (%d ms)", len(m.Files), embed.ManifestFile, time.Since(start).Milliseconds())
+	}
+	return c
+}
+
 // checkChroma finds the server and asks its version (--version, no
 // server started), or, with --chroma-url, its heartbeat.
 func checkChroma(ctx context.Context, opts *Options) Component {

@@ -117,7 +117,7 @@ func TestDoctorRun(t *testing.T) {
 				t.Errorf("%v: %d keys, want all 6", c, len(c))
 			}
 		}
-		if want := []string{"onnxruntime", "tokenizers", "model", "chroma", "index", "data-lock", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
+		if want := []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("parts %v, want %v", names, want)
 		}
 		if status["model"] != StatusMissing || status["chroma"] != StatusMissing || status["index"] != StatusWarning || status["data-lock"] != StatusOK {

@@ -79,6 +79,7 @@ func NewCmdDoctor(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		&cli.StringFlag{Name: "distro", Usage: "check the index of distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.RerankerDirFlag(&opts.Model.Rerank.Dir))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "doctor",
@@ -146,7 +147,7 @@ func Check(ctx context.Context, opts *Options) Report {
 	model := checkModel(opts, ort)
 	chroma := checkChroma(ctx, opts)
 	lock := checkLock(opts)
-	comps := []Component{ort, checkTokenizers(), model, chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkManDB(ctx), checkReleaseKey()}
+	comps := []Component{ort, checkTokenizers(), model, checkReranker(opts), chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkManDB(ctx), checkReleaseKey()}
 	rep := Report{SchemaVersion: SchemaVersion, OK: true, Components: comps}
 	for _, c := range comps {
 		if failed(c) {

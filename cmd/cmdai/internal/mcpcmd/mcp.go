@@ -46,6 +46,7 @@ func NewCmdMCP(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		&cli.DurationFlag{Name: "keep-open", Value: DefaultKeepOpen, Usage: "close the index (and stop the private Chroma server, freeing its data for other cmdai commands) after `DURATION` without a call; the next call opens it again (0: keep it open for the whole session)", Destination: &opts.KeepOpen},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{

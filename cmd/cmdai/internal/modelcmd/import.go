@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/clix"
 )
@@ -27,10 +28,13 @@ func newImportCommand(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.
 		UsageText: "cmdai model import DIR|TAR",
 		Description: `Verifies every file against the source's manifest.json, copies it beside the
 installed model, verifies the copy, then swaps it in: a failed import leaves
-the installed model as it was.
+the installed model as it was. A directory or tarball of learned mode's
+reranker (its manifest names cmdai-reranker) is installed beside the model,
+where queries find it.
 
 EXAMPLES:
    $ cmdai model import .tools/model/all-MiniLM-L6-v2
+   $ cmdai model import .tools/model/cmdai-reranker
    $ cmdai model import /media/usb/all-MiniLM-L6-v2.tar.gz`,
 		Flags:        []cli.Flag{cmdutil.ModelDirFlag(&opts.ModelDir)},
 		OnUsageError: clix.OnUsageError,
@@ -48,13 +52,19 @@ EXAMPLES:
 }
 
 func runImport(ctx context.Context, opts *ImportOptions) error {
-	dst, err := opts.ModelInstallDir(opts.ModelDir)
+	var dst string
+	m, err := embed.ImportEither(ctx, opts.Source, func(name string) (string, error) {
+		var err error
+		if name == embed.RerankerName {
+			// learned mode's reranker: beside the model, found there by name
+			dst, err = config.ModelDir(opts.Getenv, name)
+		} else {
+			dst, err = opts.ModelInstallDir(opts.ModelDir)
+		}
+		return dst, err
+	})
 	if err != nil {
-		return err
-	}
-	m, err := embed.Import(ctx, opts.Source, dst)
-	if err != nil {
-		if errors.Is(err, embed.ErrCorruptModel) || errors.Is(err, embed.ErrNoModel) {
+		if errors.Is(err, embed.ErrCorruptModel) || errors.Is(err, embed.ErrNoModel) || errors.Is(err, embed.ErrCorruptReranker) {
 			return cmdutil.WithCode(cmdutil.ExitVerification, err)
 		}
 		return err

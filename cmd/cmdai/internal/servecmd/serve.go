@@ -59,6 +59,7 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "serve",
@@ -242,6 +243,7 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		ChromaURL:  co.URL,
 		Model:      opts.Factory.Model(opts.Model),
 		Variant:    opts.Model.Variant,
+		Rerank:     opts.Factory.Reranker(opts.Model),
 		Getenv:     opts.Getenv,
 		Logf:       logf,
 		RetryEvery: opts.RetryEvery,

@@ -74,6 +74,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cli.Command 
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "eval",

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/internal/termtext"
 )
 
@@ -83,7 +84,7 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (builder.
 			return bo, err
 		}
 		ei := emb.list[0].Info()
-		if bo.Cache, err = embed.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
+		if bo.Cache, err = embcache.OpenCache(dir, ei.SHA256, ei.Dims); err != nil {
 			return bo, err
 		}
 	}

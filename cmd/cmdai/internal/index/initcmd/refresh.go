@@ -11,7 +11,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
-	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 )
@@ -82,7 +82,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	clearProgress := setProgress(opts, &bo)
-	var cache *embed.Cache
+	var cache *embcache.Cache
 	open := func(o *builder.Options) error {
 		list, err := emb.Open(ctx)
 		if err != nil {

