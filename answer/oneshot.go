@@ -88,6 +88,12 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 	if err != nil {
 		return QueryResult{}, err
 	}
+	rerank := o.Rerank
+	if req.Mode != search.ModeLearned {
+		rerank = nil // only learned mode reranks: no model to load
+	}
+	rerank, cleanup := prefetch(ctx, rerank)
+	defer cleanup()
 	conn, err := o.Connect(ctx)
 	if err != nil {
 		return QueryFromDisk(ctx, o.Getenv, info.CollectionName(), req, start, err)
@@ -98,10 +104,6 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 		if keywordDir, err = config.KeywordDir(orOS(o.Getenv)); err != nil {
 			return QueryResult{}, err
 		}
-	}
-	rerank := o.Rerank
-	if req.Mode != search.ModeLearned {
-		rerank = nil // only learned mode reranks: no model to load
 	}
 	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, rerank)
 	if err != nil {

@@ -29,3 +29,43 @@ func openReranker(ctx context.Context, src RerankerSource) (embed.Embedder, func
 	}
 	return r, closeR, nil
 }
+
+// prefetch starts src at once, in the background, so that loading the
+// reranker overlaps with starting or reaching Chroma (a one-shot query
+// waits for both). The returned source hands over what src opened; the
+// returned cleanup closes it if no one took it.
+func prefetch(ctx context.Context, src RerankerSource) (RerankerSource, func()) {
+	if src == nil {
+		return nil, func() {}
+	}
+	type opened struct {
+		e     embed.Embedder
+		close func()
+		err   error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		e, closeE, err := src(ctx)
+		ch <- opened{e, closeE, err}
+	}()
+	var got *opened
+	take := func() opened {
+		if got == nil {
+			o := <-ch
+			got = &o
+		}
+		return *got
+	}
+	taken := false
+	handOver := func(context.Context) (embed.Embedder, func(), error) {
+		o := take()
+		taken = true
+		return o.e, o.close, o.err
+	}
+	cleanup := func() {
+		if o := take(); !taken && o.close != nil {
+			o.close()
+		}
+	}
+	return handOver, cleanup
+}

@@ -26,8 +26,9 @@ func realRerankerDir(t testing.TB) string {
 
 // The reranker this binary runs gives PyTorch's vectors: the ones
 // scripts/research/reranker/train_reranker.py wrote beside the weights it
-// committed, from the model it trained. fp32 matches to rounding; int8,
-// what queries run, stays close enough that its cosines rank alike.
+// committed, from the model it trained. The installed reranker is int8
+// (build-reranker.sh checked its fp32 file to rounding, then left it out);
+// it stays close enough that its cosines rank alike.
 func TestRealRerankerMatchesPyTorch(t *testing.T) {
 	dir := realRerankerDir(t)
 	requireORT(t)
@@ -42,7 +43,7 @@ func TestRealRerankerMatchesPyTorch(t *testing.T) {
 	if err := json.Unmarshal(b, &ref); err != nil || len(ref.Texts) < 10 || len(ref.Texts) != len(ref.Vectors) {
 		t.Fatalf("reference.json: %v (%d texts, %d vectors)", err, len(ref.Texts), len(ref.Vectors))
 	}
-	for variant, floor := range map[string]float64{VariantFP32: 0.9999, VariantInt8: 0.98} {
+	for variant, floor := range map[string]float64{VariantInt8: 0.98} {
 		e, err := OpenReranker(context.Background(), Options{Dir: dir, Backend: BackendORT, Variant: variant})
 		if err != nil {
 			t.Fatalf("open the reranker (%s): %v", variant, err)

@@ -53,6 +53,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	if err := s.keywordsReady(ModeLearned); err != nil {
 		return nil, err
 	}
+	finishRerank := s.rerankStart(ctx, request)
 	vecs, err := s.Embedder.Embed(ctx, []string{request})
 	if err != nil {
 		return nil, err
@@ -141,10 +142,8 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	for i := range out {
 		out[i].Features[ranker.DescGap], out[i].Features[ranker.DescRank] = gaps[i], rrs[i]
 	}
-	if s.Reranker != nil {
-		if err := s.rerankFeatures(ctx, request, out); err != nil {
-			return nil, err
-		}
+	if err := finishRerank(out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

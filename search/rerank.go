@@ -8,32 +8,55 @@ import (
 	"github.com/cmdai/cmdai/search/ranker"
 )
 
-// rerankFeatures adds learned mode's reranker features to cands: the
-// reranker's cosine between the request and each command's one-line
-// description, as a gap to the best candidate's and a rank among them
-// (ranker.RerankGap, ranker.RerankRank), the way desc_gap and rr_desc
-// use the embedder's. The reranker is all-MiniLM-L6-v2 fine-tuned on the
-// train requests (embed.RerankerName); its description vectors are
-// embedded once per index and kept beside the embedder's.
-func (s Searcher) rerankFeatures(ctx context.Context, request string, cands []Candidate) error {
-	vecs, err := s.Reranker.Embed(ctx, []string{request})
-	if err != nil {
-		return fmt.Errorf("reranker: %w", err)
+// rerankStart starts the reranker (embed.RerankerName) on the request in
+// the background, to run while Chroma answers the semantic channel; the
+// returned finish waits for it and gives the candidates its features (a
+// no-op without a reranker). Its description vectors are embedded once
+// per index and kept beside the embedder's.
+func (s Searcher) rerankStart(ctx context.Context, request string) (finish func([]Candidate) error) {
+	if s.Reranker == nil {
+		return func([]Candidate) error { return nil }
 	}
-	descs, err := descvec.Of(ctx, s.Keywords, s.Reranker, s.KeywordDir)
-	if err != nil {
-		return fmt.Errorf("reranker: %w", err)
+	var vec []float32
+	var descs *descvec.Vectors
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var vecs [][]float32
+		if vecs, err = s.Reranker.Embed(ctx, []string{request}); err != nil {
+			err = fmt.Errorf("reranker: %w", err)
+			return
+		}
+		vec = vecs[0]
+		if descs, err = descvec.Of(ctx, s.Keywords, s.Reranker, s.KeywordDir); err != nil {
+			err = fmt.Errorf("reranker: %w", err)
+		}
+	}()
+	return func(cands []Candidate) error {
+		<-done
+		if err != nil {
+			return err
+		}
+		addRerankFeatures(cands, vec, descs)
+		return nil
 	}
-	sims := descs.Similarities(vecs[0])
-	values := make([]float64, len(cands))
+}
+
+// addRerankFeatures gives every candidate learned mode's reranker
+// features from the reranker's cosine between the request (vec) and the
+// command's one-line description: its gap to the best candidate's and
+// its rank among them (ranker.RerankGap, ranker.RerankRank), the way
+// desc_gap and rr_desc use the embedder's.
+func addRerankFeatures(cands []Candidate, vec []float32, descs *descvec.Vectors) {
+	commands := make([]string, len(cands))
 	for i, c := range cands {
-		values[i] = sims[c.Hit.Command]
+		commands[i] = c.Hit.Command
 	}
-	gaps, rrs := ranker.AmongCandidates(values)
+	gaps, rrs := ranker.AmongCandidates(descs.SimilaritiesOf(vec, commands))
 	for i := range cands {
 		cands[i].Features[ranker.RerankGap], cands[i].Features[ranker.RerankRank] = gaps[i], rrs[i]
 	}
-	return nil
 }
 
 // learnedWeights are the weights learned mode scores with: the caller's,

@@ -6,7 +6,7 @@ makes: numpy, safetensors, onnxruntime, tokenizers; no torch).
       DIR/model.safetensors: all-MiniLM-L6-v2's weights (SRC) with the
       tensors in FILE (the tuned ones, fp16) put in their place, and
       SRC's config.json: what export_onnx.py reads.
-  build_reranker.py verify --model-dir DIR --reference FILE [--min-fp32 0.9999] [--min-int8 0.98]
+  build_reranker.py verify --model-dir DIR --reference FILE [--min-fp32 0.9999] [--min-int8 0.98] [--int8-only]
       the vectors of DIR's model.onnx and model_int8.onnx (mean pooled,
       normalised) for the reference texts against PyTorch's (FILE, from
       scripts/research/reranker/train_reranker.py): exits 1 below the
@@ -61,7 +61,8 @@ def verify(a):
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     ok = True
-    for name, floor in (("model.onnx", a.min_fp32), ("model_int8.onnx", a.min_int8)):
+    files = (("model.onnx", a.min_fp32), ("model_int8.onnx", a.min_int8))
+    for name, floor in files[1:] if a.int8_only else files:
         s = ort.InferenceSession(os.path.join(a.model_dir, name), opts, providers=["CPUExecutionProvider"])
         got = vectors(s, tok, ref["texts"])
         cos = (got * want).sum(1)
@@ -83,6 +84,7 @@ def main():
     v.add_argument("--reference", required=True)
     v.add_argument("--min-fp32", type=float, default=0.9999)
     v.add_argument("--min-int8", type=float, default=0.98)
+    v.add_argument("--int8-only", action="store_true", help="the installed reranker: its fp32 file is left out")
     a = ap.parse_args()
     {"merge": merge, "verify": verify}[a.cmd](a)
 

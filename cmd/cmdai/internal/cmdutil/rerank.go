@@ -44,10 +44,12 @@ func RerankerDirFlag(dir *string) cli.Flag {
 func (f *Factory) Reranker(mo ModelOptions) answer.RerankerSource {
 	o := mo.Rerank
 	return func(ctx context.Context) (embed.Embedder, func(), error) {
-		if o.Off {
+		dir, asked := o.Dir, o.Dir != ""
+		if o.Off || (!asked && (!embed.ORTAvailable() || mo.Backend == embed.BackendGo)) {
+			// Off, or the pure-Go backend, which cannot run the int8
+			// reranker: learned mode as before it, nothing to fix.
 			return nil, nil, nil
 		}
-		dir, asked := o.Dir, o.Dir != ""
 		if !asked {
 			installed, err := config.ModelDir(f.Getenv, embed.RerankerName)
 			if err != nil {
