@@ -48,24 +48,23 @@ func prefetch(ctx context.Context, src RerankerSource) (RerankerSource, func()) 
 		e, closeE, err := src(ctx)
 		ch <- opened{e, closeE, err}
 	}()
-	var got *opened
-	take := func() opened {
-		if got == nil {
-			o := <-ch
-			got = &o
-		}
-		return *got
-	}
-	taken := false
+	taken := false // OpenSearcher asks for it once, if it gets that far
 	handOver := func(context.Context) (embed.Embedder, func(), error) {
-		o := take()
 		taken = true
+		o := <-ch
 		return o.e, o.close, o.err
 	}
 	cleanup := func() {
-		if o := take(); !taken && o.close != nil {
-			o.close()
+		if taken {
+			return
 		}
+		// Not used (a degraded answer from disk): close it once it has
+		// loaded, without holding that answer back.
+		go func() {
+			if o := <-ch; o.close != nil {
+				o.close()
+			}
+		}()
 	}
 	return handOver, cleanup
 }

@@ -121,21 +121,12 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	}
 	model := make(chan loaded, 1)
 	go func() {
-		e, err := o.Model(ctx, o.Variant)
-		if err != nil {
-			model <- loaded{err: err}
-			return
-		}
 		var m loaded
-		if o.Rerank != nil {
-			m.rr, m.closeRR, m.err = o.Rerank(ctx)
-		}
-		if m.err != nil {
-			e.Close()
-		}
-		m.e = e
-		if m.err != nil {
-			m.e = nil
+		if m.e, m.err = o.Model(ctx, o.Variant); m.err == nil && o.Rerank != nil {
+			if m.rr, m.closeRR, m.err = o.Rerank(ctx); m.err != nil {
+				m.e.Close()
+				m.e = nil
+			}
 		}
 		model <- m
 	}()

@@ -65,24 +65,7 @@ recipe() {
 }
 
 up_to_date() {
-	[ -f "$OUT/manifest.json" ] || return 1
-	"$VENV/bin/python" - "$OUT" "$(recipe)" <<'PY'
-import hashlib, json, os, sys
-out, recipe = sys.argv[1], sys.argv[2]
-m = json.load(open(os.path.join(out, "manifest.json")))
-if m.get("recipe") != recipe:
-    sys.exit(1)
-for name, want in m["files"].items():
-    h = hashlib.sha256()
-    try:
-        with open(os.path.join(out, name), "rb") as f:
-            for b in iter(lambda: f.read(1 << 20), b""):
-                h.update(b)
-    except OSError:
-        sys.exit(1)
-    if h.hexdigest() != want:
-        sys.exit(1)
-PY
+	python3 "$REPO/scripts/install/manifest_current.py" "$OUT" "$(recipe)"
 }
 
 check() { "$VENV/bin/python" "$REPO/scripts/install/build_reranker.py" verify --model-dir "$1" --reference "$IN/reference.json" "${@:2}"; }

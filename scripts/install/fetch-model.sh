@@ -80,24 +80,7 @@ recipe() {
 # True when manifest.json is there, lists every file with a matching sha256,
 # and was written by this recipe.
 up_to_date() {
-	[ -f "$OUT/manifest.json" ] || return 1
-	python3 - "$OUT" "$(recipe)" <<'EOF'
-import hashlib, json, os, sys
-out, recipe = sys.argv[1], sys.argv[2]
-m = json.load(open(os.path.join(out, "manifest.json")))
-if m.get("recipe") != recipe:
-    sys.exit(1)
-for name, want in m["files"].items():
-    p = os.path.join(out, name)
-    if not os.path.isfile(p):
-        sys.exit(1)
-    h = hashlib.sha256()
-    with open(p, "rb") as f:
-        for b in iter(lambda: f.read(1 << 20), b""):
-            h.update(b)
-    if h.hexdigest() != want:
-        sys.exit(1)
-EOF
+	python3 "$REPO/scripts/install/manifest_current.py" "$OUT" "$(recipe)"
 }
 
 ensure_venv() {

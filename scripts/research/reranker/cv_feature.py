@@ -18,7 +18,6 @@ import importlib.util
 import json
 import math
 import os
-import sys
 
 import numpy as np
 
@@ -30,34 +29,31 @@ spec.loader.exec_module(lr)
 RRFK = 10
 
 
-def embed_all(model_dir, texts, batch=64):
+def load(model_dir):
     import torch
-    import torch.nn.functional as F
     from transformers import AutoModel, AutoTokenizer
     torch.set_num_threads(2)
-    tok = AutoTokenizer.from_pretrained(model_dir)
-    model = AutoModel.from_pretrained(model_dir).eval()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(texts), batch):
-            e = tok(texts[i:i + batch], padding=True, truncation=True, max_length=256, return_tensors="pt")
-            h = model(**e).last_hidden_state
-            m = e["attention_mask"].unsqueeze(-1).float()
-            out.append(F.normalize((h * m).sum(1) / m.sum(1), dim=-1).numpy())
-    return np.vstack(out)
+    return AutoModel.from_pretrained(model_dir).eval(), AutoTokenizer.from_pretrained(model_dir)
 
 
-def augment(reqs, descs, model_dir):
-    names = sorted(descs)
-    D = dict(zip(names, embed_all(model_dir, [descs[n] or n for n in names])))
-    Q = embed_all(model_dir, [r["query"] for r in reqs])
-    for r, q in zip(reqs, Q):
-        sims = [float(D[c["command"]] @ q) if c["command"] in D else -1.0 for c in r["candidates"]]
+def add_features(reqs, desc_vecs, request_vecs):
+    """Each candidate's tuned_gap and rr_tuned from the request's vector and
+    the descriptions' (by command), as search.Candidates computes them."""
+    for r, q in zip(reqs, request_vecs):
+        sims = [float(desc_vecs[c["command"]] @ q) if c["command"] in desc_vecs else -1.0 for c in r["candidates"]]
         order = sorted(range(len(sims)), key=lambda i: -sims[i])
         for rank, i in enumerate(order):
             f = r["candidates"][i]["features"]
             f["tuned_gap"] = sims[i] - sims[order[0]]
             f["rr_tuned"] = 1 / (RRFK + rank + 1)
+
+
+def augment(reqs, descs, model_dir):
+    from model import embed_all
+    model, tok = load(model_dir)
+    names = sorted(descs)
+    D = dict(zip(names, embed_all(model, tok, [descs[n] or n for n in names], 256)))
+    add_features(reqs, D, embed_all(model, tok, [r["query"] for r in reqs], 256))
     return reqs
 
 
@@ -109,6 +105,19 @@ def report(name, rr, l2):
     print(f"{name}: L2 {l2}: hit@1 {100*h1/n:.1f}% hit@5 {100*h5/n:.1f}% MRR@10 {sum(rr)/n:.3f} (n={n})")
 
 
+def compare(reqs, base_names, label):
+    """CV of learned mode with and without the tuned features, paired."""
+    l2a, base = cv_rr(reqs, base_names)
+    l2b, new = cv_rr(reqs, base_names + ["rr_tuned", "tuned_gap"])
+    report("learned (today's features)", base, l2a)
+    report(label, new, l2b)
+    w = sum(x > y for x, y in zip(new, base))
+    l = sum(x < y for x, y in zip(new, base))
+    h1w = sum(x == 1.0 and y != 1.0 for x, y in zip(new, base))
+    h1l = sum(y == 1.0 and x != 1.0 for x, y in zip(new, base))
+    print(f"paired on RR@10: {w} better / {l} worse, sign test p = {sign_p(w, l):.3g}; hit@1 gained {h1w}, lost {h1l}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--features", required=True)
@@ -121,15 +130,7 @@ def main():
     descs = {c: (t.split(": ", 1)[1] if ": " in t else "") for c, t in cards.items()}
     base_names = sorted({f for d in reqs for c in d["candidates"] for f in c["features"]})
     reqs = augment(reqs, descs, a.model)
-    l2a, base = cv_rr(reqs, base_names)
-    l2b, new = cv_rr(reqs, base_names + ["rr_tuned", "tuned_gap"])
-    report("learned (today's features)", base, l2a)
-    report("learned + tuned_gap, rr_tuned", new, l2b)
-    w = sum(x > y for x, y in zip(new, base))
-    l = sum(x < y for x, y in zip(new, base))
-    h1w = sum(x == 1.0 and y != 1.0 for x, y in zip(new, base))
-    h1l = sum(y == 1.0 and x != 1.0 for x, y in zip(new, base))
-    print(f"paired on RR@10: {w} better / {l} worse, sign test p = {sign_p(w, l):.3g}; hit@1 gained {h1w}, lost {h1l}")
+    compare(reqs, base_names, "learned + tuned_gap, rr_tuned")
     if a.write:
         with open(a.write, "w") as f:
             for r in reqs:

@@ -9,21 +9,18 @@ import argparse
 import json
 import random
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 from transformers import AutoModel, AutoTokenizer
 
 import cv_feature as cvf
+from model import embed_all, mean_pooled
 
 SEED = 1234
 
 
 def embed(model, tok, texts, max_len=64):
-    e = tok(texts, padding=True, truncation=True, max_length=max_len, return_tensors="pt")
-    h = model(**e).last_hidden_state
-    m = e["attention_mask"].unsqueeze(-1).to(h.dtype)
-    return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1e-9), dim=-1)
+    return mean_pooled(model, tok, texts, max_len)
 
 
 def tune(src, examples, text, epochs, lr, batch=32, top_layers=0):
@@ -99,24 +96,10 @@ def main():
         model, tok = tune(a.model, ex + pseudo, text, a.epochs, a.lr, top_layers=a.top_layers)
         held = [r for r in reqs if cvf.lr.fold_of(r["query"]) == k]
         names = sorted(text)
-        with torch.no_grad():
-            D = dict(zip(names, torch.cat([embed(model, tok, [text[n] for n in names[i:i + 64]], 256) for i in range(0, len(names), 64)]).numpy()))
-            Q = torch.cat([embed(model, tok, [r["query"] for r in held[i:i + 64]], 256) for i in range(0, len(held), 64)]).numpy()
-        for r, q in zip(held, Q):
-            sims = [float(D[c["command"]] @ q) if c["command"] in D else -1.0 for c in r["candidates"]]
-            order = sorted(range(len(sims)), key=lambda i: -sims[i])
-            for rank, i in enumerate(order):
-                f = r["candidates"][i]["features"]
-                f["tuned_gap"] = sims[i] - sims[order[0]]
-                f["rr_tuned"] = 1 / (cvf.RRFK + rank + 1)
+        D = dict(zip(names, embed_all(model, tok, [text[n] for n in names], 256)))
+        cvf.add_features(held, D, embed_all(model, tok, [r["query"] for r in held], 256))
         print(f"fold {k}: trained on {len(ex)} requests + {len(pseudo)} pseudo, scored {len(held)}", flush=True)
-    l2a, base = cvf.cv_rr(reqs, base_names)
-    l2b, new = cvf.cv_rr(reqs, base_names + ["rr_tuned", "tuned_gap"])
-    cvf.report("learned (today's features)", base, l2a)
-    cvf.report("learned + tuned (out of fold)", new, l2b)
-    w = sum(x > y for x, y in zip(new, base))
-    l = sum(x < y for x, y in zip(new, base))
-    print(f"paired on RR@10: {w} better / {l} worse, sign test p = {cvf.sign_p(w, l):.3g}")
+    cvf.compare(reqs, base_names, "learned + tuned (out of fold)")
     if a.write:
         with open(a.write, "w") as f:
             for r in reqs:

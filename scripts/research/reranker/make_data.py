@@ -128,22 +128,12 @@ def nearest_negatives(reqs, cards, model_dir, k, batch=64):
     """For each pseudo-request, the k commands whose cards are nearest by
     the embedder, the positive left out."""
     import numpy as np
-    import torch
     from transformers import AutoModel, AutoTokenizer
-    torch.manual_seed(SEED)
+
+    from model import embed_all
     tok = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModel.from_pretrained(model_dir).eval()
-
-    def embed(texts):
-        outs = []
-        with torch.no_grad():
-            for i in range(0, len(texts), batch):
-                e = tok(texts[i:i + batch], padding=True, truncation=True, max_length=64, return_tensors="pt")
-                h = model(**e).last_hidden_state
-                m = e["attention_mask"].unsqueeze(-1).float()
-                v = (h * m).sum(1) / m.sum(1)
-                outs.append(torch.nn.functional.normalize(v, dim=-1).numpy())
-        return np.vstack(outs)
+    embed = lambda texts: embed_all(model, tok, texts, 64, batch)  # noqa: E731
     names = sorted(cards)
     C = embed([cards[n] for n in names])
     Q = embed([r["query"] for r in reqs])

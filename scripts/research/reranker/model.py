@@ -40,3 +40,20 @@ class SegmentCosine(torch.nn.Module):
         q = F.normalize((h * qm).sum(1) / qm.sum(1).clamp(min=1), dim=-1)
         c = F.normalize((h * cm).sum(1) / cm.sum(1).clamp(min=1), dim=-1)
         return (self.scale * (q * c).sum(-1) + self.bias).unsqueeze(-1)
+
+
+def mean_pooled(model, tok, texts, max_len):
+    """all-MiniLM-L6-v2's sentence vectors of texts by model (a
+    transformers AutoModel): mean over the attention mask, unit length; a
+    tensor, with gradients when the caller wants them."""
+    e = tok(texts, padding=True, truncation=True, max_length=max_len, return_tensors="pt")
+    h = model(**e).last_hidden_state
+    m = e["attention_mask"].unsqueeze(-1).to(h.dtype)
+    return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1e-9), dim=-1)
+
+
+def embed_all(model, tok, texts, max_len, batch=64):
+    """mean_pooled of many texts, in batches, without gradients: numpy."""
+    with torch.no_grad():
+        return torch.cat([mean_pooled(model, tok, texts[i:i + batch], max_len)
+                          for i in range(0, len(texts), batch)]).numpy()

@@ -22,14 +22,13 @@ import torch
 import torch.nn.functional as F
 from transformers import AutoModel, AutoTokenizer
 
+from model import mean_pooled
+
 SEED = 1234
 
 
 def embed(model, tok, texts, max_len):
-    e = tok(texts, padding=True, truncation=True, max_length=max_len, return_tensors="pt")
-    h = model(**e).last_hidden_state
-    m = e["attention_mask"].unsqueeze(-1).to(h.dtype)
-    return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1e-9), dim=-1)
+    return mean_pooled(model, tok, texts, max_len)
 
 
 def evaluate(model, tok, data, key, max_len, k=10):
