@@ -34,9 +34,18 @@ func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verificat
 func (f *Factory) Model(mo ModelOptions) answer.Model {
 	return func(ctx context.Context, variant string) (embed.Embedder, error) {
 		mo.Variant = variant
-		return f.Embedder(ctx, mo, 0)
+		return f.Embedder(ctx, mo, answerThreads)
 	}
 }
+
+// answerThreads is ONNX Runtime's intra-op pool when answering: one
+// thread. A learned query embeds its short request with the embedder
+// and, at the same time, with the reranker; two-thread pools that spin
+// against each other on 2 cores cost ~10 ms at p50 through serve, while
+// one thread each answers as fast as the embedder alone did
+// (BENCHMARKS.md, "A reranker trained here"). Both pass it: the first
+// model opened sets the pool for the process's one ORT session.
+const answerThreads = 1
 
 // OpenSearcher opens what a search in any mode needs on conn
 // (answer.OpenSearcher): info's collection, the model of mo (or the

@@ -60,7 +60,7 @@ func (f *Factory) Reranker(mo ModelOptions) answer.RerankerSource {
 		// The embedder's backend; the variant is the backend's default
 		// (int8 with ONNX Runtime): the reranker embeds only the request
 		// and the descriptions, so it need not match the index's.
-		e, err := embed.OpenReranker(ctx, embed.Options{Dir: dir, Backend: mo.Backend})
+		e, err := embed.OpenReranker(ctx, embed.Options{Dir: dir, Backend: mo.Backend, Threads: answerThreads})
 		switch {
 		case err == nil:
 			return e, func() { e.Close() }, nil
