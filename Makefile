@@ -76,6 +76,9 @@ scan: index
 test-deps: ## install the Debian packages the tests read (man pages, man-db)
 	./scripts/install/install-test-deps.sh
 
+# No test leaves a serve running: read commands in the test scripts answer
+# one-shot (the Go tests that start one in the background stop it).
+test: export CMDAI_AUTO_SERVE = false
 test: test-deps tools model reranker chroma mcp-client vet ## install what tests need, then run every test
 	CI=$${CI:-} $(TEST_ENV) $(GO) test $(GOTAGS) -count=1 -timeout 30m ./...
 	./scripts/ci/test-install.sh

@@ -85,6 +85,8 @@ var Settings = []Setting{
 	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration},
 	{Env: "CMDAI_RELEASE_PUBLIC_KEY", Kind: String},
 	{Env: "CMDAI_NO_SERVE", Kind: Bool},
+	{Env: "CMDAI_AUTO_SERVE", Kind: Bool},
+	{Env: "CMDAI_AUTO_SERVE_IDLE", Kind: Duration},
 	{Env: "CMDAI_SOCKET", Kind: String, Path: true},
 	{Env: "CMDAI_CHROMA_URL", Kind: String},
 	{Env: "CMDAI_CHROMA_TENANT", Kind: String},

@@ -68,3 +68,10 @@ func defaultDataRoot(getenv Env) (string, error) {
 
 // errMoved: the data root is not the default one.
 var errMoved = errors.New("the data root is moved by CMDAI_HOME or the configuration file")
+
+// ServeLogFile is where a serve started in the background (package
+// autostart) writes what it says: serve.log under the cache root, one per
+// home, since it runs with no terminal to print to.
+func ServeLogFile(getenv Env) (string, error) {
+	return underCache(getenv, "serve.log")
+}

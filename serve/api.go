@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -43,6 +44,11 @@ type Health struct {
 	// answers queries keyword-only from disk; DegradedReason says why.
 	Degraded       bool   `json:"degraded,omitempty"`
 	DegradedReason string `json:"degraded_reason,omitempty"`
+	// Background: started by a command in the background (`serve
+	// --background`), not by hand. IdleUntil is when serve exits unless
+	// a request comes first (zero: never idle-exits).
+	Background bool      `json:"background,omitempty"`
+	IdleUntil  time.Time `json:"idle_until,omitzero"`
 }
 
 // Lease is what a writer gets from POST /v1/lease: the Chroma to write

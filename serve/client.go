@@ -160,13 +160,8 @@ func (c *Client) Explain(ctx context.Context, req ExplainRequest) (ExplainResult
 	return res, err
 }
 
-// Status asks GET /v1/status, staleness judged against serve's own
-// environment.
-func (c *Client) Status(ctx context.Context, detailed bool) (IndexStatus, error) {
-	return c.StatusOf(ctx, StatusRequest{Detailed: detailed})
-}
-
-// StatusOf asks GET /v1/status with req's parameters.
+// StatusOf asks GET /v1/status with req's parameters (no Env: staleness
+// judged against serve's own environment).
 func (c *Client) StatusOf(ctx context.Context, req StatusRequest) (IndexStatus, error) {
 	var st IndexStatus
 	q := url.Values{}

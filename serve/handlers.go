@@ -298,9 +298,12 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	h := s.b.Where()
+	h, until := s.b.Where(), time.Time{}
+	if s.opts.IdleTimeout > 0 { // this request counts: the deadline is from now
+		until = time.Now().Add(s.opts.IdleTimeout).UTC().Truncate(time.Second)
+	}
 	writeJSON(w, http.StatusOK, Health{OK: true, PID: os.Getpid(), Collection: h.Collection, ChromaURL: h.ChromaURL, DataDir: h.DataDir,
-		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason})
+		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason, Background: s.opts.Background, IdleUntil: until})
 }
 
 // handleLease gives a writer serve's Chroma for as long as its connection

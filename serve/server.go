@@ -31,6 +31,8 @@ type Options struct {
 	InsecureNoAuth bool
 	// IdleTimeout: exit after this long without a request (0: never).
 	IdleTimeout time.Duration
+	// Background: started by a command, not by hand (Health says so).
+	Background bool
 	// QueryWait bounds how long a query waits for a writer's lease to end
 	// before it is answered 503 (default 2 minutes).
 	QueryWait time.Duration

@@ -151,7 +151,7 @@ func TestQueryStatusHealth(t *testing.T) {
 	if _, err := c.Query(context.Background(), QueryRequest{Request: "x", Distro: "fedora-40"}); !errors.Is(err, ErrNotHeld) {
 		t.Errorf("another distro: %v; want ErrNotHeld", err)
 	}
-	if st, err := c.Status(context.Background(), true); err != nil || st.Current != "cmdai_linux_debian-12" {
+	if st, err := c.StatusOf(context.Background(), StatusRequest{Detailed: true}); err != nil || st.Current != "cmdai_linux_debian-12" {
 		t.Errorf("status: %+v %v", st, err)
 	}
 	if h, err := c.Health(context.Background()); err != nil || !h.OK || h.Writing {

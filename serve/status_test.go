@@ -18,7 +18,7 @@ func TestStatusCarriesTheCallersEnvironment(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{})
 	c := dial(t, socket)
 	ctx := context.Background()
-	st, err := c.Status(ctx, true)
+	st, err := c.StatusOf(ctx, StatusRequest{Detailed: true})
 	if err != nil || st.Server.URL != "serve's own" || st.Server.Mode != "true" {
 		t.Errorf("without an environment: %+v %v; want serve's own, detailed", st.Server, err)
 	}

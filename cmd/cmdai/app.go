@@ -81,8 +81,11 @@ EXAMPLES:
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
-		ExitErrHandler:       func(*cli.Context, error) {},
-		Before:               func(c *cli.Context) error { return moveOldHome(c, f) },
+		ExitErrHandler: func(*cli.Context, error) {},
+		Before: func(c *cli.Context) error {
+			f.Batch = c.Bool("batch-mode")
+			return moveOldHome(c, f)
+		},
 		OnUsageError:         clix.OnUsageError,
 		EnableBashCompletion: true,
 		Action:               clix.AppAction,

@@ -242,7 +242,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.Query(ctx, serve.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("strict: %v; want exit code 4", err)
 	}
-	if _, err := c.Status(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
+	if _, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
 		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
 	}
 	if _, err := c.Docs(ctx, "frob", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
@@ -313,7 +313,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.Docs(ctx, "frob", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
 	}
-	if st, err := c.Status(ctx, false); err != nil || len(st.Collections) == 0 {
+	if st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); err != nil || len(st.Collections) == 0 {
 		t.Errorf("status after Chroma came up: %+v %v", st, err)
 	}
 	if err := stop(); err != nil {

@@ -304,7 +304,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 		t.Errorf("explain after the failed reload: %+v %v; want a degraded answer", res, err)
 	}
 	var se *serve.Error
-	if _, err := c.Status(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("status after the failed reload: %v; want Chroma's error, exit 4", err)
 	}
 	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {

@@ -54,7 +54,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	servesOwn, err := c.Status(context.Background(), true)
+	servesOwn, err := c.StatusOf(context.Background(), serve.StatusRequest{Detailed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,12 +33,22 @@ import (
 // signal it, to give it a terminal): CMDAI_TEST_CLI holds the arguments,
 // one per line, and the child runs main itself. Started as a made-up
 // command (helpfixture), the binary runs that command's script instead.
+//
+// A command's serve started in the background runs this binary as
+// `cmdai serve --background ...` (os.Executable): it is cmdai then. The
+// tests themselves run with CMDAI_AUTO_SERVE=false, unless a test's child
+// is given another value: the app runs in this process, where a serve
+// started in the background would outlive the test.
 func TestMain(m *testing.M) {
 	helpfixture.Main()
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		main()
+	}
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
 		os.Args = append([]string{"cmdai"}, strings.Split(args, "\n")...)
 		main()
 	}
+	os.Setenv("CMDAI_AUTO_SERVE", "false")
 	os.Exit(m.Run())
 }
 

@@ -132,7 +132,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	noPoison(t, "serve /v1/query", res)
-	st, err := c.Status(ctx, false)
+	st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestTamperedCollectionMetadata(t *testing.T) {
 	}
 	poisonMetadata(t, h.ChromaURL)
 
-	st, err := c.Status(ctx, true)
+	st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,7 +175,7 @@ func TestServeOrHereConditions(t *testing.T) {
 		{"--chroma-data", false, ChromaOptions{DataDir: "/d"}, false, true},
 		{"the command's", false, ChromaOptions{}, true, true},
 	} {
-		if got := f.ServeOrHere(&here{}, c.noServe, c.o, c.local).Local; got != c.want {
+		if got := f.ServeOrHere(&here{}, c.noServe, c.o, c.local, AutoServeOptions{}).Local; got != c.want {
 			t.Errorf("%s: Local %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -15,6 +15,7 @@ package cmdutil
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -47,6 +48,13 @@ type Factory struct {
 	// DetectDistro tells this machine's distribution, for the commands
 	// run without --distro (nil: distro.Detect).
 	DetectDistro func(ctx context.Context) (distro.Info, error)
+	// StartServe starts `cmdai serve --background` for this data home,
+	// holding distribution distroID's index ("": this machine's) and
+	// exiting after idle without a request, and gives its pid
+	// (autostart.ErrRunning: one runs already).
+	StartServe func(idle time.Duration, distroID string) (int, error)
+	// Batch is --batch-mode (the app sets it before a command runs).
+	Batch bool
 }
 
 // NewFactory is the Factory of a cmdai process: io its terminal, getenv
@@ -57,6 +65,7 @@ func NewFactory(io *IOStreams, getenv func(string) string, version string) *Fact
 	f.Connect = f.connect
 	f.Embedder = f.embedder
 	f.ServeClient = f.serveClient
+	f.StartServe = f.startServe
 	return f
 }
 

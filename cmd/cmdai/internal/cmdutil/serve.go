@@ -2,13 +2,13 @@ package cmdutil
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/serveorhere"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -34,14 +34,8 @@ func (f *Factory) serveClient(ctx context.Context) (*serve.Client, bool) {
 }
 
 // ServeError turns an error answer of serve into the error the command
-// would have returned itself: same message, same exit code.
-func ServeError(err error) error {
-	var se *serve.Error
-	if errors.As(err, &se) {
-		return WithCode(se.ExitCode, errors.New(se.Message))
-	}
-	return WithCode(ExitUnreachable, fmt.Errorf("%w (run the command again, or with --no-serve)", err))
-}
+// would have returned itself (serveorhere.ServeError).
+func ServeError(err error) error { return serveorhere.ServeError(err) }
 
 // connectThroughServe: when a serve owns the private server of dataDir,
 // the command uses that server under serve's write lease (serve's queries

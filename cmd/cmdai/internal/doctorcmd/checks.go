@@ -237,6 +237,17 @@ func checkLock(opts *Options) Component {
 	return c
 }
 
+// checkServe says which serve answers this data home's read commands:
+// its pid, how it started, when it exits if idle and how to stop it; or
+// that none runs and whether the next read command starts one. Never a
+// failure: without a serve, commands answer one-shot.
+func checkServe(ctx context.Context, opts *Options) Component {
+	c := Component{Name: "serve", Status: StatusOK}
+	c.Path, _ = config.ServeSocket(opts.Getenv)
+	c.Detail = opts.ServeState(ctx, opts.AutoServe.For(opts.Distro))
+	return c
+}
+
 func chromaDir(opts *Options) (string, error) {
 	if opts.Chroma.DataDir != "" {
 		return opts.Chroma.DataDir, nil

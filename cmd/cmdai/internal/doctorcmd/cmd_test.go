@@ -28,6 +28,10 @@ func TestDoctorFlags(t *testing.T) {
 	}
 	want := Options{Factory: f, JSON: true, Distro: "fedora-40", Model: cmdutil.ModelOptions{Dir: "/m", Variant: "fp32", Backend: "go"},
 		Chroma: cmdutil.ChromaOptions{URL: "http://c:1", TokenHeader: "Authorization", Bin: "/b"}}
+	if !got.AutoServe.On || got.AutoServe.Idle != cmdutil.DefaultAutoServeIdle {
+		t.Errorf("auto-serve: %+v; want the read commands' defaults", got.AutoServe)
+	}
+	want.AutoServe = got.AutoServe // its flag is internal
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *got, want)
 	}
@@ -117,10 +121,10 @@ func TestDoctorRun(t *testing.T) {
 				t.Errorf("%v: %d keys, want all 6", c, len(c))
 			}
 		}
-		if want := []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
+		if want := []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "serve", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("parts %v, want %v", names, want)
 		}
-		if status["model"] != StatusMissing || status["chroma"] != StatusMissing || status["index"] != StatusWarning || status["data-lock"] != StatusOK {
+		if status["model"] != StatusMissing || status["chroma"] != StatusMissing || status["index"] != StatusWarning || status["data-lock"] != StatusOK || status["serve"] != StatusOK {
 			t.Errorf("statuses %v", status)
 		}
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	Distro string
 	Model  cmdutil.ModelOptions
 	Chroma cmdutil.ChromaOptions
+	// AutoServe: the read commands' settings, to say whether the next one
+	// starts a serve (hidden flags; their variable and key apply).
+	AutoServe cmdutil.AutoServeOptions
 }
 
 // ExitCodesHelp says which exit code doctor gives, in the order the
@@ -81,9 +84,18 @@ func NewCmdDoctor(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankerDirFlag(&opts.Model.Rerank.Dir))
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
+	for _, fl := range cmdutil.AutoServeFlags(&opts.AutoServe) {
+		switch fl := fl.(type) {
+		case *cli.BoolFlag:
+			fl.Hidden = true
+		case *cli.DurationFlag:
+			fl.Hidden = true
+		}
+		flags = append(flags, fl)
+	}
 	return &cli.Command{
 		Name:      "doctor",
-		Usage:     "check what cmdai needs (ONNX Runtime, tokenizers, model, Chroma, index, data lock, man-db) and say how to fix what is missing",
+		Usage:     "check what cmdai needs (ONNX Runtime, tokenizers, model, Chroma, index, data lock, serve, man-db) and say how to fix what is missing",
 		UsageText: "cmdai doctor [--json] [--chroma-url URL]",
 		Description: `One line per part: what was found, where, its version, and for a part
 that is missing or broken the exact command that fixes it. Every probe
@@ -147,7 +159,7 @@ func Check(ctx context.Context, opts *Options) Report {
 	model := checkModel(opts, ort)
 	chroma := checkChroma(ctx, opts)
 	lock := checkLock(opts)
-	comps := []Component{ort, checkTokenizers(), model, checkReranker(opts), chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkManDB(ctx), checkReleaseKey()}
+	comps := []Component{ort, checkTokenizers(), model, checkReranker(opts), chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkServe(ctx, opts), checkManDB(ctx), checkReleaseKey()}
 	rep := Report{SchemaVersion: SchemaVersion, OK: true, Components: comps}
 	for _, c := range comps {
 		if failed(c) {

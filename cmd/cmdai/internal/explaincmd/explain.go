@@ -29,10 +29,11 @@ type Options struct {
 	// Distro is the distribution whose index judges the line ("": this
 	// machine's, which alone lets $PATH tell an installed command the
 	// index lacks from one not installed).
-	Distro  string
-	Strict  bool
-	NoServe bool
-	Chroma  cmdutil.ChromaOptions
+	Distro    string
+	Strict    bool
+	NoServe   bool
+	AutoServe cmdutil.AutoServeOptions
+	Chroma    cmdutil.ChromaOptions
 }
 
 // NewCmdExplain is `cmdai explain`; runF, when not nil, replaces the run
@@ -46,6 +47,7 @@ func NewCmdExplain(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of judging by the keyword index on disk", Destination: &opts.Strict},
 	}
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
+	flags = append(flags, cmdutil.AutoServeFlags(&opts.AutoServe)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "explain",
@@ -145,7 +147,7 @@ func (opts *Options) request() answer.ExplainRequest {
 // process (no model: explain reads the option records alone).
 func (opts *Options) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
-	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, false)
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, false, opts.AutoServe.For(opts.Distro))
 }
 
 // printResult prints a result as text or JSON, and a degraded one's

@@ -33,6 +33,12 @@ type ServeOptions struct {
 	// InsecureNoAuth: --listen without a token (--listen-insecure-no-auth).
 	InsecureNoAuth bool
 	IdleTimeout    time.Duration
+	// Background: started by a command that answered alone (`--background`,
+	// package autostart): it idle-exits after BackgroundIdle by default,
+	// exits when cmdai's binary is replaced, and stamps its log lines.
+	Background bool
+	// Stop: stop the serve of this data home instead (`--stop`).
+	Stop bool
 	// Wait is how long serve waits for the index data another cmdai
 	// holds (0: exit 6 at once).
 	Wait   time.Duration
@@ -57,6 +63,8 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 		&cli.DurationFlag{Name: "wait", Value: DefaultWait, Usage: "when another cmdai holds the index data, wait up to `DURATION` for it to let go before exiting 6 (0: exit at once)", Destination: &opts.Wait},
 		&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after `DURATION` without a request (0: never)", Destination: &opts.IdleTimeout},
 		&cli.StringFlag{Name: "distro", Usage: "hold the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+		&cli.BoolFlag{Name: "stop", Usage: "stop the serve of this data home (one you started, or one a command started in the background) and exit", Destination: &opts.Stop},
+		&cli.BoolFlag{Name: "background", Hidden: true, Usage: "started by a command in the background: idle-exit, exit when cmdai's binary changes", Destination: &opts.Background},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
@@ -86,6 +94,15 @@ holding it for an agent), serve says which one and waits up to --wait for
 it (mcp hands its index over to a serve that starts): clients wait for
 serve meanwhile. Past --wait it exits 6, naming the holder.
 
+Started by hand or not at all: "index query", "explain" and "index
+status" that find no serve answer by themselves, then start one in the
+background (serve --background: its output goes to serve.log in the cache
+directory, it exits after --auto-serve-idle without a request, 5m by
+default, and when cmdai's binary is replaced). They do not under CI=true
+or --batch-mode, nor with --auto-serve=false (CMDAI_AUTO_SERVE=false, or
+auto-serve: false in the configuration file). "index status" and "cmdai
+doctor" say which serve runs; "cmdai serve --stop" stops it.
+
 --listen 127.0.0.1:PORT also answers on loopback TCP (all but the
 writer's lease), to clients that send "Authorization: Bearer TOKEN" (else
 401): the token is made on first use, shown once, and kept with mode 0600
@@ -100,6 +117,7 @@ ok, writing and degraded); the other checks stay.
 
 EXAMPLES:
    $ cmdai serve --idle-timeout 30m &
+   $ cmdai serve --stop            # stop the serve of this data home
    $ cmdai serve --wait 5m &      # outlast an index refresh that runs now
    $ curl --unix-socket "$XDG_RUNTIME_DIR/cmdai.sock" http://cmdai/v1/query -d '{"request": "find files modified today", "k": 3}'
    $ cmdai serve --listen 127.0.0.1:8765 &
@@ -113,6 +131,9 @@ EXAMPLES:
 			if opts.IdleTimeout < 0 {
 				return cmdutil.UsageError("--idle-timeout must be 0 (never) or more, not %s", opts.IdleTimeout)
 			}
+			if opts.Background && !c.IsSet("idle-timeout") {
+				opts.IdleTimeout = cmdutil.DefaultAutoServeIdle
+			}
 			if opts.Wait < 0 {
 				return cmdutil.UsageError("--wait must be 0 (do not wait) or more, not %s", opts.Wait)
 			}
@@ -124,6 +145,9 @@ EXAMPLES:
 			}
 			if runF != nil {
 				return runF(c.Context, opts)
+			}
+			if opts.Stop {
+				return RunStop(c.Context, opts)
 			}
 			return RunServe(c.Context, opts)
 		},
@@ -143,6 +167,11 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	// The lock first: a second serve must fail before it starts a Chroma.
 	lock, err := servelock.Acquire(socket)
 	if err != nil {
+		if errors.Is(err, servelock.ErrBusy) && opts.Background {
+			// Two commands raced to start one: the other one runs.
+			fmt.Fprintf(opts.IO.ErrOut, "%s cmdai serve: %v; leaving it to that one\n", stamp(), err)
+			return nil
+		}
 		if errors.Is(err, servelock.ErrBusy) {
 			return cmdutil.WithCode(cmdutil.ExitBusy, err)
 		}
@@ -156,7 +185,17 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	logf := func(format string, a ...any) {
 		logMu.Lock()
 		defer logMu.Unlock()
+		if opts.Background {
+			fmt.Fprint(errOut, stamp()+" ") // a log file read later: when it happened
+		}
 		fmt.Fprintf(errOut, "cmdai serve: "+format+"\n", a...)
+	}
+	if opts.Background {
+		// A replaced binary stops serve: the next command starts the new one.
+		var stop context.CancelFunc
+		ctx, stop = context.WithCancel(ctx)
+		defer stop()
+		go watchExe(ctx, stop, logf)
 	}
 	tcp, token, err := tcpSetup(opts, logf)
 	if err != nil {
@@ -173,7 +212,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		if w != nil {
 			w.Close()
 		}
-		fmt.Fprintln(errOut, "cmdai serve: stopped")
+		logf("stopped")
 		return nil
 	}
 	if errors.Is(err, chroma.ErrLocked) {
@@ -195,6 +234,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		Token:          token,
 		InsecureNoAuth: opts.InsecureNoAuth,
 		IdleTimeout:    opts.IdleTimeout,
+		Background:     opts.Background,
 		Code:           cmdutil.ExitCode,
 		Ready: func(socket string, tcp net.Addr) {
 			line := fmt.Sprintf("%s on %s (pid %d)", w.Where().Collection, socket, os.Getpid())
@@ -208,7 +248,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	})
 	err = srv.Run(ctx, lock)
 	if err == nil && ctx.Err() != nil {
-		fmt.Fprintln(errOut, "cmdai serve: stopped")
+		logf("stopped")
 	}
 	return err
 }

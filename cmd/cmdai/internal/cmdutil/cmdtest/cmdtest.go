@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,6 +53,10 @@ func Factory(t *testing.T, env Env) (f *cmdutil.Factory, out, errOut *bytes.Buff
 		return nil, errors.New("cmdtest: no model in a unit test")
 	}
 	f.ServeClient = func(context.Context) (*serve.Client, bool) { return nil, false }
+	f.StartServe = func(time.Duration, string) (int, error) {
+		t.Errorf("the command started a serve in the background; the test did not expect it")
+		return 0, errors.New("cmdtest: no background serve in a unit test")
+	}
 	f.DetectDistro = func(context.Context) (distro.Info, error) { return distro.Parse(Detected) }
 	return f, out, errOut
 }

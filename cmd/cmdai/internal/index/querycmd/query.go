@@ -31,12 +31,13 @@ type QueryOptions struct {
 	Mode          string
 	// Matches and Strict go into search.Request as they are; Full asks
 	// for every match with its whole text.
-	Matches int
-	Full    bool
-	Strict  bool
-	NoServe bool
-	Chroma  cmdutil.ChromaOptions
-	Model   cmdutil.ModelOptions
+	Matches   int
+	Full      bool
+	Strict    bool
+	NoServe   bool
+	AutoServe cmdutil.AutoServeOptions
+	Chroma    cmdutil.ChromaOptions
+	Model     cmdutil.ModelOptions
 }
 
 // NewCmdQuery is `cmdai index query`; runF, when not nil, replaces the
@@ -57,6 +58,7 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
+	flags = append(flags, cmdutil.AutoServeFlags(&opts.AutoServe)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "query",
@@ -131,7 +133,7 @@ func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error 
 // --model-dir), else this process.
 func (opts *QueryOptions) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, opts.Model)
-	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "" || opts.Model.Rerank != cmdutil.RerankOptions{})
+	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Model.Variant != "" || opts.Model.Backend != "" || opts.Model.Rerank != cmdutil.RerankOptions{}, opts.AutoServe.For(opts.Distro))
 }
 
 // request is the query the options ask for, as serve and the MCP tools

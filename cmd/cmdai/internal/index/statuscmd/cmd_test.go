@@ -33,6 +33,10 @@ func TestStatusFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := StatusOptions{Factory: f, Detailed: true, JSON: true, Distro: "fedora-40", NoServe: true, Chroma: cmdutil.ChromaOptions{TokenHeader: "Authorization", DataDir: "/d"}}
+	if !got.AutoServe.On || got.AutoServe.Idle != cmdutil.DefaultAutoServeIdle {
+		t.Errorf("auto-serve by default: %+v; want on, idle %s", got.AutoServe, cmdutil.DefaultAutoServeIdle)
+	}
+	want.AutoServe = got.AutoServe // its flag is internal
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *got, want)
 	}

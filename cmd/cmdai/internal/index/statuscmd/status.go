@@ -24,11 +24,12 @@ import (
 // StatusOptions are the inputs of `cmdai index status`.
 type StatusOptions struct {
 	*cmdutil.Factory
-	Detailed bool
-	JSON     bool
-	Distro   string
-	Chroma   cmdutil.ChromaOptions
-	NoServe  bool
+	Detailed  bool
+	JSON      bool
+	Distro    string
+	Chroma    cmdutil.ChromaOptions
+	NoServe   bool
+	AutoServe cmdutil.AutoServeOptions
 	// Seams for tests.
 	PathDirs, ManPath []string
 }
@@ -47,6 +48,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Comm
 		&cli.StringFlag{Name: "distro", Usage: "this machine's distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
+	flags = append(flags, cmdutil.AutoServeFlags(&opts.AutoServe)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "status",
@@ -79,7 +81,8 @@ EXAMPLES:
 // on the answering layer.
 func RunStatus(ctx context.Context, opts *StatusOptions) error {
 	env, envOK := scanEnv(opts.getenv())
-	st, err := opts.answerer(envOK).Status(ctx, answer.StatusRequest{Detailed: opts.Detailed, Env: &env})
+	a := opts.answerer(envOK)
+	st, err := a.Status(ctx, answer.StatusRequest{Detailed: opts.Detailed, Env: &env})
 	if err != nil {
 		return err
 	}
@@ -89,6 +92,7 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 		}
 	} else {
 		printStatus(opts, st)
+		printServe(ctx, opts, a.Started)
 	}
 	for _, c := range st.Collections {
 		if c.Current {
@@ -96,6 +100,17 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 		}
 	}
 	return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+}
+
+// printServe says which serve answers this data home's read commands:
+// the one this status started in the background (pid started), else
+// the one running, else none (and whether the next read starts one).
+func printServe(ctx context.Context, opts *StatusOptions, started int) {
+	line := fmt.Sprintf("started in the background now (pid %d): the next read commands answer through it (`cmdai serve --stop` stops it)", started)
+	if started == 0 {
+		line = opts.ServeState(ctx, opts.AutoServe.For(opts.Distro))
+	}
+	fmt.Fprintf(opts.IO.Out, "serve:   %s\n", line)
 }
 
 // getenv is the Factory's, os.Getenv when it has none.

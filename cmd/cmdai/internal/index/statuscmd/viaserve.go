@@ -1,7 +1,6 @@
 package statuscmd
 
 import (
-	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -12,10 +11,10 @@ import (
 // than serve's is asked for, else this process. The request carries this
 // process's $PATH and $MANPATH, so that serve judges staleness against
 // the commands installed for the caller, as this process does.
-func (opts *StatusOptions) answerer(envOK bool) answer.Answerer {
+func (opts *StatusOptions) answerer(envOK bool) *cmdutil.ServeOrHere {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
 	here.PathDirs, here.ManPath = opts.PathDirs, opts.ManPath
-	a := opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK)
+	a := opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK, opts.AutoServe.For(opts.Distro))
 	a.Distro = opts.Distro
 	return a
 }

@@ -28,8 +28,8 @@ func TestStatusAnswerer(t *testing.T) {
 	} {
 		opts := c.opts
 		opts.Factory, opts.Distro = &cmdutil.Factory{}, "debian-12"
-		a, ok := opts.answerer(c.envOK).(*cmdutil.ServeOrHere)
-		if !ok || a.Local != c.local || a.Distro != "debian-12" {
+		a := opts.answerer(c.envOK)
+		if a.Local != c.local || a.Distro != "debian-12" {
 			t.Errorf("%s: %#v; want Local %v, Distro debian-12", c.name, a, c.local)
 			continue
 		}
