@@ -213,8 +213,8 @@ func TestAutoServe(t *testing.T) {
 }
 
 // TestAutoServeRaceIdleUpgrade: two first queries at once start one
-// serve; it exits by itself after its idle time; and one whose binary is
-// replaced exits too.
+// serve (its log on a full disk); it exits by itself after its idle
+// time; and one whose binary is replaced exits too.
 func TestAutoServeRaceIdleUpgrade(t *testing.T) {
 	smallIndex(t)
 	killServes(t)
@@ -226,6 +226,14 @@ func TestAutoServeRaceIdleUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	query := []string{"index", "query", twiddle, "--distro", "debian-12", "-k", "1"}
+	// a full disk for its log: serve runs and answers all the same
+	logFile, _ := config.ServeLogFile(os.Getenv)
+	if err := os.MkdirAll(filepath.Dir(logFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/full", logFile); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	codes := make([]int, 2)
 	for i := range codes {
@@ -244,6 +252,8 @@ func TestAutoServeRaceIdleUpgrade(t *testing.T) {
 	// idle: gone within its idle time plus 10 s
 	gone(t, 4*time.Second+10*time.Second, "idle exit", h.PID)
 
+	os.Remove(logFile)
+
 	// a replaced binary stops the serve it runs
 	if code, _, errOut := cliChild(t, exe, []string{"-CMDAI_AUTO_SERVE", "-CI"}, query...); code != 0 {
 		t.Fatalf("query: exit %d %s", code, errOut)
@@ -256,7 +266,6 @@ func TestAutoServeRaceIdleUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone(t, 15*time.Second, "binary replaced", h.PID)
-	logFile, _ := config.ServeLogFile(os.Getenv)
 	if log, _ := os.ReadFile(logFile); !strings.Contains(string(log), "binary "+exe+" changed: stopping") {
 		t.Errorf("serve's log does not say why it stopped:\n%s", log)
 	}

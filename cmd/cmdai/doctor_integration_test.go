@@ -192,7 +192,7 @@ func TestDoctorInstalledLayout(t *testing.T) {
 		t.Errorf("old home: %v; stderr %q; want the keywords moved and one line saying so", err, errOut)
 	}
 	code, out, errOut = runProcess(t, link, env, "doctor", "--distro", "debian-12")
-	if code != 0 || errOut != "" || strings.Count(out, "\n") != 10 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) ||
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 11 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) ||
 		!strings.Contains(out, "warning  reranker     ") {
 		t.Errorf("doctor (text), second run: exit %d\n%s\n%s", code, out, errOut)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,14 @@ func autoFactory(env map[string]string, err error) (*Factory, *[]string, *bytes.
 // env giving their variables.
 func autoFlags(t *testing.T, env map[string]string, args ...string) AutoServeOptions {
 	t.Helper()
+	// the flags read the real environment: none of theirs but env's
+	// (`make test` sets CMDAI_AUTO_SERVE=false for its scripts)
+	for _, k := range []string{"CMDAI_AUTO_SERVE", "CMDAI_AUTO_SERVE_IDLE"} {
+		if v, ok := os.LookupEnv(k); ok {
+			os.Unsetenv(k)
+			t.Cleanup(func() { os.Setenv(k, v) })
+		}
+	}
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
