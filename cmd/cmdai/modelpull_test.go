@@ -42,6 +42,31 @@ func TestModelPullFromRelease(t *testing.T) {
 	rel := modelRelease(t)
 	t.Run("sources", func(t *testing.T) { pullFromSources(t, rel) })
 	t.Run("refused", func(t *testing.T) { pullRefusesBadTarballs(t, rel) })
+	t.Run("reranker not installable", func(t *testing.T) { pullRerankerBlocked(t, rel) })
+}
+
+// pullRerankerBlocked: when the reranker cannot be copied after both
+// checked (its directory's parent is a file here; a full disk in life),
+// pull says the model was installed and the reranker was not, and does
+// not call it a refused (exit 5) tarball.
+func pullRerankerBlocked(t *testing.T, rel string) {
+	t.Setenv("CMDAI_HOME", t.TempDir())
+	rdst, err := config.ModelDir(os.Getenv, embed.RerankerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(filepath.Dir(rdst)), 0o755)
+	if err := os.WriteFile(filepath.Dir(rdst), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), embed.ModelName)
+	code, out, stderr := runCLI(t, "model", "pull", "--base-url", rel, "--model-dir", dst)
+	if code != cmdutil.ExitFailure || !strings.Contains(stderr, "the model was installed in "+dst+", the reranker was not") {
+		t.Errorf("exit %d, want %d\n%s%s", code, cmdutil.ExitFailure, out, stderr)
+	}
+	if err := modeldist.CheckDir(dst); err != nil {
+		t.Error(err)
+	}
 }
 
 // pullFromSources: the pulled model verifies, both variants, and the

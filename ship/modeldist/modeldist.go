@@ -49,9 +49,6 @@ func parts() []part {
 // Files returns the pinned files of the model, in name order.
 func Files() []File { return append([]File(nil), pinned...) }
 
-// RerankerFiles returns the pinned files of the reranker, in name order.
-func RerankerFiles() []File { return append([]File(nil), pinnedReranker...) }
-
 // Rev names this build of the models: the first 12 hex digits of the
 // sha256 of their pinned "<sha256>  <dir>/<name>" lines, so a rebuilt
 // model or reranker gets a new tarball name and an old binary never takes

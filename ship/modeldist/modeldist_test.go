@@ -339,4 +339,21 @@ func TestInstallTarballBothOrNeither(t *testing.T) {
 			t.Errorf("%s: the installed model or reranker changed", name)
 		}
 	}
+	// a reranker that cannot be copied (its dir under a file) after both
+	// checked: the model is in, and the error says the reranker is not
+	blocked := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocked, nil, 0o644)
+	dst2 := filepath.Join(t.TempDir(), embed.ModelName)
+	in, err = InstallTarball(context.Background(), p, dst2, filepath.Join(blocked, embed.RerankerName))
+	if err == nil || in.Model.Name != embed.ModelName || in.Reranker.Name != "" || !strings.Contains(err.Error(), "the reranker was not") {
+		t.Errorf("reranker not installable: %+v %v", in, err)
+	}
+	if err := CheckDir(dst2); err != nil {
+		t.Error(err)
+	}
+	// a model that cannot be copied: nothing is reported installed
+	in, err = InstallTarball(context.Background(), p, filepath.Join(blocked, embed.ModelName), rdst)
+	if err == nil || in.Model.Name != "" {
+		t.Errorf("model not installable: %+v %v", in, err)
+	}
 }

@@ -21,7 +21,8 @@ import (
 var ErrDamaged = errors.New("model tarball damaged")
 
 // Installed is what a pull installed: the model's and the reranker's
-// manifests.
+// manifests. With an error, Model is set only when the model was
+// installed and the reranker was not.
 type Installed struct {
 	Model, Reranker embed.Manifest
 }
@@ -76,7 +77,7 @@ func InstallTarball(ctx context.Context, tarball, dst, rerankerDst string) (Inst
 	}
 	var in Installed
 	if in.Model, err = embed.Install(model, dst); err != nil {
-		return in, err
+		return Installed{}, err // embed's install left dst as it was
 	}
 	in.Reranker, err = embed.ImportEither(ctx, rr, func(name string) (string, error) {
 		if name != embed.RerankerName { // CheckRerankerDir pinned its manifest: cannot happen
@@ -85,7 +86,7 @@ func InstallTarball(ctx context.Context, tarball, dst, rerankerDst string) (Inst
 		return rerankerDst, nil
 	})
 	if err != nil {
-		return in, fmt.Errorf("the model was installed in %s, the reranker was not: %w", dst, err)
+		return Installed{Model: in.Model}, fmt.Errorf("the model was installed in %s, the reranker was not: %w", dst, err)
 	}
 	return in, nil
 }
