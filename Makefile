@@ -117,15 +117,16 @@ bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 DIST_DIR ?= dist
 DIST_VERSION ?= $(patsubst v%,%,$(VERSION))
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 1)
-# DIST_MODEL= leaves the model tarball out (the release workflow makes it
-# on linux amd64 only: it is the same file for every platform).
+# DIST_MODEL= leaves the model tarball (the model and the reranker) out
+# (the release workflow makes it on linux amd64 only: it is the same file
+# for every platform).
 DIST_MODEL ?= 1
-dist: tools $(if $(DIST_MODEL),model) ## build dist/cmdai_<version>_<os>_<arch>.tar.gz, the model tarball and SHA256SUMS
+dist: tools $(if $(DIST_MODEL),model reranker) ## build dist/cmdai_<version>_<os>_<arch>.tar.gz, the model tarball (model and reranker) and SHA256SUMS
 	rm -rf $(DIST_DIR)/.build $(DIST_DIR)/cmdai_*.tar.gz $(DIST_DIR)/cmdai-model_*.tar.gz $(DIST_DIR)/SHA256SUMS
 	mkdir -p $(DIST_DIR)/.build
 	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -buildvcs=false -ldflags '$(LDFLAGS) -buildid=' -o $(DIST_DIR)/.build/cmdai ./cmd/cmdai
 	$(ORT_ENV) $(GO) run ./scripts/release/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
-	$(GO) run ./scripts/release/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" \
+	$(GO) run ./scripts/release/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" -reranker "$(if $(DIST_MODEL),$(RERANKER_SRC))" \
 		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
 	rm -rf $(DIST_DIR)/.build
 	cat $(DIST_DIR)/SHA256SUMS

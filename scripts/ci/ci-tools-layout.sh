@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Lays out what a Linux index job of build-indexes.yml runs, from `make
 # dist`'s archives: OUT/opt is cmdai's release layout (bin/cmdai,
-# lib/cmdai/libonnxruntime.so*, share/doc/cmdai, and the model unpacked in
-# share/cmdai/models/all-MiniLM-L6-v2), mounted at /opt/cmdai in the
-# distribution's container by scripts/ci/ci-index-root.sh. The workflow's
-# tools job builds it once per CPU architecture; the index jobs unpack it
-# instead of building Go, Rust, ONNX Runtime and the model again.
+# lib/cmdai/libonnxruntime.so*, share/doc/cmdai, and the model tarball
+# unpacked in share/cmdai/models: all-MiniLM-L6-v2 and cmdai-reranker),
+# mounted at /opt/cmdai in the distribution's container by
+# scripts/ci/ci-index-root.sh. The workflow's tools job builds it once per
+# CPU architecture; the index jobs unpack it instead of building Go, Rust,
+# ONNX Runtime and the model again.
 #
 # It refuses a binary or library that needs a newer glibc than MAX (the
 # oldest of the matrix: AlmaLinux 9 has 2.34, Ubuntu 22.04 2.35) or a newer
@@ -38,7 +39,7 @@ tar -xzf "$program" -C "$out/opt" --strip-components=1
 want=(bin/cmdai lib/cmdai/libonnxruntime.so)
 if [ -n "$model" ]; then
 	tar -xzf "$model" -C "$out/opt/share/cmdai/models"
-	want+=(share/cmdai/models/all-MiniLM-L6-v2/manifest.json)
+	want+=(share/cmdai/models/all-MiniLM-L6-v2/manifest.json share/cmdai/models/cmdai-reranker/manifest.json)
 fi
 for f in "${want[@]}"; do
 	[ -e "$out/opt/$f" ] || fail "no $f in the layout made from $program${model:+ and $model}"

@@ -58,6 +58,7 @@ echo "test-dist: unpacked bin/cmdai --version: $out"
 pulled="$(cd "$work/home" && env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model pull --base-url "$work/dist" 2>&1)" ||
 	fail "model pull from the dist directory failed:$(printf '\n%s' "$pulled")"
 echo "test-dist: $pulled"
+grep -q "and cmdai-reranker in $work/home/" <<<"$pulled" || fail "model pull did not install the reranker:$(printf '\n%s' "$pulled")"
 status="$(cd "$work/home" && { env -i HOME="$work/home" PATH=/usr/bin:/bin "$exe" model status 2>&1 || true; })"
 grep -q "variants:  \[fp32 int8\]" <<<"$status" || fail "the pulled model does not verify with both variants:$(printf '\n%s' "$status")"
 # Needs the layout part of #19 (ONNX Runtime found in <bin>/../lib/cmdai).

@@ -23,7 +23,7 @@ done
 # The model tarball beside them, as the workflow's model job makes it
 # (`make dist`'s scripts/release/dist, its line of SHA256SUMS as FILE.sha256).
 (cd "$REPO" && go run ./scripts/release/dist -version 0 -bin bin/cmdai -lib "$CMDAI_TOOLS/lib" \
-	-model "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" -docs LICENSE -mtime 1 -out "$work/dist-model")
+	-model "$CMDAI_TOOLS/model/all-MiniLM-L6-v2" -reranker "$CMDAI_TOOLS/model/cmdai-reranker" -docs LICENSE -mtime 1 -out "$work/dist-model")
 (cd "$work/dist-model" && for f in cmdai-model_*.tar.gz; do grep -F "  $f" SHA256SUMS >"$f.sha256"; done)
 cp "$work/dist-model"/cmdai-model_*.tar.gz* "$work/release/"
 

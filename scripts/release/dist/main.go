@@ -3,7 +3,8 @@
 //	cmdai_<version>_<os>_<arch>.tar.gz   cmdai_<version>_<os>_<arch>/{bin/cmdai,
 //	                                     lib/cmdai/libonnxruntime.* (+ soname links),
 //	                                     share/doc/cmdai/{LICENSE,THIRD_PARTY_NOTICES,README.md}}
-//	cmdai-model_all-MiniLM-L6-v2_<rev>.tar.gz   the model, as modeldist pins it
+//	cmdai-model_all-MiniLM-L6-v2_<rev>.tar.gz   {all-MiniLM-L6-v2,cmdai-reranker}/: the model
+//	                                     and the reranker, as modeldist pins them
 //	SHA256SUMS                           both, in `sha256sum -c` format
 //
 // Byte-reproducible: entries sorted, every time the commit's (-mtime), owner
@@ -35,10 +36,10 @@ import (
 )
 
 type options struct {
-	version, goos, goarch   string
-	bin, libDir, model, out string
-	docs                    []string
-	mtime                   int64
+	version, goos, goarch             string
+	bin, libDir, model, reranker, out string
+	docs                              []string
+	mtime                             int64
 }
 
 func main() {
@@ -50,6 +51,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "", "the built cmdai binary")
 	flag.StringVar(&o.libDir, "lib", "", "the directory holding libonnxruntime.* (its soname links are kept)")
 	flag.StringVar(&o.model, "model", "", "the model directory (.tools/model/all-MiniLM-L6-v2); empty: no model tarball")
+	flag.StringVar(&o.reranker, "reranker", "", "the reranker directory (.tools/model/cmdai-reranker); needed with -model")
 	flag.StringVar(&docs, "docs", "", "comma-separated files for share/doc/cmdai/")
 	flag.StringVar(&o.out, "out", "dist", "the output directory")
 	flag.Int64Var(&o.mtime, "mtime", 0, "the time of every entry, in Unix seconds (the commit's)")
@@ -66,6 +68,9 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
+	if (o.model == "") != (o.reranker == "") {
+		return fmt.Errorf("-model and -reranker go together: the model tarball carries both (make dist passes both, or neither with DIST_MODEL=)")
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -80,7 +85,7 @@ func run(ctx context.Context, o options) error {
 	}
 	sums := []string{archive}
 	if o.model != "" {
-		model, err := modeldist.WriteTarball(ctx, o.model, o.out)
+		model, err := modeldist.WriteTarball(ctx, o.model, o.reranker, o.out)
 		if err != nil {
 			return fmt.Errorf("model tarball: %w", err)
 		}

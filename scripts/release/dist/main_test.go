@@ -102,3 +102,18 @@ func TestLibLinkOutsideIsRefused(t *testing.T) {
 		t.Errorf("a link out of the lib dir: %v", err)
 	}
 }
+
+// TestModelNeedsReranker: the model tarball carries the model and the
+// reranker, so one without the other is refused before anything is written.
+func TestModelNeedsReranker(t *testing.T) {
+	for _, dirs := range [][2]string{{"model", ""}, {"", "reranker"}} {
+		o := fakeTree(t)
+		o.model, o.reranker, o.out = dirs[0], dirs[1], t.TempDir()
+		if err := run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "go together") {
+			t.Errorf("-model %q -reranker %q: %v", dirs[0], dirs[1], err)
+		}
+		if left, _ := os.ReadDir(o.out); len(left) != 0 {
+			t.Errorf("-model %q -reranker %q wrote %v", dirs[0], dirs[1], left)
+		}
+	}
+}

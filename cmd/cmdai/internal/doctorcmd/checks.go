@@ -157,7 +157,7 @@ func checkReranker(opts *Options) Component {
 	switch {
 	case errors.Is(err, embed.ErrNoReranker):
 		c.Status, c.Detail = StatusWarning, "not installed: learned mode ranks without it"
-		c.Fix = "`make reranker install-model` in a cmdai checkout (release archives do not carry it yet)"
+		c.Fix = "`cmdai model pull` (a release's model tarball carries it), or `make reranker install-model` in a cmdai checkout"
 	case err != nil:
 		c.Status, c.Detail = StatusBad, err.Error()
 		c.Fix = "rebuild it (`make reranker`) and `cmdai model import` it again; until then queries warn and rank without it"

@@ -38,16 +38,19 @@ func newPullCommand(f *cmdutil.Factory, runF func(*PullOptions) error) *cli.Comm
 	opts := &PullOptions{Factory: f}
 	return &cli.Command{
 		Name:      "pull",
-		Usage:     "download the model (both variants, checksums pinned in cmdai) from a release (online machines only)",
+		Usage:     "download the model (both variants) and the reranker, checksums pinned in cmdai, from a release (online machines only)",
 		UsageText: "cmdai model pull [--base-url URL|DIR]\n   cmdai model pull --hub [--url URL]",
 		Description: `Fetches ` + modeldist.TarballName() + ` from the release location
 (default: the project's GitHub releases; --base-url for a mirror: http(s)://,
-file:// or a directory), checks every file against the sha256s pinned in this
-cmdai (a tarball of another model, or damaged, is refused with exit 5), and
-installs it as "model import" does: a failed pull leaves the installed model
-as it was. --hub downloads the fp32 export from the Hugging Face hub instead
-(it cannot serve an int8 index). Machines without a network use
-"cmdai model import".
+file:// or a directory): the model (` + embed.ModelName + `/) and learned
+mode's reranker (` + embed.RerankerName + `/). It checks every file of both
+against the sha256s pinned in this cmdai (a tarball of another model, or
+damaged, is refused with exit 5) and installs them as "model import" does:
+the model in --model-dir (default: the data directory), the reranker beside
+it in the data directory, where queries find it. A refused pull leaves both
+installed ones as they were. --hub downloads the model's fp32 export from the
+Hugging Face hub instead (no reranker; it cannot serve an int8 index).
+Machines without a network use "cmdai model import".
 
 EXAMPLES:
    $ cmdai model pull
@@ -107,16 +110,24 @@ func runPull(ctx context.Context, opts *PullOptions) error {
 			_ = bar.Set64(done)
 		}
 	}
+	// the reranker goes where `cmdai model import` of it puts it
+	rerankerDst, err := config.ModelDir(opts.Getenv, embed.RerankerName)
+	if err != nil {
+		return err
+	}
 	src := release.Source{Base: opts.Base, Client: opts.Client, IdleTimeout: opts.IdleTimeout}
-	m, err := modeldist.Pull(ctx, src, dir, dst, progress)
+	in, err := modeldist.Pull(ctx, src, dir, dst, rerankerDst, progress)
 	switch {
-	case errors.Is(err, modeldist.ErrNotPinned), errors.Is(err, modeldist.ErrDamaged), errors.Is(err, embed.ErrCorruptModel):
-		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("model pull refused, the installed model is unchanged: %w", err))
+	case err != nil && in.Model.Name != "":
+		// both checked, the model swapped in, the reranker's copy failed
+		return fmt.Errorf("model pull: %w (free some space and pull again)", err)
+	case errors.Is(err, modeldist.ErrNotPinned), errors.Is(err, modeldist.ErrDamaged), errors.Is(err, embed.ErrCorruptModel), errors.Is(err, embed.ErrCorruptReranker):
+		return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("model pull refused, the installed model and reranker are unchanged: %w", err))
 	case err != nil:
 		return cmdutil.NetworkCode(err)
 	}
-	fmt.Fprintf(opts.IO.Out, "installed %s (%d files verified against the sha256s pinned in cmdai, model %s) from %s in %s\n",
-		m.Name, len(m.Files)+1, modeldist.Rev(), opts.Base, dst)
+	fmt.Fprintf(opts.IO.Out, "installed %s in %s and %s in %s (%d files verified against the sha256s pinned in cmdai, models %s) from %s\n",
+		in.Model.Name, dst, in.Reranker.Name, rerankerDst, len(in.Model.Files)+len(in.Reranker.Files)+2, modeldist.Rev(), opts.Base)
 	return nil
 }
 
