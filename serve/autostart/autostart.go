@@ -46,6 +46,15 @@ func Start(spec Spec) (int, error) {
 	if servelock.Starting(spec.Socket) {
 		return 0, ErrRunning
 	}
+	// A serve that cannot make its socket would only fail in its log, on
+	// every call: say so here, where the user sees it.
+	dir := filepath.Dir(spec.Socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("serve's socket directory: %w", err)
+	}
+	if err := writable(dir); err != nil {
+		return 0, fmt.Errorf("serve cannot make its socket in %s: %w (set XDG_RUNTIME_DIR to a directory of yours)", dir, err)
+	}
 	log, err := openLog(spec.Log)
 	if err != nil {
 		return 0, err
@@ -64,6 +73,17 @@ func Start(spec Spec) (int, error) {
 	// that lost the race); otherwise it outlives us, adopted by init.
 	go func() { _ = cmd.Wait() }()
 	return pid, nil
+}
+
+// writable checks that a file can be made in dir, as serve's socket and
+// lock will be: access(2) says yes to root even where nothing can be made.
+func writable(dir string) error {
+	f, err := os.CreateTemp(dir, ".cmdai-probe-")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // openLog opens the log for appending, moving a large one aside first.
