@@ -99,6 +99,24 @@ func xdgCacheRoot(getenv Env) (string, error) {
 	return filepath.Join(home, ".cache", appDir), nil
 }
 
+// StateRoot is where cmdai keeps what it writes about itself (the log of
+// a serve started in the background): $CMDAI_HOME, else the
+// configuration file's home, else $XDG_STATE_HOME/cmdai, else
+// ~/.local/state/cmdai.
+func StateRoot(getenv Env) (string, error) {
+	if h, ok, err := movedHome(getenv); ok || err != nil {
+		return h, err
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, appDir), nil
+	}
+	home, err := homeDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", appDir), nil
+}
+
 // ConfigRoot is where the user's configuration lives: $CMDAI_HOME/config,
 // else $XDG_CONFIG_HOME/cmdai, else ~/.config/cmdai. The configuration
 // file's home does not move it: the file is found here.

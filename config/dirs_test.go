@@ -33,6 +33,19 @@ func TestRoots(t *testing.T) {
 			t.Errorf("ConfigRoot(%v) = %q, %v; want %q", c.env, config, err, c.config)
 		}
 	}
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/cmdai/serve.log"},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/xs"}, "/xs/cmdai/serve.log"},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "rel"}, "/home/u/.local/state/cmdai/serve.log"},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/xs", "CMDAI_HOME": "/opt/cmdai"}, "/opt/cmdai/serve.log"},
+	} {
+		if got, err := ServeLogFile(env(c.env)); err != nil || got != c.want {
+			t.Errorf("ServeLogFile(%v) = %q, %v; want %q", c.env, got, err, c.want)
+		}
+	}
 	d, _ := ModelDir(env(map[string]string{"HOME": "/h"}), "all-MiniLM-L6-v2")
 	if d != filepath.FromSlash("/h/.local/share/cmdai/embeddings/all-MiniLM-L6-v2") {
 		t.Errorf("ModelDir = %q", d)

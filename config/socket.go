@@ -70,8 +70,12 @@ func defaultDataRoot(getenv Env) (string, error) {
 var errMoved = errors.New("the data root is moved by CMDAI_HOME or the configuration file")
 
 // ServeLogFile is where a serve started in the background (package
-// autostart) writes what it says: serve.log under the cache root, one per
-// home, since it runs with no terminal to print to.
+// autostart) writes what it says, since it has no terminal to print to:
+// serve.log under the state root, one per home.
 func ServeLogFile(getenv Env) (string, error) {
-	return underCache(getenv, "serve.log")
+	root, err := StateRoot(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "serve.log"), nil
 }

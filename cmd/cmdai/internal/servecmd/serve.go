@@ -96,8 +96,8 @@ serve meanwhile. Past --wait it exits 6, naming the holder.
 
 Started by hand or not at all: "index query", "explain" and "index
 status" that find no serve answer by themselves, then start one in the
-background (serve --background: its output goes to serve.log in the cache
-directory, it exits after --auto-serve-idle without a request, 5m by
+background (serve --background: its output goes to serve.log in the state
+directory, ~/.local/state/cmdai, it exits after --auto-serve-idle without a request, 5m by
 default, and when cmdai's binary is replaced). They do not under CI=true
 or --batch-mode, nor with --auto-serve=false (CMDAI_AUTO_SERVE=false, or
 auto-serve: false in the configuration file). "index status" and "cmdai
