@@ -18,7 +18,17 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
 start=$(date +%s)
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+# A new user's first query starts a serve in the background (issue #33):
+# none may outlive the test.
+stop_serves() {
+	for h in "$tmp/home" "$tmp/home2"; do
+		if [ -x "$tmp/prefix/bin/cmdai" ] && [ -d "$h" ]; then
+			env -i HOME="$h" "$tmp/prefix/bin/cmdai" serve --stop >/dev/null 2>&1 || true
+		fi
+	done
+	rm -rf "$tmp"
+}
+trap stop_serves EXIT
 prefix="$tmp/prefix"
 work="$tmp/work" # the new user's working directory: not the checkout
 mkdir -p "$work"
@@ -136,6 +146,10 @@ as_user "$home" cmdai index query "list directory contents" -k 3 --json
 expect 0 "cmdai index query"
 first="$(python3 -c 'import json, sys; print(json.load(sys.stdin)["commands"][0]["command"])' <<<"$out")"
 [ "$first" = ls ] || fail "query \"list directory contents\" answered $first first, not ls"
+# ... and started a serve in the background, which status names
+as_user "$home" cmdai index status
+expect 0 "cmdai index status after the first query"
+contains "$out" "started in the background" "status after the first query (a serve in the background)"
 mkdir -p "$tmp/ship"
 as_user "$home" cmdai index export "$tmp/ship/"
 expect 0 "cmdai index export"
@@ -187,6 +201,13 @@ contains "$rendered" "Chroma unreachable" "the man page's exit codes"
 step "completion loads in bash, man cmdai renders"
 
 # --- 3. a missing part: named, with the fix and the documented exit code ---
+# with no serve holding a loaded model: the one the first query started
+# would answer without ONNX Runtime
+for h in "$home" "$home2"; do
+	as_user "$h" cmdai serve --stop
+	expect 0 "cmdai serve --stop"
+done
+contains "$out" "stopped cmdai serve (pid " "serve --stop of the second user's serve"
 mv "$prefix/lib/cmdai/libonnxruntime.so" "$tmp/libonnxruntime.so"
 as_user "$home" cmdai doctor
 [ "$rc" != 0 ] || fail "cmdai doctor passed without ONNX Runtime: $out"
