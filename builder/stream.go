@@ -57,7 +57,7 @@ type stream struct {
 	// embedders is called once, when the first batch needs embedding: a
 	// run with nothing to embed loads no model.
 	embedders func() ([]embed.Embedder, error)
-	// embedTokens bounds what is embedded of a page's chunk (embedText);
+	// embedTokens bounds what is embedded of a page's chunk (EmbedText);
 	// 0 embeds the whole text.
 	embedTokens int
 	writeBatch  int
@@ -207,7 +207,10 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 				continue
 			}
 			rec := toChroma(r)
-			text := s.embedText(r, u.doc)
+			text := r.Text
+			if !u.doc {
+				text = EmbedText(r, s.embedTokens)
+			}
 			if s.cache != nil {
 				if v, ok := s.cache.Get(text); ok {
 					rec.Embedding = v
@@ -238,16 +241,16 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 	return nil
 }
 
-// embedText is what is embedded of a record's text: the head of
-// embedTokens word pieces of a page's option, example or section chunk;
-// a summary whole (the page's own words for what it does, which the
-// ranking leans on most) and a user's doc whole (few, and written to be
-// read whole).
-func (s *stream) embedText(r index.Record, doc bool) string {
-	if doc || s.embedTokens <= 0 || r.Metadata.Kind == index.KindSummary {
+// EmbedText is what a build embeds of a page's record: the head of
+// tokens word pieces of an option, example or section chunk (all of it
+// for tokens 0), a summary whole: the page's own words for what it does,
+// which the ranking leans on most. (Users' docs, few and written to be
+// read whole, are embedded whole.)
+func EmbedText(r index.Record, tokens int) string {
+	if tokens <= 0 || r.Metadata.Kind == index.KindSummary {
 		return r.Text
 	}
-	return manparse.Head(r.Text, s.embedTokens)
+	return manparse.Head(r.Text, tokens)
 }
 
 // changed says whether r needs writing, and counts it: a page's chunk
