@@ -30,7 +30,7 @@ type unit struct {
 
 // batch is records on their way to the embedders and the writer; doc
 // marks users' docs, which the summary counts apart. texts, on its way to
-// the embedders, is what is embedded of each record (embedText): the
+// the embedders, is what is embedded of each record (EmbedText): the
 // cache knows vectors by it.
 type batch struct {
 	recs  []chroma.Record
@@ -250,7 +250,12 @@ func EmbedText(r index.Record, tokens int) string {
 	if tokens <= 0 || r.Metadata.Kind == index.KindSummary {
 		return r.Text
 	}
-	return manparse.Head(r.Text, tokens)
+	if h := manparse.Head(r.Text, tokens); h != "" {
+		return h
+	}
+	// a budget too small for the first word: an empty text's vector
+	// would say nothing of the chunk
+	return r.Text
 }
 
 // changed says whether r needs writing, and counts it: a page's chunk

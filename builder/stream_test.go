@@ -299,3 +299,20 @@ func TestDiffEmbedsHeads(t *testing.T) {
 		}
 	}
 }
+
+// EmbedText cuts an option to its head, never a summary, and never to
+// nothing.
+func TestEmbedText(t *testing.T) {
+	long := "tar(1) option -x\n" + strings.Repeat("Extract files from an archive. ", 30)
+	opt := index.Record{Text: long, Metadata: index.Metadata{Kind: index.KindOption}}
+	sum := index.Record{Text: long, Metadata: index.Metadata{Kind: index.KindSummary}}
+	if h := EmbedText(opt, 32); h != manparse.Head(long, 32) || len(h) >= len(long) {
+		t.Errorf("option's head %q", h)
+	}
+	if EmbedText(sum, 32) != long || EmbedText(opt, 0) != long {
+		t.Error("a summary, or a budget of 0, was cut")
+	}
+	if EmbedText(opt, 1) != long {
+		t.Error("a budget below the first word gave an empty text to embed")
+	}
+}

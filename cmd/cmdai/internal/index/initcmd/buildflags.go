@@ -35,7 +35,7 @@ func newBuildFlags(opts *InitOptions, u buildUsage) buildFlags {
 		// read in the action with clix.ExistingDirs (checked, not bound)
 		Docs:        &cli.StringSliceFlag{Name: "docs", Usage: u.docs},
 		ProseBudget: &cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: u.proseBudget, EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
-		EmbedTokens: &cli.IntFlag{Name: "embed-tokens", Value: builder.DefaultEmbedTokens, Usage: "embed the first `N` word pieces of each chunk (the record keeps all of its text; 0: all of it, slower)", EnvVars: []string{"CMDAI_EMBED_TOKENS"}, Destination: &opts.EmbedTokens},
+		EmbedTokens: &cli.IntFlag{Name: "embed-tokens", Value: builder.DefaultEmbedTokens, Usage: "embed the first `N` word pieces of each option, example and section chunk (the record keeps all of its text; summaries whole; 0: all of it, slower)", EnvVars: []string{"CMDAI_EMBED_TOKENS"}, Destination: &opts.EmbedTokens},
 		Backend:     append(cmdutil.ModelFlags(&opts.Model), cmdutil.ChromaFlags(&opts.Chroma)...),
 	}
 }
