@@ -19,6 +19,15 @@ import (
 // the build time. BENCHMARKS.md measures both sides of it.
 const DefaultProseBudget = 512
 
+// DefaultEmbedTokens is how much of each option, example and section
+// chunk is embedded (Options.EmbedTokens): its first 128 word pieces
+// (estimated). Embedding is nearly all of a first init's time, and one
+// chunk in seven is longer; their heads cut the word pieces embedded by
+// about 11 % with retrieval on the train requests unchanged (25 better,
+// 22 worse of 965; 96 pieces cut more but lost 33 against 25 won).
+// Summaries are embedded whole. BENCHMARKS.md (issue #33).
+const DefaultEmbedTokens = 128
+
 // Options configure Build.
 type Options struct {
 	Pages pages.Options
@@ -34,6 +43,12 @@ type Options struct {
 	// complete; otherwise records already there with the same text and
 	// fingerprint are kept as they are.
 	Force bool
+	// EmbedTokens bounds what is embedded of each option, example and
+	// section chunk of a page: its head of so many word pieces
+	// (manparse.Head), while the record keeps its whole text for the
+	// keyword channels and for display. 0 embeds whole chunks. Summaries
+	// and users' docs are embedded whole.
+	EmbedTokens int
 	// WriteBatch bounds each upsert (and the server's limit bounds it too);
 	// 0 means 256.
 	WriteBatch int
@@ -139,7 +154,7 @@ func Build(ctx context.Context, store *chroma.Store, o Options) (Summary, error)
 	}
 	s := newStream(t.coll, t.held, only, &sum)
 	s.pages, s.docs, s.distro, s.now = &o.Pages, docs, o.Pages.Distro, o.Now()
-	s.cache, s.writeBatch, s.progress = o.Cache, o.WriteBatch, o.Progress
+	s.cache, s.writeBatch, s.progress, s.embedTokens = o.Cache, o.WriteBatch, o.Progress, o.EmbedTokens
 	s.embedders = func() ([]embed.Embedder, error) { return o.Embedders, nil }
 	if err := s.run(ctx, len(o.Embedders)); err != nil {
 		return sum, err

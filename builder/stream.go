@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
 )
 
 // unit is what a source hands the diff stage: one command's or one doc's
@@ -28,10 +29,13 @@ type unit struct {
 }
 
 // batch is records on their way to the embedders and the writer; doc
-// marks users' docs, which the summary counts apart.
+// marks users' docs, which the summary counts apart. texts, on its way to
+// the embedders, is what is embedded of each record (EmbedText): the
+// cache knows vectors by it.
 type batch struct {
-	recs []chroma.Record
-	doc  bool
+	recs  []chroma.Record
+	texts []string
+	doc   bool
 }
 
 // stream is one run of the stages into one collection: the sources (the
@@ -52,9 +56,12 @@ type stream struct {
 	cache *embcache.Cache
 	// embedders is called once, when the first batch needs embedding: a
 	// run with nothing to embed loads no model.
-	embedders  func() ([]embed.Embedder, error)
-	writeBatch int
-	progress   func(Progress)
+	embedders func() ([]embed.Embedder, error)
+	// embedTokens bounds what is embedded of a page's chunk (EmbedText);
+	// 0 embeds the whole text.
+	embedTokens int
+	writeBatch  int
+	progress    func(Progress)
 
 	// Each counter has one writer: the page source, the diff stage or
 	// (atomics) the embedders and the writer.
@@ -200,8 +207,12 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 				continue
 			}
 			rec := toChroma(r)
+			text := r.Text
+			if !u.doc {
+				text = EmbedText(r, s.embedTokens)
+			}
 			if s.cache != nil {
-				if v, ok := s.cache.Get(r.Text); ok {
+				if v, ok := s.cache.Get(text); ok {
 					rec.Embedding = v
 					ready.recs = append(ready.recs, rec)
 					if !u.doc {
@@ -211,6 +222,7 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 				}
 			}
 			need.recs = append(need.recs, rec)
+			need.texts = append(need.texts, text)
 		}
 		if !u.doc {
 			s.toEmbed += len(need.recs)
@@ -227,6 +239,23 @@ func (s *stream) diff(ctx context.Context, in <-chan unit, toEmbed, toWrite chan
 		}
 	}
 	return nil
+}
+
+// EmbedText is what a build embeds of a page's record: the head of
+// tokens word pieces of an option, example or section chunk (all of it
+// for tokens 0), a summary whole: the page's own words for what it does,
+// which the ranking leans on most. (Users' docs, few and written to be
+// read whole, are embedded whole.)
+func EmbedText(r index.Record, tokens int) string {
+	if tokens <= 0 || r.Metadata.Kind == index.KindSummary {
+		return r.Text
+	}
+	if h := manparse.Head(r.Text, tokens); h != "" {
+		return h
+	}
+	// a budget too small for the first word: an empty text's vector
+	// would say nothing of the chunk
+	return r.Text
 }
 
 // changed says whether r needs writing, and counts it: a page's chunk
@@ -350,10 +379,7 @@ func (s *stream) embedWorker(ctx context.Context, e embed.Embedder, start []batc
 
 // embedBatch embeds one batch through the cache and hands it on.
 func (s *stream) embedBatch(ctx context.Context, e embed.Embedder, b batch, out chan<- batch) error {
-	texts := make([]string, len(b.recs))
-	for i, r := range b.recs {
-		texts[i] = r.Document
-	}
+	texts := b.texts
 	t0 := time.Now()
 	vecs, err := e.Embed(ctx, texts)
 	s.embedBusy.Add(int64(time.Since(t0)))

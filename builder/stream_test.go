@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
 )
 
 func rec(id, cmd string, src index.Source, hash string) index.Record {
@@ -184,7 +187,7 @@ func TestEmbedStage(t *testing.T) {
 	var in []batch
 	for i := 0; i < 20; i++ {
 		r := toChroma(rec("c"+string(rune('a'+i))+".1#NAME", "c", index.SourceMan, "h"))
-		in = append(in, batch{recs: []chroma.Record{r}, doc: i%2 == 1})
+		in = append(in, batch{recs: []chroma.Record{r}, texts: []string{r.Document}, doc: i%2 == 1})
 	}
 	got, err := runEmbed(s, in...)
 	if err != nil || len(got) != 20 || opened != 1 {
@@ -224,5 +227,92 @@ func TestKeyOfFollowsThePackage(t *testing.T) {
 	}
 	if keyOf(old) != "h/f" {
 		t.Errorf("unowned command's key %q, want the key it always had", keyOf(old))
+	}
+}
+
+// With embedTokens set, an option's head is what is embedded and what
+// the cache knows, while its record keeps the whole text; a summary and
+// a doc are embedded whole; each record gets the vector of its own text.
+func TestDiffEmbedsHeads(t *testing.T) {
+	long := strings.Repeat("Read all files under each directory, recursively. ", 20)
+	opt := rec("grep.1#OPTIONS#-r", "grep", index.SourceMan, "h1")
+	opt.Text, opt.Metadata.Kind = "grep(1) option -r\n"+long, index.KindOption
+	cachedOpt := rec("grep.1#OPTIONS#-R", "grep", index.SourceMan, "h2")
+	cachedOpt.Text, cachedOpt.Metadata.Kind = "grep(1) option -R\n"+long, index.KindOption
+	summary := rec("grep.1#NAME", "grep", index.SourceMan, "h3")
+	summary.Text, summary.Metadata.Kind = "grep(1) - print lines that match patterns\n"+long, index.KindSummary
+	doc := rec("custom:deploy#NAME", "deploy", index.SourceCustom, "d1")
+	doc.Text = "deploy - ship it\n" + long
+
+	cache, err := embcache.OpenCache(t.TempDir(), "0123456789abcdef0123", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cache.Close()
+	head := manparse.Head(cachedOpt.Text, 32)
+	if err := cache.Put([]string{head}, [][]float32{{42}}); err != nil {
+		t.Fatal(err)
+	}
+	var sum Summary
+	s := newStream(nil, nil, map[string]bool{}, &sum)
+	s.cache, s.embedTokens = cache, 32
+	toEmbed, toWrite := runDiff(t, s,
+		unit{recs: []index.Record{opt, cachedOpt, summary}},
+		unit{recs: []index.Record{doc}, doc: true})
+	if len(toWrite) != 1 || len(toWrite[0].recs) != 1 || toWrite[0].recs[0].ID != cachedOpt.ID ||
+		toWrite[0].recs[0].Embedding[0] != 42 || toWrite[0].recs[0].Document != cachedOpt.Text {
+		t.Fatalf("from the cache by its head: %+v; want %s with vector 42 and its whole text", toWrite, cachedOpt.ID)
+	}
+	want := map[string]string{opt.ID: manparse.Head(opt.Text, 32), summary.ID: summary.Text, doc.ID: doc.Text}
+	whole := map[string]string{opt.ID: opt.Text, summary.ID: summary.Text, doc.ID: doc.Text}
+	n := 0
+	for _, b := range toEmbed {
+		if len(b.texts) != len(b.recs) {
+			t.Fatalf("batch of %d records with %d texts", len(b.recs), len(b.texts))
+		}
+		for i, r := range b.recs {
+			n++
+			if b.texts[i] != want[r.ID] || r.Document != whole[r.ID] {
+				t.Errorf("%s: embeds %d bytes of %d, keeps %d; want %d embedded, %d kept", r.ID, len(b.texts[i]), len(r.Document), len(r.Document), len(want[r.ID]), len(whole[r.ID]))
+			}
+		}
+	}
+	if n != 3 || len(want[opt.ID]) >= len(opt.Text) {
+		t.Fatalf("%d records to embed, head %d of %d bytes; want 3 and a shorter head", n, len(want[opt.ID]), len(opt.Text))
+	}
+
+	// the embed stage gives each record the vector of its own text (the
+	// fake's vector is the text's length) and caches it under that text
+	s.embedders = func() ([]embed.Embedder, error) { return []embed.Embedder{&fakeEmbedder{}}, nil }
+	got, err := runEmbed(s, toEmbed...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range got {
+		for _, r := range b.recs {
+			if r.Embedding[0] != float32(len(want[r.ID])) {
+				t.Errorf("%s got the vector of a %v-byte text, want its own (%d bytes)", r.ID, r.Embedding[0], len(want[r.ID]))
+			}
+			if v, ok := cache.Get(want[r.ID]); !ok || v[0] != float32(len(want[r.ID])) {
+				t.Errorf("%s: not cached under the text embedded", r.ID)
+			}
+		}
+	}
+}
+
+// EmbedText cuts an option to its head, never a summary, and never to
+// nothing.
+func TestEmbedText(t *testing.T) {
+	long := "tar(1) option -x\n" + strings.Repeat("Extract files from an archive. ", 30)
+	opt := index.Record{Text: long, Metadata: index.Metadata{Kind: index.KindOption}}
+	sum := index.Record{Text: long, Metadata: index.Metadata{Kind: index.KindSummary}}
+	if h := EmbedText(opt, 32); h != manparse.Head(long, 32) || len(h) >= len(long) {
+		t.Errorf("option's head %q", h)
+	}
+	if EmbedText(sum, 32) != long || EmbedText(opt, 0) != long {
+		t.Error("a summary, or a budget of 0, was cut")
+	}
+	if EmbedText(opt, 1) != long {
+		t.Error("a budget below the first word gave an empty text to embed")
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/daulet/tokenizers"
 	ort "github.com/yalue/onnxruntime_go"
 
+	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/embed"
 )
@@ -164,26 +165,61 @@ func BenchmarkModelLoad(b *testing.B) {
 // batches of pre-tokenised inputs, no pooling) over the same chunks,
 // alternating rounds in one process, and reports our throughput as a
 // fraction of the bare one. The goal is >= 0.85.
+//
+// With CMDAI_BENCH_INIT_CHUNKS=N, init-int8-t1 does the same over every
+// Nth chunk of this whole machine as `index init` embeds them (default
+// prose budget, builder.EmbedText's heads) with one thread, as each of
+// init's embedders runs: what scripts/bench/bench-init-speed.sh sets
+// beside init's own rate (issue #33).
 func BenchmarkVersusBareORT(b *testing.B) {
+	versus := func(b *testing.B, variant string, batch, threads int, texts []string) {
+		dir, lib := benchModelDir(b), ortLibDir(b)
+		batches := tokenizeBatches(b, dir, texts, batch)
+		var ours, bare []float64
+		rounds := max(3, b.N)
+		for r := 0; r < rounds; r++ {
+			ours = append(ours, oursRound(b, dir, lib, variant, batch, threads, texts))
+			bare = append(bare, bareRound(b, dir, lib, variant, threads, batches))
+		}
+		o, p := median(ours), median(bare)
+		b.ReportMetric(o, "ours-sentences/s")
+		b.ReportMetric(p, "bare-sentences/s")
+		b.ReportMetric(o/p, "ratio")
+	}
 	for _, variant := range []string{embed.VariantFP32, embed.VariantInt8} {
 		for _, batch := range []int{1, 8} {
 			b.Run(variant+"-b"+strconv.Itoa(batch), func(b *testing.B) {
-				dir, lib := benchModelDir(b), ortLibDir(b)
-				texts := manChunks(b, 256)
-				batches := tokenizeBatches(b, dir, texts, batch)
-				var ours, bare []float64
-				rounds := max(3, b.N)
-				for r := 0; r < rounds; r++ {
-					ours = append(ours, oursRound(b, dir, lib, variant, batch, texts))
-					bare = append(bare, bareRound(b, dir, lib, variant, batches))
-				}
-				o, p := median(ours), median(bare)
-				b.ReportMetric(o, "ours-sentences/s")
-				b.ReportMetric(p, "bare-sentences/s")
-				b.ReportMetric(o/p, "ratio")
+				versus(b, variant, batch, runtime.NumCPU(), manChunks(b, 256))
 			})
 		}
 	}
+	if every, _ := strconv.Atoi(os.Getenv("CMDAI_BENCH_INIT_CHUNKS")); every > 0 {
+		b.Run("init-int8-t1", func(b *testing.B) {
+			texts := initChunks(b, every)
+			b.ReportMetric(float64(len(texts)), "chunks")
+			versus(b, embed.VariantInt8, embed.DefaultBatchSize, 1, texts)
+		})
+	}
+}
+
+// initChunks is every nth chunk of this machine's man pages, each as
+// `index init` embeds it.
+func initChunks(b *testing.B, n int) []string {
+	var out []string
+	i := 0
+	_, err := pages.Run(context.Background(), pages.Options{ProseBudget: builder.DefaultProseBudget}, func(r pages.Result) error {
+		for _, c := range r.Chunks {
+			if i%n == 0 {
+				out = append(out, builder.EmbedText(c, builder.DefaultEmbedTokens))
+			}
+			i++
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }
 
 func median(v []float64) float64 {
@@ -192,8 +228,8 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-func oursRound(b *testing.B, dir, lib, variant string, batch int, texts []string) float64 {
-	e, err := embed.Open(context.Background(), embed.Options{Dir: dir, Backend: embed.BackendORT, Variant: variant, BatchSize: batch, ORTLibDir: lib})
+func oursRound(b *testing.B, dir, lib, variant string, batch, threads int, texts []string) float64 {
+	e, err := embed.Open(context.Background(), embed.Options{Dir: dir, Backend: embed.BackendORT, Variant: variant, BatchSize: batch, ORTLibDir: lib, Threads: threads})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -249,7 +285,7 @@ func tokenizeBatches(b *testing.B, dir string, texts []string, batch int) []toke
 	return out
 }
 
-func bareRound(b *testing.B, dir, lib, variant string, batches []tokenized) float64 {
+func bareRound(b *testing.B, dir, lib, variant string, threads int, batches []tokenized) float64 {
 	ort.SetSharedLibraryPath(filepath.Join(lib, embed.ORTLibName))
 	if err := ort.InitializeEnvironment(); err != nil {
 		b.Fatal(err)
@@ -260,7 +296,7 @@ func bareRound(b *testing.B, dir, lib, variant string, batches []tokenized) floa
 		b.Fatal(err)
 	}
 	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(runtime.NumCPU()); err != nil {
+	if err := opts.SetIntraOpNumThreads(threads); err != nil {
 		b.Fatal(err)
 	}
 	if err := opts.SetInterOpNumThreads(1); err != nil {

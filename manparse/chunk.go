@@ -354,6 +354,18 @@ func (c *chunker) split(para string, budget int) []string {
 	return out
 }
 
+// Head is the longest start of s, cut between words, that is at most
+// tokens word pieces as EstimateTokens counts them (the model's two
+// special tokens included): s itself when it fits. The builder embeds a
+// chunk's head when it must save time and keeps the whole text.
+func Head(s string, tokens int) string {
+	if tokens <= 0 {
+		return s
+	}
+	c := chunker{count: EstimateTokens}
+	return c.fit(s, tokens)
+}
+
 // fitWindow is how many bytes per token of budget fit looks at first;
 // the window doubles while it fits whole (long words, runs of blanks).
 const fitWindow = 4

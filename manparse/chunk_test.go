@@ -205,3 +205,24 @@ func TestChunksRepeatedDescription(t *testing.T) {
 		t.Errorf("the summary takes the first description's paragraphs:\n%s", all.String())
 	}
 }
+
+// Head cuts between words to the budget and leaves a text that fits, or
+// a budget of 0, alone.
+func TestHead(t *testing.T) {
+	long := "grep(1) option -r, --recursive\n" + strings.Repeat("Read all files under each directory, recursively. ", 40)
+	for _, budget := range []int{16, 64, 128} {
+		h := Head(long, budget)
+		if n := EstimateTokens(h); n > budget || n < budget-8 {
+			t.Errorf("Head(%d) is %d pieces, want %d at most and close to it", budget, n, budget)
+		}
+		if !strings.HasPrefix(long, h) || strings.HasSuffix(h, " ") || long[len(h)] != ' ' {
+			t.Errorf("Head(%d) = %q: not a start of the text cut before a blank", budget, h)
+		}
+	}
+	if h := Head("list directory contents", 128); h != "list directory contents" {
+		t.Errorf("a text that fits was cut: %q", h)
+	}
+	if h := Head(long, 0); h != long {
+		t.Error("budget 0 cut the text")
+	}
+}

@@ -94,6 +94,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "init", "--embed-workers", "-1"}, "--embed-workers"},
 		{[]string{"index", "init", "--parallel", "-2"}, "--parallel"},
 		{[]string{"index", "init", "--prose-budget", "-1"}, "--prose-budget"},
+		{[]string{"index", "init", "--embed-tokens", "-1"}, "--embed-tokens"},
 		{[]string{"index", "init", "--model-variant", "fp16"}, "--model-variant"},
 		{[]string{"index", "init", "--distro", "Debian 12"}, "--distro"},
 		{[]string{"index", "refresh", "extra"}, `unexpected argument "extra"`},

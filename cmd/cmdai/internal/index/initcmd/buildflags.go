@@ -14,7 +14,7 @@ import (
 // drift between the two. Each command places them among its own flags,
 // in the order its --help has always shown.
 type buildFlags struct {
-	BatchMode, JSON, Distro, Lang, EmbedWorkers, Docs, ProseBudget cli.Flag
+	BatchMode, JSON, Distro, Lang, EmbedWorkers, Docs, ProseBudget, EmbedTokens cli.Flag
 	// Backend is the model's and Chroma's flags, last in both.
 	Backend []cli.Flag
 }
@@ -35,6 +35,7 @@ func newBuildFlags(opts *InitOptions, u buildUsage) buildFlags {
 		// read in the action with clix.ExistingDirs (checked, not bound)
 		Docs:        &cli.StringSliceFlag{Name: "docs", Usage: u.docs},
 		ProseBudget: &cli.IntFlag{Name: "prose-budget", Value: builder.DefaultProseBudget, Usage: u.proseBudget, EnvVars: []string{"CMDAI_PROSE_BUDGET"}, Destination: &opts.ProseBudget},
+		EmbedTokens: &cli.IntFlag{Name: "embed-tokens", Value: builder.DefaultEmbedTokens, Usage: "embed the first `N` word pieces of each option, example and section chunk (the record keeps all of its text; summaries whole; 0: all of it, slower)", EnvVars: []string{"CMDAI_EMBED_TOKENS"}, Destination: &opts.EmbedTokens},
 		Backend:     append(cmdutil.ModelFlags(&opts.Model), cmdutil.ChromaFlags(&opts.Chroma)...),
 	}
 }
@@ -63,5 +64,6 @@ func checkBuildFlags(c *cli.Context, opts *InitOptions) error {
 		clix.NotNegative("parallel", opts.Parallel),
 		clix.NotNegative("embed-workers", opts.Workers),
 		clix.NotNegative("prose-budget", opts.ProseBudget),
+		clix.NotNegative("embed-tokens", opts.EmbedTokens),
 	)
 }

@@ -15,7 +15,7 @@ import (
 // names, aliases, defaults and CMDAI_* variables (so the same
 // configuration-file keys) in both.
 var sharedBuildFlags = []string{
-	"batch-mode", "json", "distro", "lang", "embed-workers", "docs", "prose-budget",
+	"batch-mode", "json", "distro", "lang", "embed-workers", "docs", "prose-budget", "embed-tokens",
 	"model-dir", "model-variant", "embed-backend",
 	"chroma-url", "chroma-tenant", "chroma-database", "chroma-token", "chroma-token-header", "chroma-bin", "chroma-data",
 }

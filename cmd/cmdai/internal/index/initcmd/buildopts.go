@@ -69,6 +69,7 @@ func buildOptions(opts *InitOptions, info distro.Info, emb *embedders) (builder.
 		Collection:  info.CollectionName(),
 		ToolVersion: opts.Version,
 		Force:       opts.Force,
+		EmbedTokens: opts.EmbedTokens,
 	}
 	docs, problems, err := loadDocs(opts.Getenv, opts.DocsDirs)
 	if err != nil {

@@ -29,13 +29,14 @@ func parsed(t *testing.T, newCmd newBuildCmd, env cmdtest.Env, args ...string) (
 
 // TestInitDefaults: with no flag and no variable, init asks for this
 // machine's distribution, every command, one embedder and parser per CPU,
-// the prose budget, the cache, and a private Chroma.
+// the prose budget, the heads of long chunks, the cache, and a private
+// Chroma.
 func TestInitDefaults(t *testing.T) {
 	o, err := parsed(t, NewCmdInit, nil)
 	if err != nil || o == nil {
 		t.Fatalf("init: %v (runF called: %v)", err, o != nil)
 	}
-	want := InitOptions{Factory: o.Factory, ProseBudget: 512, Chroma: cmdutil.ChromaOptions{TokenHeader: "Authorization"}}
+	want := InitOptions{Factory: o.Factory, ProseBudget: 512, EmbedTokens: 128, Chroma: cmdutil.ChromaOptions{TokenHeader: "Authorization"}}
 	if !reflect.DeepEqual(*o, want) {
 		t.Errorf("options:\n got %+v\nwant %+v", *o, want)
 	}
@@ -46,7 +47,7 @@ func TestInitFlags(t *testing.T) {
 	docs := t.TempDir()
 	o, err := parsed(t, NewCmdInit, nil, "--force", "-v", "--json", "--distro", "ubuntu-24.04", "--lang", "de",
 		"--command", "grep", "--command", "tar", "--help-fallback", "-j", "3", "--embed-workers", "2", "--no-cache",
-		"--docs", docs, "--prose-budget", "0", "--model-dir", "/m", "--model-variant", "fp32", "--embed-backend", "go",
+		"--docs", docs, "--prose-budget", "0", "--embed-tokens", "0", "--model-dir", "/m", "--model-variant", "fp32", "--embed-backend", "go",
 		"--chroma-url", "http://chroma:8000", "--chroma-tenant", "t", "--chroma-database", "d", "--chroma-token", "s3cret",
 		"--chroma-token-header", "X-Chroma-Token", "--chroma-bin", "/bin/chroma", "--chroma-data", "/data")
 	if err != nil || o == nil {
@@ -65,7 +66,7 @@ func TestInitFlags(t *testing.T) {
 // both commands; the command line wins over them.
 func TestBuildEnvironment(t *testing.T) {
 	env := cmdtest.Env{
-		"CMDAI_DISTRO": "fedora-40", "CMDAI_LANG": "fr", "CMDAI_EMBED_WORKERS": "4", "CMDAI_PROSE_BUDGET": "64",
+		"CMDAI_DISTRO": "fedora-40", "CMDAI_LANG": "fr", "CMDAI_EMBED_WORKERS": "4", "CMDAI_PROSE_BUDGET": "64", "CMDAI_EMBED_TOKENS": "96",
 		"CMDAI_JSON": "true", "CMDAI_BATCH_MODE": "1", "CMDAI_MODEL_VARIANT": "int8", "CMDAI_EMBED_BACKEND": "ort",
 		"CMDAI_CHROMA_URL": "http://c:1", "CMDAI_CHROMA_TOKEN": "tok", "CMDAI_MODEL_DIR": "/models",
 	}
@@ -74,7 +75,7 @@ func TestBuildEnvironment(t *testing.T) {
 		if err != nil || o == nil {
 			t.Fatalf("%v", err)
 		}
-		if o.Distro != "fedora-40" || o.Lang != "es" || o.Workers != 4 || o.ProseBudget != 64 || !o.JSON || !o.BatchMode ||
+		if o.Distro != "fedora-40" || o.Lang != "es" || o.Workers != 4 || o.ProseBudget != 64 || o.EmbedTokens != 96 || !o.JSON || !o.BatchMode ||
 			o.Model != (cmdutil.ModelOptions{Dir: "/models", Variant: "int8", Backend: "ort"}) || o.Chroma.URL != "http://c:1" || o.Chroma.Token != "tok" {
 			t.Errorf("options from the environment: %+v", *o)
 		}

@@ -38,6 +38,7 @@ type InitOptions struct {
 	Workers      int
 	NoCache      bool
 	ProseBudget  int
+	EmbedTokens  int
 	DocsDirs     []string
 	Chroma       cmdutil.ChromaOptions
 	Model        cmdutil.ModelOptions
@@ -66,7 +67,7 @@ func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cli.Command 
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Usage: "`N` parser workers (0: one per CPU)", EnvVars: []string{"CMDAI_PARALLEL"}, Destination: &opts.Parallel},
 		b.EmbedWorkers,
 		&cli.BoolFlag{Name: "no-cache", Usage: "do not use or fill the embedding cache", Destination: &opts.NoCache},
-		b.Docs, b.ProseBudget,
+		b.Docs, b.ProseBudget, b.EmbedTokens,
 	}
 	flags = append(flags, b.Backend...)
 	return &cli.Command{

@@ -27,7 +27,7 @@ func NewCmdRefresh(f *cmdutil.Factory, runF func(*InitOptions) error) *cli.Comma
 	})
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &opts.Incremental},
-		b.BatchMode, b.JSON, b.Distro, b.Lang, b.EmbedWorkers, b.Docs, b.ProseBudget,
+		b.BatchMode, b.JSON, b.Distro, b.Lang, b.EmbedWorkers, b.Docs, b.ProseBudget, b.EmbedTokens,
 	}
 	flags = append(flags, b.Backend...)
 	return &cli.Command{
