@@ -74,6 +74,7 @@ var Settings = []Setting{
 	{Env: "CMDAI_PARALLEL", Kind: Int},
 	{Env: "CMDAI_EMBED_WORKERS", Kind: Int},
 	{Env: "CMDAI_PROSE_BUDGET", Kind: Int},
+	{Env: "CMDAI_EMBED_TOKENS", Kind: Int},
 	{Env: "CMDAI_QUERY_MODE", Kind: String},
 	{Env: "CMDAI_MODEL_DIR", Kind: String, Path: true},
 	{Env: "CMDAI_MODEL_VARIANT", Kind: String},
