@@ -77,6 +77,13 @@ func RunStop(ctx context.Context, opts *ServeOptions) error {
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("ask the serve on %s for its pid: %w", socket, err))
 	}
+	peer, err := socketPeer(socket)
+	if err != nil {
+		return fmt.Errorf("cmdai serve --stop: %w", err)
+	}
+	if peer != 0 && peer != h.PID {
+		return fmt.Errorf("cmdai serve --stop: the process on %s is pid %d but says it is pid %d: not stopped (stop it yourself if it is yours)", socket, peer, h.PID)
+	}
 	if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil {
 		return fmt.Errorf("stop cmdai serve (pid %d): %w", h.PID, err)
 	}

@@ -63,8 +63,11 @@ func ask[Q, R any](ctx context.Context, a *Answerer, q Q, here func(context.Cont
 		return servedOrHere(ctx, res, err, here, q)
 	}
 	res, err := here(ctx, q)
-	for deadline := time.Now().Add(LockedWait); errors.Is(err, chroma.ErrLocked) && time.Now().Before(deadline) && ctx.Err() == nil; {
-		time.Sleep(200 * time.Millisecond)
+	// Backing off: each try here starts to load the models again, on
+	// the cores the holder is answering with.
+	wait := 100 * time.Millisecond
+	for deadline := time.Now().Add(LockedWait); errors.Is(err, chroma.ErrLocked) && time.Now().Before(deadline) && ctx.Err() == nil; wait = min(2*wait, time.Second) {
+		time.Sleep(wait)
 		if c, ok := a.client(ctx); ok {
 			res, err = via(c)
 			c.Close()
