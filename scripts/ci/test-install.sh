@@ -21,7 +21,7 @@ tmp="$(mktemp -d)"
 # A new user's first query starts a serve in the background (issue #33):
 # none may outlive the test.
 stop_serves() {
-	for h in "$tmp/home" "$tmp/home2"; do
+	for h in "$tmp/home" "$tmp/home2" "$tmp/home3"; do
 		if [ -x "$tmp/prefix/bin/cmdai" ] && [ -d "$h" ]; then
 			env -i HOME="$h" "$tmp/prefix/bin/cmdai" serve --stop >/dev/null 2>&1 || true
 		fi
@@ -167,6 +167,25 @@ as_user "$home2" cmdai index query "list directory contents" -k 3
 expect 0 "cmdai index query after import"
 contains "$out" "ls" "query after import"
 step "doctor, init, query, export, import as new users"
+
+# README's quick start, as a third new user would type it after `make
+# install` (done above): every cmdai line of the block between the
+# <!-- quickstart --> markers, verbatim (a whole-machine init).
+home3="$tmp/home3"
+quickstart="$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md" | grep '^cmdai ')" ||
+	fail "README.md has no cmdai line between <!-- quickstart --> markers"
+[ "$(grep -c '^make install' <<<"$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md")")" = 1 ] ||
+	fail "README's quick start does not begin with make install, which this test runs above"
+while IFS= read -r line; do
+	as_user "$home3" bash -c "$line"
+	expect 0 "README quick start: $line"
+done <<<"$quickstart"
+last="$(tail -n 1 <<<"$quickstart")"
+case "$last" in
+"cmdai search "*) contains "$out" "find" "README quick start's answer to: $last" ;;
+esac
+as_user "$home3" cmdai serve --stop
+step "README's quick start as a new user ($(wc -l <<<"$quickstart") cmdai lines)"
 
 # bash-completion finds the script by itself under ~/.local/share (here:
 # BASH_COMPLETION_USER_DIR, as PREFIX is not ~/.local), and the script
