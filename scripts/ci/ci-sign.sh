@@ -34,7 +34,7 @@ if [ -z "$keys" ]; then
 	exit 0
 fi
 [ -n "${CMDAI_MINISIGN_SECRET_KEY:-}" ] ||
-	fail "$(release_key_file) pins a release key, so cmdai built from this tree refuses unsigned releases, but the secret CMDAI_MINISIGN_SECRET_KEY is not set: set it (README: Signing releases); nothing was signed"
+	fail "$(release_key_file) pins a release key, so cmdai built from this tree refuses unsigned releases, but the secret CMDAI_MINISIGN_SECRET_KEY is not set: set it (docs/ci-and-releases.md, "Signing releases"); nothing was signed"
 command -v minisign >/dev/null 2>&1 || fail "minisign is not installed (apt-get install minisign; brew install minisign)"
 
 tmp="$(mktemp -d)"

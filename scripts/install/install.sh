@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make install`, `make uninstall` and the relocatable Chroma server they
-# install (README "Install"). The run-time layout under PREFIX:
+# install (docs/install.md). The run-time layout under PREFIX:
 #   bin/cmdai                                   the program (ONNX Runtime build)
 #   lib/cmdai/libonnxruntime.so                 ONNX Runtime
 #   lib/cmdai/chroma/bin/chroma                 the pinned Chroma server: a launcher,

@@ -11,7 +11,7 @@
 // 0/0 without names, modes 0755/0644, gzip header without time or name.
 // `make dist` builds the binary (-trimpath, -buildid=) and the notices and
 // runs it. GoReleaser was not used for the archive step; see the release
-// notes in README.md ("Releases").
+// notes in docs/ci-and-releases.md ("Releases").
 package main
 
 import (
