@@ -66,23 +66,35 @@ func Find(getenv Env) (string, error) {
 		return "", nil
 	}
 	yamlPath, tomlPath := filepath.Join(root, YAMLName), filepath.Join(root, TOMLName)
-	var found []bool
-	for _, p := range []string{yamlPath, tomlPath} {
-		_, err := os.Stat(p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("configuration file %s: %w", p, err)
-		}
-		found = append(found, err == nil)
+	hasYAML, err := exists(yamlPath)
+	if err != nil {
+		return "", err
 	}
+	hasTOML, err := exists(tomlPath)
 	switch {
-	case found[1] && found[0]:
+	case err != nil:
+		return "", err
+	case hasTOML && hasYAML:
 		return "", fmt.Errorf("configuration file %s: cmdai reads its settings from %s only, in YAML; move any setting %s holds into %s (%s) and remove %s", tomlPath, yamlPath, TOMLName, YAMLName, tomlExample, tomlPath)
-	case found[1]:
+	case hasTOML:
 		return "", fmt.Errorf("configuration file %s: %w", tomlPath, checkFormat(tomlPath))
-	case found[0]:
+	case hasYAML:
 		return yamlPath, nil
 	}
 	return "", nil
+}
+
+// exists says whether something is at path; an error other than "not
+// there" (a permission, a dead mount) is the configuration's error.
+func exists(path string) (bool, error) {
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("configuration file %s: %w", path, err)
 }
 
 // checkFormat says what to do with a file cmdai cannot read by its

@@ -11,17 +11,21 @@ import (
 // figures on the right. Log, because a warm answer (20 ms) and a one-shot
 // one (1.3 s) differ 60-fold: on a linear axis the fast rows vanish.
 const (
-	plotX      = 380.0 // where the axis starts (latMin)
-	plotSpan   = 340.0 // latMin to latMax
-	valueX     = plotX + plotSpan + 20
-	latMin     = 10.0   // ms
-	latMax     = 2000.0 // ms
-	groupRow   = 26
-	dataRow    = 20
-	latTop     = 56 // the first group heading's top
-	dotColour  = "#1f4e79"
-	lineColour = "#4a86c5"
+	plotX    = 380.0 // where the axis starts (latMin)
+	plotSpan = 340.0 // latMin to latMax
+	valueX   = plotX + plotSpan + 20
+	latMin   = 10.0   // ms
+	latMax   = 2000.0 // ms
+	groupRow = 26
+	dataRow  = 20
+	latTop   = 60 // the first group heading's top
 )
+
+// latColours are a row's dot and line: without the reranker, with it.
+var latColours = [2]struct{ name, dot, line string }{
+	{"without the reranker", "#1f4e79", "#4a86c5"},
+	{"with the reranker", "#b35900", "#e69b4f"},
+}
 
 // latTicks label the axis.
 var latTicks = []struct {
@@ -43,6 +47,11 @@ func latencyChart(l *Latency) ([]byte, error) {
 	axisY := float64(latTop + len(l.Groups)*groupRow + rows*dataRow + 4)
 	height := int(axisY) + 30 + notesHeight(l.Notes) + 10
 	s := newSVG(height, l.Title)
+	for i, c := range latColours {
+		x := plotX + float64(i)*170
+		s.circle(x+5, 47, 4.5, c.dot)
+		s.text(x+15, 51, 12, "start", "", ink, c.name)
+	}
 	for _, t := range latTicks {
 		s.line(latX(t.ms), latTop+8, latX(t.ms), axisY, grid, 1)
 		s.text(latX(t.ms), axisY+14, 11, "middle", "", faint, t.label)
@@ -58,17 +67,21 @@ func latencyChart(l *Latency) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s, %s: p50: %w", g.Name, row.Label, err)
 			}
+			c := latColours[0]
+			if row.Reranker {
+				c = latColours[1]
+			}
 			figures := "p50 " + string(row.P50) + " ms"
 			if row.P95 != "" {
 				p95, err := millis(row.P95)
 				if err != nil || p95 < p50 {
 					return nil, fmt.Errorf("%s, %s: p95 %q: not a time at or above the p50", g.Name, row.Label, row.P95)
 				}
-				s.line(latX(p50), mid, latX(p95), mid, lineColour, 2)
-				s.line(latX(p95), mid-5, latX(p95), mid+5, lineColour, 2)
+				s.line(latX(p50), mid, latX(p95), mid, c.line, 2)
+				s.line(latX(p95), mid-5, latX(p95), mid+5, c.line, 2)
 				figures += ", p95 " + string(row.P95) + " ms"
 			}
-			s.circle(latX(p50), mid, 4.5, dotColour)
+			s.circle(latX(p50), mid, 4.5, c.dot)
 			s.text(valueX, mid+4, 12, "start", "", ink, figures)
 			y += dataRow
 		}

@@ -61,12 +61,14 @@ type Latency struct {
 }
 
 // LatencyRow is one measurement in milliseconds: a median, and a p95
-// when one was measured ("" otherwise).
+// when one was measured ("" otherwise); Reranker marks an answer that
+// ran the reranker (drawn in its own colour).
 type LatencyRow struct {
-	Label  string      `json:"label"`
-	P50    json.Number `json:"p50"`
-	P95    json.Number `json:"p95"`
-	Source string      `json:"source"`
+	Label    string      `json:"label"`
+	P50      json.Number `json:"p50"`
+	P95      json.Number `json:"p95"`
+	Reranker bool        `json:"reranker"`
+	Source   string      `json:"source"`
 }
 
 func main() {
