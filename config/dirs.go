@@ -1,7 +1,7 @@
 // Package config says where cmdai keeps its files and how a setting
 // resolves: command-line flag, then CMDAI_* environment variable, then
-// the configuration file (config.yaml or config.toml in the config root,
-// or the file CMDAI_CONFIG names), then the default. Directories are
+// the configuration file (config.yaml in the config root, or the file
+// CMDAI_CONFIG names), then the default. Directories are
 // XDG-aware: what the user built or installed (the index, the model)
 // under the data root, what can be fetched or computed again (vectors,
 // downloads) under the cache root; CMDAI_HOME (or the file's home) is

@@ -11,19 +11,25 @@ import (
 	"time"
 )
 
-// The configuration file's names in the config root; CMDAI_CONFIG may
-// name any file ending in one of formats' extensions.
-const (
-	YAMLName = "config.yaml"
-	TOMLName = "config.toml"
-)
+// YAMLName is the configuration file's name in the config root;
+// CMDAI_CONFIG may name any file ending in .yaml or .yml.
+const YAMLName = "config.yaml"
+
+// TOMLName is the file cmdai also read, as TOML, until one format was
+// kept (issue #34: one file, one syntax, one parser to bound). It is
+// still looked for, never read: its owner is told to convert it rather
+// than have their settings silently ignored.
+const TOMLName = "config.toml"
 
 // formats maps a file extension to its parser.
 var formats = map[string]func(data []byte) (map[string]rawValue, error){
 	".yaml": parseYAML,
 	".yml":  parseYAML,
-	".toml": parseTOML,
 }
+
+// tomlExample is the conversion a TOML file needs, in one line: TOML's
+// double-quoted strings, numbers and booleans read the same in YAML.
+const tomlExample = `each "key = value" line becomes "key: value", e.g. chroma-url = "http://chroma.internal:8000" becomes chroma-url: "http://chroma.internal:8000"`
 
 // rawValue is a parsed value before it is checked against its setting:
 // what the format said, and where (line 0 when the format does not say).
@@ -31,9 +37,6 @@ type rawValue struct {
 	text   string // a scalar as written
 	isBool bool   // a boolean literal
 	isNum  bool   // a number literal
-	// quoted says the format quotes text (TOML): a number there is not
-	// text, where YAML's unquoted 2024 may well be a database's name.
-	quoted bool
 	// other names what is not a scalar ("a list", "a table", "nothing");
 	// "" for a scalar.
 	other string
@@ -47,14 +50,14 @@ type File struct {
 }
 
 // Find says which configuration file applies: the one CMDAI_CONFIG names,
-// else config.yaml or config.toml in the config root. It is "" when there
-// is none (or no config root can be told: nothing to read then, as
-// before files existed). Both in the root is an error: which one wins
-// would be a guess.
+// else config.yaml in the config root. It is "" when there is none (or
+// no config root can be told: nothing to read then, as before files
+// existed). A TOML file, named or in the root, is an error saying how to
+// convert it: skipping it would drop its settings without a word.
 func Find(getenv Env) (string, error) {
 	if p := getenv(EnvConfig); p != "" {
-		if _, ok := formats[filepath.Ext(p)]; !ok {
-			return "", fmt.Errorf("%s=%s: a configuration file is YAML (.yaml, .yml) or TOML (.toml); rename it or point %s at one", EnvConfig, p, EnvConfig)
+		if err := checkFormat(p); err != nil {
+			return "", fmt.Errorf("%s=%s: %w and point %s at it", EnvConfig, p, err, EnvConfig)
 		}
 		return p, nil
 	}
@@ -62,22 +65,50 @@ func Find(getenv Env) (string, error) {
 	if err != nil {
 		return "", nil
 	}
-	var found []string
-	for _, name := range []string{YAMLName, TOMLName} {
-		p := filepath.Join(root, name)
-		if _, err := os.Stat(p); err == nil {
-			found = append(found, p)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("configuration file %s: %w", p, err)
-		}
+	yamlPath, tomlPath := filepath.Join(root, YAMLName), filepath.Join(root, TOMLName)
+	hasYAML, err := exists(yamlPath)
+	if err != nil {
+		return "", err
 	}
-	switch len(found) {
-	case 0:
-		return "", nil
-	case 1:
-		return found[0], nil
+	hasTOML, err := exists(tomlPath)
+	switch {
+	case err != nil:
+		return "", err
+	case hasTOML && hasYAML:
+		return "", fmt.Errorf("configuration file %s: cmdai reads its settings from %s only, in YAML; move any setting %s holds into %s (%s) and remove %s", tomlPath, yamlPath, TOMLName, YAMLName, tomlExample, tomlPath)
+	case hasTOML:
+		return "", fmt.Errorf("configuration file %s: %w", tomlPath, checkFormat(tomlPath))
+	case hasYAML:
+		return yamlPath, nil
 	}
-	return "", fmt.Errorf("both %s and %s exist: cmdai reads one configuration file; merge them into one and remove the other", found[0], found[1])
+	return "", nil
+}
+
+// exists says whether something is at path; an error other than "not
+// there" (a permission, a dead mount) is the configuration's error.
+func exists(path string) (bool, error) {
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("configuration file %s: %w", path, err)
+}
+
+// checkFormat says what to do with a file cmdai cannot read by its
+// extension; nil for YAML.
+func checkFormat(path string) error {
+	ext := filepath.Ext(path)
+	if _, ok := formats[ext]; ok {
+		return nil
+	}
+	if ext == ".toml" {
+		yamlName := strings.TrimSuffix(filepath.Base(path), ext) + ".yaml"
+		return fmt.Errorf("cmdai reads its settings from YAML only; rename it to %s with YAML syntax (%s)", yamlName, tomlExample)
+	}
+	return errors.New("a configuration file is YAML (.yaml, .yml); rename it")
 }
 
 // Load finds the configuration file (see Find) and reads it. With no
@@ -102,12 +133,12 @@ func Load(getenv Env) (*File, error) {
 // Parse checks data, the content of configuration file path (its
 // extension says the format), against Settings.
 func Parse(path string, data []byte) (*File, error) {
-	parse, ok := formats[filepath.Ext(path)]
-	if !ok {
-		return nil, fmt.Errorf("configuration file %s: not .yaml, .yml or .toml", path)
+	if err := checkFormat(path); err != nil {
+		return nil, fmt.Errorf("configuration file %s: %w", path, err)
 	}
+	parse := formats[filepath.Ext(path)]
 	// Bounded before the parser sees a byte: it recurses per level.
-	if d := nestingDepth(data, filepath.Ext(path) != ".toml"); d > MaxDepth {
+	if d := nestingDepth(data); d > MaxDepth {
 		return nil, fmt.Errorf("configuration file %s nests %d levels deep, over the %d cmdai reads: its settings are flat \"key: value\" lines (fix it, or move it away to use the defaults)", path, d, MaxDepth)
 	}
 	if len(data) > MaxFileSize {
@@ -164,7 +195,7 @@ func (s Setting) check(rv rawValue) (any, error) {
 		}
 		return d, nil
 	}
-	if rv.isBool || (rv.isNum && rv.quoted) {
+	if rv.isBool {
 		return nil, fmt.Errorf("wants %s, not %s (quote it if you mean the text)", s.Kind, rv.text)
 	}
 	if strings.TrimSpace(rv.text) == "" {

@@ -30,16 +30,9 @@ func TestFind(t *testing.T) {
 	if p, err := Find(getenv); p != "" || err != nil {
 		t.Errorf("no file: Find = %q, %v; want none", p, err)
 	}
-	for _, name := range []string{YAMLName, TOMLName} {
-		getenv, dir := home(t, map[string]string{name: ""})
-		if p, err := Find(getenv); p != filepath.Join(dir, name) || err != nil {
-			t.Errorf("Find = %q, %v; want %s", p, err, name)
-		}
-	}
-	getenv, dir := home(t, map[string]string{YAMLName: "", TOMLName: ""})
-	_, err := Find(getenv)
-	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, YAMLName)) || !strings.Contains(err.Error(), filepath.Join(dir, TOMLName)) || !strings.Contains(err.Error(), "remove the other") {
-		t.Errorf("both files: Find error = %v; want one naming both and the fix", err)
+	getenv, dir := home(t, map[string]string{YAMLName: ""})
+	if p, err := Find(getenv); p != filepath.Join(dir, YAMLName) || err != nil {
+		t.Errorf("Find = %q, %v; want %s", p, err, YAMLName)
 	}
 	// No home at all: nothing to read, as before configuration files
 	// existed, rather than an error for commands that need no directory.
@@ -49,10 +42,34 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// TestFindRefusesTOML: a config.toml (read until cmdai kept one format)
+// is never skipped in silence: alone, it is an error naming it and the
+// conversion; beside a config.yaml, one saying to merge and remove it.
+func TestFindRefusesTOML(t *testing.T) {
+	getenv, dir := home(t, map[string]string{TOMLName: "json = true\n"})
+	_, err := Find(getenv)
+	for _, want := range []string{filepath.Join(dir, TOMLName), "YAML only", "rename it to config.yaml with YAML syntax",
+		`chroma-url = "http://chroma.internal:8000" becomes chroma-url: "http://chroma.internal:8000"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("only config.toml: Find error = %v; want one with %q", err, want)
+		}
+	}
+	if _, err := Load(getenv); err == nil {
+		t.Error("only config.toml: Load read it or skipped it")
+	}
+	getenv, dir = home(t, map[string]string{YAMLName: "json: true\n", TOMLName: "json = true\n"})
+	_, err = Find(getenv)
+	for _, want := range []string{filepath.Join(dir, TOMLName), filepath.Join(dir, YAMLName), "move any setting", "remove " + filepath.Join(dir, TOMLName), "becomes"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("config.yaml and config.toml: Find error = %v; want one with %q", err, want)
+		}
+	}
+}
+
 func TestCMDAIConfigNamesTheFile(t *testing.T) {
 	getenv, dir := home(t, map[string]string{YAMLName: "json: true\n", TOMLName: "json = true\n"})
-	other := filepath.Join(t.TempDir(), "team.toml")
-	if err := os.WriteFile(other, []byte("distro = \"debian-12\"\n"), 0o644); err != nil {
+	other := filepath.Join(t.TempDir(), "team.yml")
+	if err := os.WriteFile(other, []byte("distro: debian-12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	with := func(p string) Env {
@@ -79,13 +96,28 @@ func TestCMDAIConfigNamesTheFile(t *testing.T) {
 	if _, err := Load(with(missing)); err == nil || !strings.Contains(err.Error(), "CMDAI_CONFIG="+missing) || !strings.Contains(err.Error(), "unset CMDAI_CONFIG") {
 		t.Errorf("CMDAI_CONFIG naming no file: %v", err)
 	}
-	if _, err := Load(with(filepath.Join(dir, "config.json"))); err == nil || !strings.Contains(err.Error(), "YAML (.yaml, .yml) or TOML (.toml)") {
+	if _, err := Load(with(filepath.Join(dir, "config.json"))); err == nil || !strings.Contains(err.Error(), "YAML (.yaml, .yml); rename it and point CMDAI_CONFIG at it") {
 		t.Errorf("CMDAI_CONFIG naming a .json: %v", err)
+	}
+	// A TOML file, which parses, is refused by its name with the way to
+	// convert it, whether it exists or not.
+	team := filepath.Join(t.TempDir(), "team.toml")
+	if err := os.WriteFile(team, []byte("distro = \"debian-12\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{team, filepath.Join(dir, "gone.toml")} {
+		_, err := Load(with(p))
+		for _, want := range []string{"CMDAI_CONFIG=" + p, "rename it to " + strings.TrimSuffix(filepath.Base(p), ".toml") + ".yaml with YAML syntax", "becomes", "point CMDAI_CONFIG at it"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("CMDAI_CONFIG naming %s: %v; want an error with %q", p, err, want)
+			}
+		}
 	}
 }
 
-// The same settings in YAML and TOML load to the same typed values.
-func TestParseYAMLAndTOML(t *testing.T) {
+// The settings load to typed values, from .yaml and .yml alike; what the
+// TOML conversion gives (quoted text, "key: value") reads the same.
+func TestParseYAML(t *testing.T) {
 	yamlDoc := `# team defaults
 chroma-url: http://chroma.internal:8000
 chroma-database: 2024   # a number is text where text is wanted
@@ -94,13 +126,13 @@ parallel: 4
 idle-timeout: 90s
 home: /srv/cmdai
 `
-	tomlDoc := `# team defaults
-chroma-url = "http://chroma.internal:8000"
-chroma-database = "2024"
-json = true
-parallel = 4
-idle-timeout = "90s"
-home = "/srv/cmdai"
+	converted := `# team defaults, once TOML: each " = " became ": "
+chroma-url: "http://chroma.internal:8000"
+chroma-database: "2024"
+json: true
+parallel: 4
+idle-timeout: "90s"
+home: "/srv/cmdai"
 `
 	want := map[string]any{
 		"chroma-url":      "http://chroma.internal:8000",
@@ -110,7 +142,7 @@ home = "/srv/cmdai"
 		"idle-timeout":    90 * time.Second,
 		"home":            "/srv/cmdai",
 	}
-	for name, doc := range map[string]string{"c.yaml": yamlDoc, "c.yml": yamlDoc, "c.toml": tomlDoc} {
+	for name, doc := range map[string]string{"c.yaml": yamlDoc, "c.yml": yamlDoc, "converted.yaml": converted} {
 		f, err := Parse(name, []byte(doc))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -119,43 +151,42 @@ home = "/srv/cmdai"
 			t.Errorf("%s: %#v\nwant %#v", name, f.values, want)
 		}
 	}
-	for _, empty := range []string{"c.yaml", "c.toml"} {
-		f, err := Parse(empty, []byte("# nothing set yet\n"))
-		if err != nil || len(f.values) != 0 {
-			t.Errorf("%s with only a comment: %v, %v", empty, f.values, err)
-		}
+	f, err := Parse("c.yaml", []byte("# nothing set yet\n"))
+	if err != nil || len(f.values) != 0 {
+		t.Errorf("a file with only a comment: %v, %v", f.values, err)
+	}
+	if _, err := Parse("c.toml", []byte("json = true\n")); err == nil || !strings.Contains(err.Error(), "rename it to c.yaml") {
+		t.Errorf("Parse of a .toml: %v; want the way to convert it", err)
 	}
 }
 
-// Every mistake is an error naming the file (and the line, where the
-// format tells it), the key and what to write instead.
+// Every mistake is an error naming the file (and the line), the key and
+// what to write instead.
 func TestParseErrors(t *testing.T) {
 	cases := []struct {
 		name, doc string
 		want      []string
 	}{
 		{"c.yaml", "chroma-ulr: http://x\n", []string{"c.yaml:1", `unknown key "chroma-ulr"`, "chroma-url"}},
-		{"c.toml", "chroma_url = \"http://x\"\n", []string{"c.toml", `unknown key "chroma_url"`}},
+		{"c.yml", "chroma_url: http://x\n", []string{"c.yml:1", `unknown key "chroma_url"`}},
 		{"c.yaml", "json: yes\n", []string{"c.yaml:1", "json: wants true or false", `"yes"`}},
-		{"c.toml", "json = \"true\"\n", []string{"json: wants true or false"}},
+		{"c.yaml", "json: \"true\"\n", []string{"json: wants true or false"}},
 		{"c.yaml", "\nparallel: four\n", []string{"c.yaml:2", "parallel: wants a whole number", `"four"`}},
 		{"c.yaml", "parallel: 2.5\n", []string{"parallel: wants a whole number"}},
-		{"c.toml", "parallel = \"4\"\n", []string{"parallel: wants a whole number"}},
+		{"c.yaml", "parallel: \"4\"\n", []string{"parallel: wants a whole number"}},
 		{"c.yaml", "idle-timeout: 30\n", []string{"idle-timeout: wants a duration", `"30s"`}},
-		{"c.toml", "idle-timeout = \"soon\"\n", []string{"idle-timeout: wants a duration"}},
+		{"c.yaml", "idle-timeout: soon\n", []string{"idle-timeout: wants a duration"}},
+		{"c.yaml", "idle-timeout: 00:00:30\n", []string{"idle-timeout: wants a duration", `"00:00:30"`}},
 		{"c.yaml", "distro: true\n", []string{"distro: wants text", "quote it"}},
-		{"c.toml", "distro = 12\n", []string{"distro: wants text"}},
 		{"c.yaml", "distro: \"\"\n", []string{"distro: wants text, not an empty one", "remove the line"}},
 		{"c.yaml", "distro:\n", []string{"distro: wants text, not nothing"}},
 		{"c.yaml", "distro: [a, b]\n", []string{"distro: wants text, not a list"}},
-		{"c.toml", "[distro]\nid = \"x\"\n", []string{"distro: wants text, not a table"}},
-		{"c.toml", "idle-timeout = 00:00:30\n", []string{"idle-timeout: wants a duration", "not a date or time"}},
+		{"c.yaml", "distro:\n  id: x\n", []string{"distro: wants text, not a table"}},
 		{"c.yaml", "chroma-data: data/chroma\n", []string{"chroma-data", `"data/chroma" is not an absolute path`}},
 		{"c.yaml", "json: true\njson: false\n", []string{"c.yaml does not parse", "line 2: json is set twice"}},
 		{"c.yaml", "- json\n", []string{"c.yaml does not parse", "key: value"}},
 		{"c.yaml", "json: [true\n", []string{"c.yaml does not parse", "move it away to use the defaults"}},
-		{"c.toml", "json = \n", []string{"c.toml does not parse", "line 1"}},
-		{"c.toml", "json = true\njson = false\n", []string{"c.toml does not parse"}},
+		{"c.yaml", "json = true\n", []string{"c.yaml does not parse", "key: value"}},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.name, []byte(c.doc))

@@ -1,13 +1,9 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
-	"time"
 
-	"github.com/BurntSushi/toml"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseYAML reads a mapping of keys to scalars. It walks the node tree
@@ -57,38 +53,4 @@ func yamlValue(v *yaml.Node) rawValue {
 		rv.isNum = true
 	}
 	return rv
-}
-
-// parseTOML reads top-level keys; TOML types its values itself.
-func parseTOML(data []byte) (map[string]rawValue, error) {
-	var m map[string]any
-	if _, err := toml.Decode(string(data), &m); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("line %d: %s", pe.Position.Line, pe.Message)
-		}
-		return nil, err
-	}
-	out := make(map[string]rawValue, len(m))
-	for k, v := range m {
-		rv := rawValue{quoted: true}
-		switch v := v.(type) {
-		case string:
-			rv.text = v
-		case bool:
-			rv.text, rv.isBool = strconv.FormatBool(v), true
-		case int64:
-			rv.text, rv.isNum = strconv.FormatInt(v, 10), true
-		case float64:
-			rv.text, rv.isNum = strconv.FormatFloat(v, 'g', -1, 64), true
-		case time.Time:
-			rv.other = "a date or time"
-		case []any, []map[string]any:
-			rv.other = "a list"
-		default:
-			rv.other = "a table"
-		}
-		out[k] = rv
-	}
-	return out, nil
 }

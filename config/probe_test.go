@@ -43,7 +43,7 @@ func TestLoadRefusesAFIFO(t *testing.T) {
 // TestLoadRefusesADevice: a symlink to /dev/zero is a character device,
 // refused before a byte is read (it was read until the OOM killer came).
 func TestLoadRefusesADevice(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config.toml")
+	path := filepath.Join(t.TempDir(), "config.yml")
 	if err := os.Symlink("/dev/zero", path); err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +67,9 @@ func TestLoadRefusesALargeFile(t *testing.T) {
 	}
 }
 
-// TestParseRefusesDeepNesting: nesting past the cap, in each format and
-// each way it nests, is refused before the parser recurses into it; the
-// issue's 6 MB TOML nested 3M deep was a fatal stack overflow.
+// TestParseRefusesDeepNesting: nesting past the cap, in each way YAML
+// nests, is refused before the parser recurses into it; the 6 MB
+// file nested 3M deep (TOML then) was a fatal stack overflow.
 func TestParseRefusesDeepNesting(t *testing.T) {
 	const n = 200_000
 	yamlBlock := new(strings.Builder)
@@ -77,25 +77,23 @@ func TestParseRefusesDeepNesting(t *testing.T) {
 		yamlBlock.WriteString(strings.Repeat(" ", i) + "a:\n")
 	}
 	for name, tc := range map[string]struct{ file, body string }{
-		"toml arrays":        {"c.toml", "a = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n"},
-		"toml inline tables": {"c.toml", "a = " + strings.Repeat("{b = ", n) + "1" + strings.Repeat("}", n) + "\n"},
-		"toml dotted keys":   {"c.toml", strings.Repeat("a.", n) + "a = 1\n"},
-		"toml table header":  {"c.toml", "[" + strings.Repeat("a.", n) + "a]\nb = 1\n"},
 		"yaml flow":          {"c.yaml", "a: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n"},
 		"yaml flow mappings": {"c.yml", "a: " + strings.Repeat("{b: ", n) + "1" + strings.Repeat("}", n) + "\n"},
 		"yaml blocks":        {"c.yaml", yamlBlock.String()},
 		"yaml sequences":     {"c.yaml", "a:\n" + strings.Repeat("- ", n) + "x\n"},
-		"the issue's probe":  {"c.toml", "a = " + strings.Repeat("[", 3_000_000) + strings.Repeat("]", 3_000_000) + "\n"},
+		"the issue's probe":  {"c.yaml", "a: " + strings.Repeat("[", 3_000_000) + strings.Repeat("]", 3_000_000) + "\n"},
 	} {
 		_, err := Parse("/etc/cmdai/"+tc.file, []byte(tc.body))
 		if err == nil || !strings.Contains(err.Error(), "levels deep") || !strings.Contains(err.Error(), "/etc/cmdai/"+tc.file) {
 			t.Errorf("%s: %.300v, want a refusal of the nesting", name, err)
 		}
 	}
-	// A real file is far from the cap.
-	if _, err := Parse("c.toml", []byte("chroma-url = \"http://chroma.a.b.example:8000\"\nparallel = 4\n")); err != nil {
-		t.Errorf("a plain file: %v", err)
+	// A TOML file is refused by its name, before a byte is looked at.
+	deep := "a = " + strings.Repeat("[", 3_000_000) + strings.Repeat("]", 3_000_000) + "\n"
+	if _, err := Parse("/etc/cmdai/c.toml", []byte(deep)); err == nil || !strings.Contains(err.Error(), "rename it to c.yaml") {
+		t.Errorf("a deep TOML file: %.300v, want the way to convert it", err)
 	}
+	// A real file is far from the cap.
 	if _, err := Parse("c.yaml", []byte("# settings\nchroma-url: http://chroma.internal:8000\nparallel: 4\n")); err != nil {
 		t.Errorf("a plain file: %v", err)
 	}

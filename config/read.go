@@ -82,10 +82,10 @@ func LoadContext(ctx context.Context, getenv Env) (*File, error) {
 
 // nestingDepth is the deepest nesting in data, counted before a parser
 // sees it and so never recursing: brackets and braces anywhere (quoted
-// ones too: a real file has a handful), plus, in YAML, the indented
-// blocks and "- " items open on a line, and in TOML a line's dotted-key
-// parts. Lines whose first non-blank is "#" are comments.
-func nestingDepth(data []byte, yaml bool) int {
+// ones too: a real file has a handful), plus the indented blocks and
+// "- " items open on a line. Lines whose first non-blank is "#" are
+// comments.
+func nestingDepth(data []byte) int {
 	max, flow := 0, 0
 	var indents []int
 	for len(data) > 0 {
@@ -100,7 +100,7 @@ func nestingDepth(data []byte, yaml bool) int {
 			continue
 		}
 		block := 0
-		if yaml && flow == 0 {
+		if flow == 0 {
 			indent := len(line) - len(body)
 			for len(indents) > 0 && indents[len(indents)-1] >= indent {
 				indents = indents[:len(indents)-1]
@@ -111,9 +111,6 @@ func nestingDepth(data []byte, yaml bool) int {
 				block++
 				body = bytes.TrimLeft(body[1:], " \t")
 			}
-		}
-		if !yaml {
-			block = bytes.Count(body, []byte("."))
 		}
 		max = maxInt(max, block+flow)
 		for _, c := range body {

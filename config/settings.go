@@ -58,7 +58,7 @@ const (
 )
 
 // EnvConfig names the configuration file to read instead of the config
-// root's config.yaml or config.toml.
+// root's config.yaml.
 const EnvConfig = "CMDAI_CONFIG"
 
 // Settings are the keys the configuration file may hold: every CMDAI_*

@@ -19,7 +19,7 @@ import (
 const configHelp = `CONFIGURATION:
    A setting comes from its flag, else its CMDAI_* environment variable,
    else the configuration file, else its default. The file is
-   ~/.config/cmdai/config.yaml or config.toml (XDG_CONFIG_HOME or
+   ~/.config/cmdai/config.yaml, in YAML (XDG_CONFIG_HOME or
    CMDAI_HOME move it; CMDAI_CONFIG names another). Its keys are the
    variables' names without CMDAI_, lowercased, "_" as "-"; home (as
    CMDAI_HOME) moves the cache. An unknown key, a wrong type or a file that

@@ -92,6 +92,29 @@ func TestConfigFileErrors(t *testing.T) {
 	}
 }
 
+// TestConfigFileTOMLIsRefused: a user whose settings are in config.toml
+// (read until cmdai kept one format) gets a usage error naming it and the
+// conversion, never the defaults in silence; help is still shown.
+func TestConfigFileTOMLIsRefused(t *testing.T) {
+	yamlPath := withConfigFile(t, "")
+	if err := os.Remove(yamlPath); err != nil {
+		t.Fatal(err)
+	}
+	tomlPath := filepath.Join(filepath.Dir(yamlPath), config.TOMLName)
+	if err := os.WriteFile(tomlPath, []byte("chroma-url = \"http://127.0.0.1:1\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "index", "status")
+	for _, want := range []string{tomlPath, "rename it to config.yaml with YAML syntax", `becomes chroma-url: "http://chroma.internal:8000"`} {
+		if code != cmdutil.ExitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("only config.toml: exit %d, want %d with %q:\n%s", code, cmdutil.ExitUsage, want, stderr)
+		}
+	}
+	if code, stdout, _ := runCLI(t, "index", "status", "--help"); code != cmdutil.ExitOK || !strings.Contains(stdout, "USAGE") {
+		t.Errorf("--help with a config.toml: exit %d, no help:\n%s", code, stdout)
+	}
+}
+
 // TestConfigKeysMatchFlags: every flag's CMDAI_* variable is a key of
 // the configuration file, of the flag's type, and every key but home
 // (read by package config itself) is some flag's.

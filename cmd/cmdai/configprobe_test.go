@@ -27,11 +27,14 @@ func configProbes(t *testing.T) map[string]string {
 		probes[name] = p
 	}
 	add("fifo.yaml", func(p string) error { return syscall.Mkfifo(p, 0o644) })
-	add("zero.toml", func(p string) error { return os.Symlink("/dev/zero", p) })
+	add("zero.yml", func(p string) error { return os.Symlink("/dev/zero", p) })
 	add("dir.yaml", func(p string) error { return os.Mkdir(p, 0o755) })
-	add("deep.toml", func(p string) error {
-		return os.WriteFile(p, []byte("a = "+strings.Repeat("[", 3_000_000)+strings.Repeat("]", 3_000_000)+"\n"), 0o644)
+	add("deep.yml", func(p string) error {
+		return os.WriteFile(p, []byte("a: "+strings.Repeat("[", 3_000_000)+strings.Repeat("]", 3_000_000)+"\n"), 0o644)
 	})
+	// TOML, read until one format was kept: refused by its name, with the
+	// way to convert it, though it parses.
+	add("team.toml", func(p string) error { return os.WriteFile(p, []byte("json = true\n"), 0o644) })
 	add("deep.yaml", func(p string) error {
 		return os.WriteFile(p, []byte("a: "+strings.Repeat("[", 200_000)+strings.Repeat("]", 200_000)+"\n"), 0o644)
 	})

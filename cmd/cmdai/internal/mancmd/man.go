@@ -194,7 +194,7 @@ func mdEscape(s string) string {
 // Variables no flag reads, which a user may still need.
 var otherEnv = map[string]string{
 	"CMDAI_HOME":        "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
-	"CMDAI_CONFIG":      "the configuration file to read instead of ~/.config/cmdai/config.yaml or config.toml",
+	"CMDAI_CONFIG":      "the configuration file to read instead of ~/.config/cmdai/config.yaml",
 	"CMDAI_ORT_LIB_DIR": "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
 	"CMDAI_TOOLS":       "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
 	"XDG_DATA_HOME":     "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
@@ -266,7 +266,7 @@ func files(prefix string) string {
 		{prefix + "/share/cmdai/models/all-MiniLM-L6-v2/", "the embedding model as shipped; `cmdai model import` installs it for a user"},
 		{"~/.local/share/cmdai/", "the user's data: the index (the private Chroma server's data) and the installed model ($XDG_DATA_HOME/cmdai; CMDAI_HOME moves it)"},
 		{"~/.cache/cmdai/", "caches: embedding vectors and downloads ($XDG_CACHE_HOME/cmdai); safe to delete"},
-		{"~/.config/cmdai/", "config.yaml or config.toml, and your own command docs and hints in commands/ and hints/ ($XDG_CONFIG_HOME/cmdai)"},
+		{"~/.config/cmdai/", "config.yaml, and your own command docs and hints in commands/ and hints/ ($XDG_CONFIG_HOME/cmdai)"},
 	}
 	var b strings.Builder
 	b.WriteString("\n# FILES\n")
