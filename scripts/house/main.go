@@ -11,7 +11,7 @@
 // what is over or broken and exits 1; with -v it prints every package's
 // size.
 //
-//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [-max-root 18] [-no-cmd-imports] [dir]
+//	go run ./scripts/house [-v] [-max-func 100] [-max-pkg 1200] [-max-root 19] [-no-cmd-imports] [dir]
 package main
 
 import (
@@ -36,7 +36,9 @@ var exempt = map[string]bool{
 func main() {
 	maxFunc := flag.Int("max-func", 100, "longest function allowed, in lines")
 	maxPkg := flag.Int("max-pkg", 1200, "largest package allowed, in non-test lines")
-	maxRoot := flag.Int("max-root", 18, "most directories allowed at the top of the tree")
+	// 19 since issue #34 moved the README's guides and the benchmarks' history
+	// into docs/: a room for readers, not code, decided there.
+	maxRoot := flag.Int("max-root", 19, "most directories allowed at the top of the tree")
 	noCmdImports := flag.Bool("no-cmd-imports", false, "also check that no command package under "+commandsDir+"/ imports another ("+sharedPkg+" aside)")
 	verbose := flag.Bool("v", false, "print every package's size")
 	flag.Parse()

@@ -12,7 +12,7 @@ import (
 
 // rootDirs lists the directories at the top of the tree: the design's
 // rooms, internal/ for the helpers that know nothing of cmdai, and the few
-// that hold data and scripts (issue #31). A satellite of one room lives
+// that hold data, scripts and docs (issues #31, #34). A satellite of one room lives
 // under that room, so a new top-level directory is a new room, and the
 // limit makes adding one a decision. Hidden entries (.git, .github, .tools)
 // and what the root .gitignore names plainly (/bin/, /dist/) are not
