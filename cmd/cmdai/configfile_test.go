@@ -86,9 +86,13 @@ func TestConfigFileErrors(t *testing.T) {
 			t.Errorf("%v with a broken file: exit %d, no help:\n%s", args, code, stdout)
 		}
 	}
-	_, stdout, _ := runCLI(t, "--help")
-	if !strings.Contains(stdout, "CONFIGURATION:") || !strings.Contains(stdout, "config.yaml") {
-		t.Errorf("cmdai --help does not document the configuration file:\n%s", stdout)
+	// documented in its help topic, read with the broken file there
+	code, stdout, _ := runCLI(t, "help", "config")
+	if code != cmdutil.ExitOK || !strings.Contains(stdout, "CONFIGURATION:") || !strings.Contains(stdout, "config.yaml") {
+		t.Errorf("cmdai help config: exit %d, does not document the configuration file:\n%s", code, stdout)
+	}
+	if _, stdout, _ := runCLI(t, "--help"); !strings.Contains(stdout, "cmdai help config") {
+		t.Errorf("cmdai --help does not say where the configuration is documented:\n%s", stdout)
 	}
 }
 

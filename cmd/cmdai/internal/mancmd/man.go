@@ -68,11 +68,16 @@ func runMan(opts *ManOptions) error {
 
 // ManPage renders app as its section-1 manual page. The app's description
 // is help text (paragraphs, "HEADING:" lines, indented examples): its
-// first part becomes DESCRIPTION and each headed part a section of its
-// own after COMMANDS, followed by ENVIRONMENT (every CMDAI_* variable
+// first part becomes DESCRIPTION and each headed part, then each help
+// topic (clix.HelpTopic), a section of its own after COMMANDS, followed by ENVIRONMENT (every CMDAI_* variable
 // a flag reads, and those that no flag has) and FILES under prefix.
 func ManPage(app *cli.App, prefix string) (string, error) {
 	intro, sections := splitHelp(app.Description)
+	// The help topics (`cmdai help exit-codes`) are sections of the page.
+	for _, t := range clix.Topics(app.Commands) {
+		_, s := splitHelp(t.Description)
+		sections = append(sections, s...)
+	}
 	doc := *app
 	doc.Description = helpToMarkdown(intro)
 	body, err := doc.ToMarkdown()
