@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/testnet"
 )
 
@@ -116,7 +118,16 @@ func TestConfigKeysMatchFlags(t *testing.T) {
 				t.Errorf("--%s reads %s, which the configuration file does not know", b.name, b.env)
 				continue
 			}
-			if got := flagKind(b.flag); got != want {
+			fl := b.flag
+			if d, ok := fl.(*clix.Deprecated); ok {
+				// an old spelling sets its new flag: the new one's kind
+				for _, nf := range flags {
+					if slices.Contains(nf.Names(), d.New) {
+						fl = nf
+					}
+				}
+			}
+			if got := flagKind(fl); got != want {
 				t.Errorf("--%s: the file's %s is %v, the flag takes %v", b.name, b.env, want, got)
 			}
 		}

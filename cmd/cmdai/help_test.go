@@ -143,3 +143,26 @@ func TestVersionFlag(t *testing.T) {
 		t.Errorf("index init --help has no -v for --verbose:\n%s", out)
 	}
 }
+
+// TestOldSpellingsFromTheConfigFile: the file's old key idle-timeout still
+// sets --stall-timeout, with the note, and yields to the command line.
+func TestOldSpellingsFromTheConfigFile(t *testing.T) {
+	withConfigFile(t, "idle-timeout: 0s\n")
+	t.Setenv("CMDAI_STALL_TIMEOUT", "")
+	os.Unsetenv("CMDAI_STALL_TIMEOUT")
+	mirror := t.TempDir()
+	code, _, errOut := runCLI(t, "index", "download", "debian-12", "--base-url", mirror)
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "--stall-timeout must be more than 0") || !strings.Contains(errOut, "config key idle-timeout) is deprecated") {
+		t.Errorf("file idle-timeout: 0s: exit %d, want %d with the note\n%s", code, cmdutil.ExitUsage, errOut)
+	}
+	code, _, errOut = runCLI(t, "index", "download", "debian-12", "--base-url", mirror, "--stall-timeout", "1m", "--dir", t.TempDir())
+	if code == cmdutil.ExitUsage || strings.Contains(errOut, "deprecated") {
+		t.Errorf("--stall-timeout over the file's idle-timeout: exit %d\n%s", code, errOut)
+	}
+	// help lists neither old spelling
+	for _, args := range [][]string{{"index", "download", "--help"}, {"index", "import", "--help"}, {"model", "pull", "--help"}} {
+		if _, out, _ := runCLI(t, args...); strings.Contains(out, "--verify") || strings.Contains(out, "--idle-timeout") || strings.Contains(out, "IDLE_TIMEOUT") {
+			t.Errorf("%v lists an old spelling:\n%s", args, out)
+		}
+	}
+}

@@ -198,14 +198,15 @@ func mdEscape(s string) string {
 
 // Variables no flag reads, which a user may still need.
 var otherEnv = map[string]string{
-	"CMDAI_HOME":        "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
-	"CMDAI_CONFIG":      "the configuration file to read instead of ~/.config/cmdai/config.yaml or config.toml",
-	"CMDAI_ORT_LIB_DIR": "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
-	"CMDAI_TOOLS":       "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
-	"XDG_DATA_HOME":     "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
-	"XDG_CACHE_HOME":    "where caches live: $XDG_CACHE_HOME/cmdai (default ~/.cache/cmdai)",
-	"XDG_CONFIG_HOME":   "where the configuration and your own command docs live: $XDG_CONFIG_HOME/cmdai (default ~/.config/cmdai)",
-	"XDG_RUNTIME_DIR":   "where cmdai serve puts its socket (cmdai.sock)",
+	"CMDAI_HOME":         "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
+	"CMDAI_CONFIG":       "the configuration file to read instead of ~/.config/cmdai/config.yaml or config.toml",
+	"CMDAI_ORT_LIB_DIR":  "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
+	"CMDAI_TOOLS":        "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
+	"CMDAI_IDLE_TIMEOUT": "deprecated: read as CMDAI_STALL_TIMEOUT (--stall-timeout of the commands that download), with a note; --idle-timeout is serve's time to exit when idle",
+	"XDG_DATA_HOME":      "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
+	"XDG_CACHE_HOME":     "where caches live: $XDG_CACHE_HOME/cmdai (default ~/.cache/cmdai)",
+	"XDG_CONFIG_HOME":    "where the configuration and your own command docs live: $XDG_CONFIG_HOME/cmdai (default ~/.config/cmdai)",
+	"XDG_RUNTIME_DIR":    "where cmdai serve puts its socket (cmdai.sock)",
 }
 
 // environment is the ENVIRONMENT section: each variable once, sorted,
