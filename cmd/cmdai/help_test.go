@@ -87,7 +87,7 @@ func TestAppHelp(t *testing.T) {
 		t.Errorf("the commands start on line %d (at most 20):\n%s", strings.Count(out[:i], "\n"), out)
 	}
 	for topic, want := range map[string]string{"exit-codes": cmdutil.ExitCodesHelp, "config": configHelp} {
-		for _, args := range [][]string{{"help", topic}, {topic}} {
+		for _, args := range [][]string{{"help", topic}, {topic}, {topic, "--help"}} {
 			code, out, errOut := runCLI(t, args...)
 			if code != 0 || strings.TrimSpace(out) != strings.TrimSpace(want) {
 				t.Errorf("cmdai %s: exit %d\n%s\nwant:\n%s\n%s", strings.Join(args, " "), code, out, want, errOut)

@@ -25,7 +25,6 @@ func HelpTopic(name, usage, text string) *cli.Command {
 		// text holds no template actions; escape any that might come.
 		CustomHelpTemplate: strings.NewReplacer("{{", `{{"{{"}}`).Replace(text) + "\n",
 		Description:        text,
-		HideHelp:           true,
 		Action: func(c *cli.Context) error {
 			_, err := fmt.Fprintln(c.App.Writer, text)
 			return err
