@@ -75,7 +75,7 @@ func (d *Deprecated) Apply(set *flag.FlagSet) error {
 	if d.OldEnv == "" {
 		return nil
 	}
-	if _, ok := os.LookupEnv(d.NewEnv); ok {
+	if envSet(d.NewEnv) {
 		return nil // the new variable wins, as a flag over a variable
 	}
 	if val, ok := os.LookupEnv(d.OldEnv); ok && strings.TrimSpace(val) != "" {
@@ -94,6 +94,13 @@ func (d *Deprecated) TakesValue() bool { return !d.Bool }
 // (HoistFlags) keep their values.
 func (d *Deprecated) IsBoolFlag() bool { return d.Bool }
 
+// envSet says whether the variable name is set to something (an empty
+// variable counts as unset, as for every flag).
+func envSet(name string) bool {
+	v, ok := os.LookupEnv(name)
+	return name != "" && ok && strings.TrimSpace(v) != ""
+}
+
 // Names are the old spelling alone.
 func (d *Deprecated) Names() []string { return []string{d.Old} }
 
@@ -104,7 +111,7 @@ func (d *Deprecated) IsSet() bool {
 	if d.set {
 		return true
 	}
-	if _, ok := os.LookupEnv(d.NewEnv); ok && d.NewEnv != "" {
+	if envSet(d.NewEnv) {
 		return true
 	}
 	given := false
