@@ -83,7 +83,8 @@ var Settings = []Setting{
 	{Env: "CMDAI_NO_RERANK", Kind: Bool},
 	{Env: "CMDAI_MODEL_URL", Kind: String},
 	{Env: "CMDAI_RELEASE_URL", Kind: String},
-	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration},
+	{Env: "CMDAI_STALL_TIMEOUT", Kind: Duration},
+	{Env: "CMDAI_IDLE_TIMEOUT", Kind: Duration}, // deprecated: CMDAI_STALL_TIMEOUT
 	{Env: "CMDAI_RELEASE_PUBLIC_KEY", Kind: String},
 	{Env: "CMDAI_NO_SERVE", Kind: Bool},
 	{Env: "CMDAI_AUTO_SERVE", Kind: Bool},

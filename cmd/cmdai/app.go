@@ -37,6 +37,15 @@ import (
 // version is set by the release build (-ldflags "-X main.version=...").
 var version = "dev"
 
+// moreHelp is the last line of `cmdai --help`: where the rest is.
+const moreHelp = `More help: cmdai COMMAND --help, cmdai help exit-codes, cmdai help config, man cmdai`
+
+func init() {
+	// -v means --verbose wherever a command has it: the version is
+	// --version alone (-v still prints it, with a note: oldVersionFlag).
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true}
+}
+
 // newApp declares the command tree; the commands live in internal/*cmd,
 // those of `cmdai index` in internal/index/*cmd, each package named for
 // its CLI path.
@@ -44,30 +53,34 @@ var version = "dev"
 // options struct; its run function does the work (a test passes a runF
 // in its place, here nil). Nothing here prints results.
 func newApp(f *cmdutil.Factory) *cli.App {
+	// The -v that printed the version before -v meant --verbose: hidden,
+	// kept for scripts, with a deprecation note.
+	oldVersionFlag := &cli.BoolFlag{Name: "v", Hidden: true}
 	app := &cli.App{
 		Name:    "cmdai",
-		Usage:   "build, ship and query offline command-documentation indexes",
+		Usage:   "find the command for what you want to do, in this machine's man pages",
 		Version: version,
-		Description: `cmdai finds the commands installed on this machine, parses their man
-pages into NAME, SYNOPSIS, DESCRIPTION, OPTIONS and EXAMPLES, embeds the
-pieces locally and stores them in a Chroma collection per distribution,
-so that an AI shell assistant can ground its answers in what is really
-installed here.
+		// Two or three lines and the examples a newcomer starts with; the
+		// rest is in the help topics and the manual page (man cmdai).
+		Description: `cmdai indexes the man pages of the commands installed here, offline, and
+answers "how do I ..." with the commands and options that do it; explain
+checks a command line word by word; serve and mcp answer other programs.
 
 EXAMPLES:
-   $ cmdai index scan --command grep          # what would be indexed for grep
-   $ cmdai index scan --json > commands.jsonl # every command, as JSON Lines
+   $ cmdai index init                                   # build the index of this machine, once
+   $ cmdai index query "extract a tar.gz archive into a directory"
    $ cmdai explain 'tar -xzvf a.tgz -C /tmp | grep -c foo'  # each word, by the index
-
-` + cmdutil.ExitCodesHelp,
-		Writer:    f.IO.Out,
-		ErrWriter: f.IO.ErrOut,
+   $ cmdai index scan --command grep                    # what would be indexed for grep`,
+		CustomAppHelpTemplate: clix.AppHelpTemplate(moreHelp),
+		Writer:                f.IO.Out,
+		ErrWriter:             f.IO.ErrOut,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{
 				Name:    "batch-mode",
 				Usage:   "CI mode: no progress bars, quiet structured logs",
 				EnvVars: []string{"CMDAI_BATCH_MODE"},
 			},
+			oldVersionFlag,
 		},
 		Commands: []*cli.Command{
 			newIndexCommand(f),
@@ -78,19 +91,31 @@ EXAMPLES:
 			doctorcmd.NewCmdDoctor(f, nil),
 			completioncmd.NewCmdCompletion(f, nil),
 			mancmd.NewCmdMan(f, nil),
+			clix.HelpTopic("exit-codes", "what each exit code means", cmdutil.ExitCodesHelp),
+			clix.HelpTopic("config", "where settings come from: flags, CMDAI_* variables, the configuration file", configHelp),
 		},
 		// The exit code is chosen by run, not by the library calling
 		// os.Exit from inside Run.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Before: func(c *cli.Context) error {
 			f.Batch = c.Bool("batch-mode")
+			if c.Bool(oldVersionFlag.Name) {
+				fmt.Fprintln(f.IO.ErrOut, "cmdai: -v for the version is deprecated and will mean --verbose: use --version")
+			}
 			return moveOldHome(c, f)
 		},
 		OnUsageError:         clix.OnUsageError,
 		EnableBashCompletion: true,
-		Action:               clix.AppAction,
+		Action: func(c *cli.Context) error {
+			if c.Bool(oldVersionFlag.Name) && c.NArg() == 0 {
+				cli.ShowVersion(c)
+				return nil
+			}
+			return clix.AppAction(c)
+		},
 	}
 	applyConfigFile(f, app)
+	clix.UseHelpTemplates(app.Commands)
 	clix.RefuseEmptyValues(app.Commands)
 	return app
 }
@@ -103,6 +128,11 @@ func moveOldHome(c *cli.Context, f *cmdutil.Factory) error {
 	switch c.Args().First() {
 	case "", "help", "h", "completion", "__man":
 		return nil
+	}
+	for _, t := range clix.Topics(c.App.Commands) {
+		if t.HasName(c.Args().First()) {
+			return nil
+		}
 	}
 	if helpAsked(c) {
 		return nil

@@ -211,7 +211,8 @@ func TestCompleteOffers(t *testing.T) {
 		{args: []string{"index", "init", "--command", "ls", "-"}, want: []string{"--force", "-j"}},
 		{args: []string{"--batch-mode", "index", "--"}, want: []string{"--help"}},
 		{args: []string{"completion"}, want: []string{"bash", "zsh", "fish"}},
-		{args: []string{"index", "export", "--distro"}, none: true},
+		{args: []string{"index", "export", "--distro"}, want: []string{"debian-12", "ubuntu-24.04"}}, // the known ids
+		{args: []string{"index", "export", "--chroma-url"}, none: true},                              // a URL: none known
 		{args: []string{"explain", "ls"}, none: true},
 	} {
 		args := append(append([]string{"cmdai"}, tc.args...), completioncmd.CompletionMarker)

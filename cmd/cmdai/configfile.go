@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/clix"
 )
 
 const configHelp = `CONFIGURATION:
@@ -28,22 +29,24 @@ const configHelp = `CONFIGURATION:
    one not read within 10 s. For example:
       chroma-url: http://chroma.internal:8000
       model-variant: fp32
-      idle-timeout: 2m`
+      stall-timeout: 2m`
 
 // applyConfigFile makes the configuration file a source of every flag
-// with a CMDAI_* variable, in app and all its commands, and documents it
-// in the app's help. The file is read once, when a command is about to
-// run; a file that does not load fails the command that runs (exit 2),
+// with a CMDAI_* variable, in app and all its commands (configHelp, the
+// topic `cmdai help config`, documents it). The file is read once, when a
+// command is about to run; a file that does not load fails the command that runs (exit 2),
 // after its flags are parsed, so that `--help` stays readable whatever
 // the file holds. It must be called before clix.RefuseEmptyValues wraps the
 // string flags: it binds their types.
 func applyConfigFile(f *cmdutil.Factory, app *cli.App) {
-	app.Description += "\n\n" + configHelp
 	l := &configLoader{getenv: f.Getenv}
 	app.Before = l.before(app.Before, bindConfig(app.Flags), false)
 	var walk func([]*cli.Command)
 	walk = func(cmds []*cli.Command) {
 		for _, c := range cmds {
+			if c.Category == clix.TopicCategory {
+				continue // text: it reads no settings, and explains a bad file
+			}
 			b, leaf := bindConfig(c.Flags), len(c.Subcommands) == 0
 			if len(b) > 0 || leaf {
 				c.Before = l.before(c.Before, b, leaf)

@@ -120,7 +120,7 @@ func TestDownload(t *testing.T) {
 
 	// redirect (GitHub sends release assets elsewhere), verify only
 	os.RemoveAll(downloads)
-	code, _, errOut = dl("debian-12", "--base-url", srv.URL+"/moved", "--verify")
+	code, _, errOut = dl("debian-12", "--base-url", srv.URL+"/moved", "--validate")
 	if code != 0 {
 		t.Errorf("through a redirect: exit %d %s", code, errOut)
 	}
@@ -170,7 +170,7 @@ func TestDownload(t *testing.T) {
 	// local mirrors: a directory and a file:// URL
 	for _, base := range []string{rel, "file://" + rel} {
 		os.RemoveAll(downloads)
-		if code, _, errOut := dl("debian-12", "--base-url", base, "--verify"); code != 0 {
+		if code, _, errOut := dl("debian-12", "--base-url", base, "--validate"); code != 0 {
 			t.Errorf("mirror %s: exit %d %s", base, code, errOut)
 		}
 	}

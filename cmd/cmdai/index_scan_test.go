@@ -75,7 +75,8 @@ func TestHelpTexts(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--help"}, []string{"index", "EXAMPLES", "EXIT CODES", "CMDAI_BATCH_MODE"}},
+		{[]string{"--help"}, []string{"index", "EXAMPLES", "cmdai help exit-codes", "CMDAI_BATCH_MODE"}},
+		{[]string{"help", "exit-codes"}, []string{"EXIT CODES", "130  interrupted"}},
 		{[]string{"index", "--help"}, []string{"scan", "EXAMPLES"}},
 		{[]string{"index", "scan", "--help"}, []string{"--json", "--stats", "--command NAME", "CMDAI_DISTRO", "CMDAI_LANG", "--help-fallback", "EXAMPLES", `"type":"command"`}},
 	} {

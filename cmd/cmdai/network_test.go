@@ -56,7 +56,7 @@ func runBounded(t *testing.T, args ...string) (int, string, string) {
 }
 
 // TestDownloadStalledServer: a release server that sends headers and part
-// of the tarball, then nothing, ends the download after --idle-timeout
+// of the tarball, then nothing, ends the download after --stall-timeout
 // with exit 4, the URL and the bytes received, and the partial file kept
 // for a resume.
 func TestDownloadStalledServer(t *testing.T) {
@@ -64,7 +64,7 @@ func TestDownloadStalledServer(t *testing.T) {
 	name := "chroma-index-debian-12.tar.gz"
 	srv := stallAfterHeaders(t, 50000, 1234, strings.Repeat("ab", 32)+"  "+name+"\n")
 	dir := t.TempDir()
-	code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir, "--idle-timeout", "1s")
+	code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir, "--stall-timeout", "1s")
 	if code != cmdutil.ExitUnreachable {
 		t.Errorf("exit %d, want %d: %s", code, cmdutil.ExitUnreachable, errOut)
 	}
@@ -82,8 +82,8 @@ func TestDownloadStalledServer(t *testing.T) {
 	if code, _, errOut := runBounded(t, "index", "download", "debian-12", "--base-url", srv.URL, "--dir", dir); code != cmdutil.ExitUnreachable {
 		t.Errorf("with CMDAI_IDLE_TIMEOUT: exit %d %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "index", "download", "debian-12", "--base-url", srv.URL, "--idle-timeout", "0s"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--idle-timeout") {
-		t.Errorf("--idle-timeout 0s: exit %d %s", code, errOut)
+	if code, _, errOut := runCLI(t, "index", "download", "debian-12", "--base-url", srv.URL, "--stall-timeout", "0s"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "--stall-timeout") {
+		t.Errorf("--stall-timeout 0s: exit %d %s", code, errOut)
 	}
 }
 
@@ -92,7 +92,7 @@ func TestModelPullStalledServer(t *testing.T) {
 	t.Setenv("CMDAI_HOME", t.TempDir())
 	srv := stallAfterHeaders(t, 9000, 100, "")
 	dst := filepath.Join(t.TempDir(), "model")
-	code, _, errOut := runBounded(t, "model", "pull", "--url", srv.URL, "--model-dir", dst, "--idle-timeout", "1s")
+	code, _, errOut := runBounded(t, "model", "pull", "--url", srv.URL, "--model-dir", dst, "--stall-timeout", "1s")
 	if code != cmdutil.ExitUnreachable || !strings.Contains(errOut, "no data for 1s after 100 bytes of 9000") || !strings.Contains(errOut, srv.URL) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}

@@ -61,6 +61,9 @@ func HoistFlags(app *cli.App, args []string) []string {
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
 		_, isBool := f.(*cli.BoolFlag)
+		if bf, ok := f.(interface{ IsBoolFlag() bool }); ok {
+			isBool = bf.IsBoolFlag()
+		}
 		for _, n := range f.Names() {
 			takesValue[n] = !isBool
 		}

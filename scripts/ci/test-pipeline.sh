@@ -134,7 +134,7 @@ fi
 pub="$work/release-key.pub"
 printf '# no key made yet\n' >"$pub"
 export CMDAI_RELEASE_KEY_FILE="$pub"
-cdl() { CMDAI_HOME="$home" "$REPO/bin/cmdai" index download "$@" --batch-mode --verify; }
+cdl() { CMDAI_HOME="$home" "$REPO/bin/cmdai" index download "$@" --batch-mode --validate; }
 expect_fail() { # CODE TEXT LOG: the last command's exit code was CODE and LOG says TEXT
 	if [ "$rc" -ne "$1" ] || ! grep -qF -- "$2" "$3"; then
 		echo "test-pipeline: want exit $1 saying '$2', got $rc: $(cat "$3")" >&2
@@ -187,12 +187,12 @@ grep -qF "warning:" "$work/err"
 # Across an air gap: the download directory on a stick, imported with the
 # key alone; a stick without the signature is refused when one is required.
 cp -r "$work/dl" "$work/usb"
-ok="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature --public-key "$key" --json)"
+ok="$(CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --validate --require-signature --public-key "$key" --json)"
 grep -qF "\"signed_by\":\"" <<<"$ok"
 rm "$work/usb/checksums.txt.minisig"
-rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature --public-key "$key" 2>"$work/err" || rc=$?
+rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --validate --require-signature --public-key "$key" 2>"$work/err" || rc=$?
 expect_fail 5 "--require-signature refuses" "$work/err"
-rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --verify --require-signature 2>"$work/err" || rc=$?
+rc=0; CMDAI_HOME="$home" "$REPO/bin/cmdai" index import "$work/usb/chroma-index-ubuntu-24.04.tar.gz" --validate --require-signature 2>"$work/err" || rc=$?
 expect_fail 2 "pins no release key" "$work/err"
 unset CMDAI_RELEASE_KEY_FILE
 echo "signing: ok"

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/serve/autostart"
 )
 
@@ -36,10 +37,10 @@ type AutoServeOptions struct {
 
 // AutoServeFlags are --auto-serve and --auto-serve-idle.
 func AutoServeFlags(o *AutoServeOptions) []cli.Flag {
-	o.on = &cli.BoolFlag{Name: "auto-serve", Value: true, Usage: "when no `cmdai serve` runs, answer here, then start one in the background so that the next calls are answered warm (default on, off under CI=true or --batch-mode; --auto-serve=false: never)", EnvVars: []string{"CMDAI_AUTO_SERVE"}, Destination: &o.On}
-	return []cli.Flag{o.on,
+	o.on = &cli.BoolFlag{Name: "auto-serve", Value: true, Usage: "when no cmdai serve runs, answer here, then start one in the background so that the next calls are answered warm (default on, off under CI=true or --batch-mode; --auto-serve=false: never)", EnvVars: []string{"CMDAI_AUTO_SERVE"}, Destination: &o.On}
+	return clix.WithCategory(ServeCategory, o.on,
 		&cli.DurationFlag{Name: "auto-serve-idle", Value: DefaultAutoServeIdle, Usage: "a serve started in the background exits after `DURATION` without a request", EnvVars: []string{"CMDAI_AUTO_SERVE_IDLE"}, Destination: &o.Idle},
-	}
+	)
 }
 
 // For is o for a command that asked for distribution id ("": this

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/room"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/errmark"
 )
 
@@ -32,17 +33,26 @@ type ChromaOptions struct {
 	OnLockWait func(holder error)
 }
 
+// The headings the shared flags are listed under in help.
+const (
+	ChromaCategory = "CHROMA OPTIONS"
+	ModelCategory  = "MODEL OPTIONS"
+	ServeCategory  = "SERVE OPTIONS"
+)
+
 // ChromaFlags are the --chroma-* flags of every command that uses Chroma.
+// They are listed under their own heading in each command's help, after
+// the command's own flags.
 func ChromaFlags(o *ChromaOptions) []cli.Flag {
-	return []cli.Flag{
+	return clix.WithCategory(ChromaCategory,
 		&cli.StringFlag{Name: "chroma-url", Usage: "use the Chroma server at `URL` (default: start a private one on 127.0.0.1)", EnvVars: []string{"CMDAI_CHROMA_URL"}, Destination: &o.URL},
 		&cli.StringFlag{Name: "chroma-tenant", Usage: "Chroma `TENANT` (with --chroma-url)", EnvVars: []string{"CMDAI_CHROMA_TENANT"}, Destination: &o.Tenant},
 		&cli.StringFlag{Name: "chroma-database", Usage: "Chroma `DATABASE` (with --chroma-url)", EnvVars: []string{"CMDAI_CHROMA_DATABASE"}, Destination: &o.Database},
 		&cli.StringFlag{Name: "chroma-token", Usage: "auth `TOKEN` for --chroma-url", EnvVars: []string{"CMDAI_CHROMA_TOKEN"}, Destination: &o.Token},
 		&cli.StringFlag{Name: "chroma-token-header", Usage: "send the token as `HEADER`: Authorization (Bearer) or X-Chroma-Token", Value: "Authorization", EnvVars: []string{"CMDAI_CHROMA_TOKEN_HEADER"}, Destination: &o.TokenHeader},
-		&cli.StringFlag{Name: "chroma-bin", Usage: "the `chroma` executable for the private server", EnvVars: []string{"CMDAI_CHROMA_BIN"}, Destination: &o.Bin},
+		&cli.StringFlag{Name: "chroma-bin", Usage: "`PATH` of the chroma executable for the private server", EnvVars: []string{"CMDAI_CHROMA_BIN"}, Destination: &o.Bin},
 		&cli.StringFlag{Name: "chroma-data", Usage: "data `DIR` of the private server (default: ~/.local/share/cmdai/chroma)", EnvVars: []string{"CMDAI_CHROMA_DATA"}, Destination: &o.DataDir},
-	}
+	)
 }
 
 // Connection is an open Store plus, in embedded mode, the server to stop.

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/clix"
 )
 
 // ModelOptions choose the embedding model and runtime.
@@ -17,11 +18,11 @@ type ModelOptions struct {
 // ModelFlags are --model-dir, --model-variant and --embed-backend, shared
 // by every command that embeds.
 func ModelFlags(o *ModelOptions) []cli.Flag {
-	return []cli.Flag{
+	return clix.WithCategory(ModelCategory,
 		ModelDirFlag(&o.Dir),
-		&cli.StringFlag{Name: "model-variant", Usage: "model weights: int8 or fp32 (default: int8 with ONNX Runtime; the pure-Go backend runs fp32 only)", EnvVars: []string{"CMDAI_MODEL_VARIANT"}, Destination: &o.Variant},
-		&cli.StringFlag{Name: "embed-backend", Usage: "ort (ONNX Runtime) or go (pure Go, slow); default: ort when available", EnvVars: []string{"CMDAI_EMBED_BACKEND"}, Destination: &o.Backend},
-	}
+		&cli.StringFlag{Name: "model-variant", Usage: "model weights `VARIANT`: int8 or fp32 (default: int8 with ONNX Runtime; the pure-Go backend runs fp32 only)", EnvVars: []string{"CMDAI_MODEL_VARIANT"}, Destination: &o.Variant},
+		&cli.StringFlag{Name: "embed-backend", Usage: "embedding `BACKEND`: ort (ONNX Runtime) or go (pure Go, slow); default: ort when available", EnvVars: []string{"CMDAI_EMBED_BACKEND"}, Destination: &o.Backend},
+	)
 }
 
 // ModelDirFlag is --model-dir alone, for the commands that only read or

@@ -10,6 +10,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/clix"
 )
 
 // RerankOptions choose learned mode's reranker.
@@ -24,10 +25,10 @@ type RerankOptions struct {
 // RerankFlags are --reranker-dir and --no-rerank, for the commands that
 // answer requests in learned mode.
 func RerankFlags(o *RerankOptions) []cli.Flag {
-	return []cli.Flag{
+	return clix.WithCategory(ModelCategory,
 		RerankerDirFlag(&o.Dir),
 		&cli.BoolFlag{Name: "no-rerank", Usage: "rank by learned mode's features alone, without the reranker", EnvVars: []string{"CMDAI_NO_RERANK"}, Destination: &o.Off},
-	}
+	)
 }
 
 // RerankerDirFlag is --reranker-dir alone (doctor checks that reranker).

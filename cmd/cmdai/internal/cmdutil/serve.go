@@ -15,7 +15,7 @@ import (
 
 // NoServeFlag is --no-serve of the commands that use a running serve.
 func NoServeFlag(dest *bool) cli.Flag {
-	return &cli.BoolFlag{Name: "no-serve", Usage: "answer in this process even when `cmdai serve` runs", EnvVars: []string{"CMDAI_NO_SERVE"}, Destination: dest}
+	return &cli.BoolFlag{Name: "no-serve", Category: ServeCategory, Usage: "answer in this process even when a cmdai serve runs", EnvVars: []string{"CMDAI_NO_SERVE"}, Destination: dest}
 }
 
 // serveClient is the real ServeClient: the serve of this data home, if

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,14 +36,27 @@ func Complete(app *cli.App, args []string, w io.Writer) {
 	}
 	flags, cmds := app.Flags, app.Commands
 	var cmd *cli.Command
+	var path []string // the command's names, as in "index download"
 	positional := false
 	for i := 0; i < len(words); i++ {
 		word := words[i]
 		if i == len(words)-1 && strings.HasPrefix(word, "-") {
+			if printValues(w, word, flags) {
+				return
+			}
+			// The flag being typed ("--" alone included), or a value
+			// whose flag begins another's (--mode, --model-dir): the
+			// flags that start so and are not given yet. A script drops
+			// them when the word at the cursor is not a flag.
 			// The flag being typed ("--" alone included): the flags
 			// that start so and are not given yet.
 			printFlags(w, word, flags, cmd == nil && !app.HideVersion, words[:i])
-			return
+			if !isFlag(flags, word) {
+				return
+			}
+			// A whole flag that takes no value: the cursor may be
+			// after it, on what follows (the scripts keep what fits).
+			continue
 		}
 		switch {
 		case word == "--":
@@ -59,12 +73,27 @@ func Complete(app *cli.App, args []string, w io.Writer) {
 		case !positional && findCommand(cmds, word) != nil:
 			cmd = findCommand(cmds, word)
 			flags, cmds = cmd.Flags, cmd.Subcommands
+			path = append(path, cmd.Name)
+		case !positional && cmd == nil && (word == "help" || word == "h"):
+			// `cmdai help <TAB>`: the commands and the help topics
+			for _, c := range app.Commands {
+				if !c.Hidden || c.Category == clix.TopicCategory {
+					fmt.Fprintln(w, c.Name)
+				}
+			}
+			return
 		default:
 			positional = true
 		}
 	}
 	if cmd != nil && cmd.BashComplete != nil {
 		cmd.BashComplete(cli.NewContext(app, nil, nil))
+		return
+	}
+	if values, ok := argValues[strings.Join(path, " ")]; ok && !positional {
+		for _, v := range values() {
+			fmt.Fprintln(w, v)
+		}
 		return
 	}
 	if positional || len(cmds) == 0 {
@@ -94,6 +123,52 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
+// printValues prints the values of the flag word ("--mode", or "--mode="
+// and a value begun) when the flag has known values (flagValues), and
+// says whether that is all there is to offer. The words before the
+// cursor are the same whether the cursor is on the flag's value
+// ("--mode <TAB>") or on the flag itself ("--mode<TAB>", which may begin
+// --model-dir): when the name begins another flag's, those flags are
+// offered too (false), and the scripts keep the flags only when the word
+// at the cursor is one.
+func printValues(w io.Writer, word string, flags []cli.Flag) bool {
+	name, begun, eq := strings.Cut(strings.TrimLeft(word, "-"), "=")
+	values, ok := flagValues[name]
+	if !ok || !takesValue(flags, "--"+name) {
+		return false
+	}
+	for _, v := range values() {
+		switch {
+		case !eq:
+			fmt.Fprintln(w, v)
+		case strings.HasPrefix(v, begun):
+			fmt.Fprintln(w, word[:strings.Index(word, "=")+1]+v)
+		}
+	}
+	if eq {
+		return true
+	}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name && strings.HasPrefix(n, name) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isFlag says whether word ("--check", "-j") names one of flags.
+func isFlag(flags []cli.Flag, word string) bool {
+	name := strings.TrimLeft(word, "-")
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
+}
+
 // takesValue says whether word ("--name", "-n") is a flag of flags that
 // reads the next word as its value ("--name=v" carries its own).
 func takesValue(flags []cli.Flag, word string) bool {
@@ -103,7 +178,7 @@ func takesValue(flags []cli.Flag, word string) bool {
 	}
 	for _, f := range flags {
 		if slices.Contains(f.Names(), name) {
-			tv, ok := f.(cli.DocGenerationFlag)
+			tv, ok := f.(interface{ TakesValue() bool })
 			return ok && tv.TakesValue()
 		}
 	}

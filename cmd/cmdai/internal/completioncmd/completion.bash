@@ -34,6 +34,9 @@ _cmdai_complete() {
 	candidates=$("$prog" "${typed[@]}" --generate-bash-completion 2>/dev/null) || return 0
 	COMPREPLY=()
 	while IFS= read -r line; do
+		# Flags only where one is typed: after a flag that takes a value
+		# cmdai offers its values, and the flags its name begins.
+		[[ $cur != -* && $line == -* ]] && continue
 		COMPREPLY+=("$line")
 	done < <(compgen -W "$candidates" -- "$cur")
 	return 0

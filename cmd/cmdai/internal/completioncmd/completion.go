@@ -16,14 +16,18 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 )
 
-// The bash and zsh scripts ask cmdai for its candidates at each <TAB>
-// (urfave/cli's --generate-bash-completion marker, which cmdai answers
-// itself: Complete); fish gets a static script from the command tree.
+// The scripts ask cmdai for its candidates at each <TAB> (urfave/cli's
+// --generate-bash-completion marker, which cmdai answers itself:
+// Complete). fish's did not: the library's static script named each
+// command by its last word (index export and model export shared their
+// flags, and 8 lines came twice) and offered no values.
 var (
 	//go:embed completion.bash
 	bashScript string
 	//go:embed completion.zsh
 	zshScript string
+	//go:embed completion.fish
+	fishScript string
 )
 
 // Shells are the shells `cmdai completion` writes scripts for.
@@ -33,7 +37,7 @@ var Shells = []string{"bash", "zsh", "fish"}
 type CompletionOptions struct {
 	*cmdutil.Factory
 	Shell string
-	// App is the command tree the fish script is made from.
+	// App is the command tree the binary completes.
 	App *cli.App
 }
 
@@ -83,7 +87,8 @@ func runCompletion(opts *CompletionOptions) error {
 	return err
 }
 
-// CompletionScript is the completion script of app for shell.
+// CompletionScript is the completion script of app for shell (the same
+// for any app: the scripts ask the binary).
 func CompletionScript(app *cli.App, shell string) (string, error) {
 	switch shell {
 	case "bash":
@@ -91,11 +96,7 @@ func CompletionScript(app *cli.App, shell string) (string, error) {
 	case "zsh":
 		return zshScript, nil
 	case "fish":
-		s, err := app.ToFishCompletion()
-		if err != nil {
-			return "", fmt.Errorf("write the fish completion script: %w", err)
-		}
-		return s, nil
+		return fishScript, nil
 	}
 	return "", cmdutil.UsageError("no completion for shell %q: use %s", shell, strings.Join(Shells, ", "))
 }

@@ -23,6 +23,9 @@ _cmdai() {
 		typed+=("$cur")
 	fi
 	candidates=("${(@f)$(${~words[1]} "${(@)typed}" --generate-bash-completion 2>/dev/null)}")
+	# Flags only where one is typed: after a flag that takes a value
+	# cmdai offers its values, and the flags its name begins.
+	[[ $cur == -* ]] || candidates=(${candidates:#-*})
 	if [[ -n ${candidates[1]} ]]; then
 		compadd -a candidates
 	else

@@ -2,6 +2,9 @@ package completioncmd
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +13,10 @@ import (
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // testApp is cmdtest's small command tree with `completion`.
@@ -61,7 +68,9 @@ func TestComplete(t *testing.T) {
 		{[]string{"index", "query", "-"}, []string{"--help", "-h", "--json", "--top-k", "-k", "--distro"}},
 		{[]string{"index", "query", "--json", "--"}, []string{"--help", "--top-k", "--distro"}},
 		{[]string{"--"}, []string{"--help", "--version", "--batch-mode"}},
-		{[]string{"index", "query", "--distro"}, nil},            // the cursor is on the value
+		{[]string{"index", "query", "--distro"}, distroIDs()}, // the cursor is on the value: the ids
+		{[]string{"index", "query", "--distro=deb"}, []string{"--distro=debian-12", "--distro=debian-13"}},
+		{[]string{"index", "query", "--top-k"}, nil},             // a value with none to offer
 		{[]string{"index", "query", "--distro", "x"}, nil},       // query takes words: none to offer
 		{[]string{"index", "query", "words", "--", "more"}, nil}, // after "--": the shell's files
 		{[]string{"completion"}, Shells},
@@ -101,13 +110,17 @@ func TestCompletionCommand(t *testing.T) {
 	if err := app.Run([]string{"cmdai", "completion", "fish"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"complete -c cmdai", "-a 'index'", "-a 'query q'", "-l json", "-l top-k -s k -r"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("fish script lacks %q:\n%s", want, out)
-		}
+	if out.String() != fishScript || !strings.Contains(fishScript, CompletionMarker) || !strings.Contains(fishScript, "complete -c cmdai -f -a '(__cmdai_complete)'") {
+		t.Errorf("fish: printed %d bytes, want the embedded script that asks with %s:\n%s", out.Len(), CompletionMarker, out)
 	}
-	if strings.Contains(out.String(), "secret") {
-		t.Errorf("fish script offers the hidden command:\n%s", out)
+	// the library's script had 8 lines twice (one per command of the
+	// same name, index export and model export); no complete line twice
+	seen := map[string]bool{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "complete ") && seen[l] {
+			t.Errorf("fish script has twice: %s", l)
+		}
+		seen[l] = true
 	}
 	for _, tc := range []struct {
 		args []string
@@ -136,5 +149,101 @@ func TestCompletionRunF(t *testing.T) {
 	cmd.BashComplete(cli.NewContext(&cli.App{Writer: &shells}, nil, nil))
 	if got := strings.Fields(shells.String()); !slices.Equal(got, Shells) {
 		t.Errorf("completion <TAB>: %q", got)
+	}
+}
+
+// TestValues: what the values offered come from, without a network,
+// an index or a command run.
+func TestValues(t *testing.T) {
+	for name, want := range map[string][]string{
+		"mode":          {"learned", "semantic", "keyword", "hybrid", "fused"},
+		"model-variant": {"int8", "fp32"},
+		"embed-backend": {"ort", "go"},
+		"color":         {"never", "auto", "always"},
+	} {
+		if got := flagValues[name](); !slices.Equal(got, want) {
+			t.Errorf("--%s: %q, want %q", name, got, want)
+		}
+	}
+	for _, m := range flagValues["mode"]() {
+		if _, err := search.ParseMode(m); err != nil {
+			t.Errorf("mode %q offered: %v", m, err)
+		}
+	}
+	// every mode ParseMode names when it refuses one is offered
+	_, err := search.ParseMode("nosuch")
+	_, named, _ := strings.Cut(fmt.Sprint(err), "use ")
+	for _, m := range strings.FieldsFunc(strings.ReplaceAll(named, " or ", ","), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if !slices.Contains(flagValues["mode"](), m) {
+			t.Errorf("mode %s (ParseMode: %v) is not offered", m, err)
+		}
+	}
+	ids := distroIDs()
+	for _, id := range append(release.PublishedIDs, "ubuntu-24.04") {
+		if !slices.Contains(ids, id) {
+			t.Errorf("distro ids %q: no %s", ids, id)
+		}
+	}
+	for _, id := range ids {
+		if _, err := distro.Parse(id); err != nil {
+			t.Errorf("distro id %q offered: %v", id, err)
+		}
+	}
+	// the executables of $PATH's absolute directories, not the rest
+	dir, rel := t.TempDir(), t.TempDir()
+	for name, mode := range map[string]os.FileMode{"mytool": 0o755, "notes.txt": 0o644, ".hidden": 0o755} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\ntouch ran\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "mytool"), filepath.Join(dir, "mylink")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "subdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(rel)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+"."+string(os.PathListSeparator)+dir)
+	if got := commandsOnPath(); !slices.Equal(got, []string{"mylink", "mytool"}) {
+		t.Errorf("commands on PATH: %q, want mylink, mytool", got)
+	}
+	if _, err := os.Stat(filepath.Join(rel, "ran")); err == nil {
+		t.Error("a command on PATH ran")
+	}
+}
+
+// TestCompleteArgs: a command's first argument from argValues; help's
+// are the commands and the help topics.
+func TestCompleteArgs(t *testing.T) {
+	f, _, _ := cmdtest.Factory(t, nil)
+	ran := false
+	app := testApp(f, &ran)
+	app.Commands = append(app.Commands,
+		&cli.Command{Name: "index2", Subcommands: []*cli.Command{{Name: "download", Action: func(*cli.Context) error { ran = true; return nil }}}},
+		&cli.Command{Name: "explain", Flags: []cli.Flag{&cli.BoolFlag{Name: "check"}}, Action: func(*cli.Context) error { ran = true; return nil }},
+		clix.HelpTopic("exit-codes", "codes", "EXIT CODES:\n   0  ok"))
+	app.Commands[0].Subcommands = append(app.Commands[0].Subcommands, app.Commands[len(app.Commands)-3].Subcommands[0])
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mytool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	for _, tc := range []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"index", "download"}, distroIDs()},
+		{[]string{"index", "download", "debian-12"}, nil}, // one argument
+		{[]string{"explain"}, []string{"mytool"}},
+		{[]string{"explain", "--check"}, []string{"mytool"}},
+		{[]string{"explain", "mytool"}, nil},
+		{[]string{"help"}, []string{"index", "completion", "index2", "explain", "exit-codes"}},
+	} {
+		if got := complete(app, tc.words...); !slices.Equal(got, tc.want) {
+			t.Errorf("%q<TAB>: %q, want %q", tc.words, got, tc.want)
+		}
+	}
+	if ran {
+		t.Error("a completion request ran a command")
 	}
 }

@@ -68,11 +68,16 @@ func runMan(opts *ManOptions) error {
 
 // ManPage renders app as its section-1 manual page. The app's description
 // is help text (paragraphs, "HEADING:" lines, indented examples): its
-// first part becomes DESCRIPTION and each headed part a section of its
-// own after COMMANDS, followed by ENVIRONMENT (every CMDAI_* variable
+// first part becomes DESCRIPTION and each headed part, then each help
+// topic (clix.HelpTopic), a section of its own after COMMANDS, followed by ENVIRONMENT (every CMDAI_* variable
 // a flag reads, and those that no flag has) and FILES under prefix.
 func ManPage(app *cli.App, prefix string) (string, error) {
 	intro, sections := splitHelp(app.Description)
+	// The help topics (`cmdai help exit-codes`) are sections of the page.
+	for _, t := range clix.Topics(app.Commands) {
+		_, s := splitHelp(t.Description)
+		sections = append(sections, s...)
+	}
 	doc := *app
 	doc.Description = helpToMarkdown(intro)
 	body, err := doc.ToMarkdown()
@@ -193,14 +198,15 @@ func mdEscape(s string) string {
 
 // Variables no flag reads, which a user may still need.
 var otherEnv = map[string]string{
-	"CMDAI_HOME":        "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
-	"CMDAI_CONFIG":      "the configuration file to read instead of ~/.config/cmdai/config.yaml",
-	"CMDAI_ORT_LIB_DIR": "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
-	"CMDAI_TOOLS":       "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
-	"XDG_DATA_HOME":     "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
-	"XDG_CACHE_HOME":    "where caches live: $XDG_CACHE_HOME/cmdai (default ~/.cache/cmdai)",
-	"XDG_CONFIG_HOME":   "where the configuration and your own command docs live: $XDG_CONFIG_HOME/cmdai (default ~/.config/cmdai)",
-	"XDG_RUNTIME_DIR":   "where cmdai serve puts its socket (cmdai.sock)",
+	"CMDAI_HOME":         "moves every directory cmdai uses (data, cache, configuration) under one root; tests and trials use it",
+	"CMDAI_CONFIG":       "the configuration file to read instead of ~/.config/cmdai/config.yaml",
+	"CMDAI_ORT_LIB_DIR":  "the directory of the ONNX Runtime library (" + embed.ORTLibName + "), before PREFIX/lib/cmdai",
+	"CMDAI_TOOLS":        "a checkout's .tools directory (ONNX Runtime, Chroma, model), for developers",
+	"CMDAI_IDLE_TIMEOUT": "deprecated: read as CMDAI_STALL_TIMEOUT (--stall-timeout of the commands that download), with a note; --idle-timeout is serve's time to exit when idle",
+	"XDG_DATA_HOME":      "where the index and the installed model live: $XDG_DATA_HOME/cmdai (default ~/.local/share/cmdai)",
+	"XDG_CACHE_HOME":     "where caches live: $XDG_CACHE_HOME/cmdai (default ~/.cache/cmdai)",
+	"XDG_CONFIG_HOME":    "where the configuration and your own command docs live: $XDG_CONFIG_HOME/cmdai (default ~/.config/cmdai)",
+	"XDG_RUNTIME_DIR":    "where cmdai serve puts its socket (cmdai.sock)",
 }
 
 // environment is the ENVIRONMENT section: each variable once, sorted,

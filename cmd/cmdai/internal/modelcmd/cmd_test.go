@@ -182,9 +182,16 @@ func TestPullFlags(t *testing.T) {
 	if want := (PullOptions{Factory: f, Base: release.DefaultBase, URL: embed.HubURL, IdleTimeout: netx.DefaultIdleTimeout}); !reflect.DeepEqual(*got, want) {
 		t.Errorf("defaults %+v, want %+v", *got, want)
 	}
-	if err := pull(cmdtest.Env{"CMDAI_RELEASE_URL": "/mirror", "CMDAI_IDLE_TIMEOUT": "2m"}, "--dir", "/dl", "--model-dir", "/m"); err != nil ||
+	if err := pull(cmdtest.Env{"CMDAI_RELEASE_URL": "/mirror", "CMDAI_STALL_TIMEOUT": "2m"}, "--dir", "/dl", "--model-dir", "/m"); err != nil ||
 		got.Base != "/mirror" || got.IdleTimeout != 2*time.Minute || got.Dir != "/dl" || got.ModelDir != "/m" || got.Hub {
 		t.Errorf("from the environment: %+v %v", got, err)
+	}
+	// the old spellings of --stall-timeout still work
+	if err := pull(cmdtest.Env{"CMDAI_IDLE_TIMEOUT": "3m"}); err != nil || got.IdleTimeout != 3*time.Minute {
+		t.Errorf("CMDAI_IDLE_TIMEOUT: %+v %v", got, err)
+	}
+	if err := pull(nil, "--idle-timeout", "4m"); err != nil || got.IdleTimeout != 4*time.Minute {
+		t.Errorf("--idle-timeout: %+v %v", got, err)
 	}
 	if err := pull(nil, "--url", "https://hub.mirror/x"); err != nil || !got.Hub || got.URL != "https://hub.mirror/x" {
 		t.Errorf("--url: %+v %v; want --hub implied", got, err)
@@ -199,7 +206,7 @@ func TestPullFlags(t *testing.T) {
 	}{
 		{[]string{"--hub", "--base-url", "/m"}, "--base-url (a release) and --hub/--url (the hub) are two sources: give one"},
 		{[]string{"--url", "https://h", "--base-url", "/m"}, "two sources"},
-		{[]string{"--idle-timeout", "0s"}, "--idle-timeout must be more than 0, e.g. 30s or 2m"},
+		{[]string{"--stall-timeout", "0s"}, "--stall-timeout must be more than 0, e.g. 30s or 2m"},
 		{[]string{"mirror"}, `unexpected argument "mirror": cmdai model pull takes no arguments; --base-url URL names a mirror`},
 	} {
 		err := pull(nil, tc.args...)

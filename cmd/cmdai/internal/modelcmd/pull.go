@@ -30,7 +30,7 @@ type PullOptions struct {
 	ModelDir string
 	Dir      string
 	Client   *http.Client
-	// IdleTimeout ends a file's transfer that receives nothing for this long.
+	// IdleTimeout (--stall-timeout) ends a file's transfer that receives nothing for this long.
 	IdleTimeout time.Duration
 }
 
@@ -56,21 +56,20 @@ EXAMPLES:
    $ cmdai model pull
    $ cmdai model pull --base-url /media/usb/cmdai-v1.2.0
    $ cmdai model pull --hub`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 			&cli.BoolFlag{Name: "hub", Usage: "download from the Hugging Face hub instead (fp32 only)", Destination: &opts.Hub},
 			&cli.StringFlag{Name: "url", Usage: "with --hub: download from `URL` (a mirror of the hub repository); implies --hub", Value: embed.HubURL, EnvVars: []string{"CMDAI_MODEL_URL"}, Destination: &opts.URL},
 			&cli.StringFlag{Name: "dir", Usage: "download into `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
-			cmdutil.IdleTimeoutFlag(&opts.IdleTimeout),
 			cmdutil.ModelDirFlag(&opts.ModelDir),
-		},
+		}, cmdutil.StallTimeoutFlags(&opts.IdleTimeout, f)...),
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			if err := clix.NoArgs(c, "--base-url URL names a mirror"); err != nil {
 				return err
 			}
 			if opts.IdleTimeout <= 0 {
-				return cmdutil.UsageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
+				return cmdutil.UsageError("--stall-timeout must be more than 0, e.g. 30s or 2m")
 			}
 			if c.IsSet("url") {
 				opts.Hub = true

@@ -118,7 +118,7 @@ func setEnv(t *testing.T, app *cli.App, env Env) {
 	var walk func(flags []cli.Flag, cmds []*cli.Command)
 	walk = func(flags []cli.Flag, cmds []*cli.Command) {
 		for _, fl := range flags {
-			if df, ok := fl.(cli.DocGenerationFlag); ok {
+			if df, ok := fl.(interface{ GetEnvVars() []string }); ok {
 				for _, v := range df.GetEnvVars() {
 					if _, set := os.LookupEnv(v); set {
 						t.Setenv(v, "") // restored after the test

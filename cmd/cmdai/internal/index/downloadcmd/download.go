@@ -31,12 +31,12 @@ type DownloadOptions struct {
 	Base   string
 	Dir    string
 	List   bool
-	Verify bool
+	Verify bool // --validate: check, do not import
 	JSON   bool
 	// AllowUnsigned takes a release that publishes no signature although
 	// this cmdai trusts a release key.
 	AllowUnsigned bool
-	// IdleTimeout ends a transfer that receives nothing for this long.
+	// IdleTimeout (--stall-timeout) ends a transfer that receives nothing for this long.
 	IdleTimeout time.Duration
 }
 
@@ -47,20 +47,24 @@ func NewCmdDownload(f *cmdutil.Factory, runF func(*DownloadOptions) error) *cli.
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "base-url", Usage: "release location: an http(s):// or file:// `URL`, or a directory (a mirror)", Value: release.DefaultBase, EnvVars: []string{"CMDAI_RELEASE_URL"}, Destination: &opts.Base},
 		&cli.BoolFlag{Name: "list", Usage: "list the indexes the location offers", Destination: &opts.List},
-		&cli.BoolFlag{Name: "verify", Usage: "download and verify only; do not import", Destination: &opts.Verify},
+	}
+	flags = append(flags, cmdutil.ValidateFlags("download and verify only (signature, checksums, manifest, every record); do not import", &opts.Verify, f)...)
+	flags = append(flags,
 		cmdutil.PublicKeyFlag(&opts.Import.PublicKey),
 		&cli.BoolFlag{Name: "allow-unsigned", Usage: "accept a release location that publishes no signature (a bad signature is refused all the same)", Destination: &opts.AllowUnsigned},
-		cmdutil.IdleTimeoutFlag(&opts.IdleTimeout),
+	)
+	flags = append(flags, cmdutil.StallTimeoutFlags(&opts.IdleTimeout, f)...)
+	flags = append(flags,
 		&cli.StringFlag{Name: "dir", Usage: "keep downloads in `DIR` (default: ~/.cache/cmdai/downloads)", Destination: &opts.Dir},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.Import.BatchMode},
 		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.Import.ModelDir},
-	}
+	)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Import.Chroma)...)
 	return &cli.Command{
 		Name:      "download",
 		Usage:     "fetch a published index for a distribution, verify it, import it",
-		UsageText: "cmdai index download <distro-id> [--verify] [--base-url URL]\n   cmdai index download --list [--base-url URL]",
+		UsageText: "cmdai index download <distro-id> [--validate] [--base-url URL]\n   cmdai index download --list [--base-url URL]",
 		Description: `Fetches chroma-index-<distro-id>.tar.gz from the release location (default:
 the project's GitHub releases; --base-url for a mirror: http(s)://, file://
 or a directory), resuming a download that was cut, checks it against the
@@ -74,22 +78,22 @@ checksums.txt only: a bad signature, or none, is refused with exit 5
 (--allow-unsigned takes an unsigned mirror you trust). The checksums.txt
 and its signature are kept beside the download, so that an import of it,
 here or across an air gap, checks the signature again.
-A server that sends nothing for --idle-timeout ends the download with exit
+A server that sends nothing for --stall-timeout ends the download with exit
 4; the partial file is kept and the next run resumes it.
 
 EXAMPLES:
    $ cmdai index download ubuntu-24.04
    $ cmdai index download --list
    $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai/v1.2.0
-   $ cmdai index download debian-12 --base-url /media/usb --verify
-   $ cmdai index download fedora-40 --idle-timeout 2m   # a slow mirror
+   $ cmdai index download debian-12 --base-url /media/usb --validate
+   $ cmdai index download fedora-40 --stall-timeout 2m   # a slow mirror
    $ cmdai index download debian-12 --base-url https://mirror.internal/cmdai --public-key site.pub`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opts.Import.BatchMode = opts.Import.BatchMode || clix.GlobalBool(c, "batch-mode")
 			if opts.IdleTimeout <= 0 {
-				return cmdutil.UsageError("--idle-timeout must be more than 0, e.g. 30s or 2m")
+				return cmdutil.UsageError("--stall-timeout must be more than 0, e.g. 30s or 2m")
 			}
 			switch {
 			case opts.List && c.NArg() == 0:

@@ -26,7 +26,7 @@ func index(t *testing.T, cmd *cli.Command, env cmdtest.Env, args ...string) erro
 var defaultChroma = cmdutil.ChromaOptions{TokenHeader: "Authorization"}
 
 func TestDownloadFlags(t *testing.T) {
-	f, _, _ := cmdtest.Factory(t, nil)
+	f, _, errOut := cmdtest.Factory(t, nil)
 	var got *DownloadOptions
 	cmd := func() *cli.Command { return NewCmdDownload(f, func(o *DownloadOptions) error { got = o; return nil }) }
 	if err := index(t, cmd(), nil, "ubuntu-24.04"); err != nil {
@@ -36,14 +36,41 @@ func TestDownloadFlags(t *testing.T) {
 	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
 	}
-	env := cmdtest.Env{"CMDAI_RELEASE_URL": "/mirror", "CMDAI_IDLE_TIMEOUT": "1m", "CMDAI_BATCH_MODE": "true", "CMDAI_MODEL_DIR": "/m"}
-	if err := index(t, cmd(), env, "debian-12", "--verify", "--allow-unsigned", "--dir", "/dl", "--json", "--public-key", "k.pub"); err != nil {
-		t.Fatal(err)
-	}
 	want = DownloadOptions{Import: tarimport.Options{Factory: f, Chroma: defaultChroma, BatchMode: true, ModelDir: "/m", PublicKey: "k.pub"},
 		Distro: "debian-12", Base: "/mirror", Dir: "/dl", Verify: true, JSON: true, AllowUnsigned: true, IdleTimeout: time.Minute}
-	if !reflect.DeepEqual(*got, want) {
-		t.Errorf("flags:\n got %+v\nwant %+v", *got, want)
+	// the names of today, then the old spellings (--verify, --idle-timeout
+	// and CMDAI_IDLE_TIMEOUT): the same options, and a note for each
+	for _, tc := range []struct {
+		env  cmdtest.Env
+		args []string
+		note []string
+	}{
+		{cmdtest.Env{"CMDAI_STALL_TIMEOUT": "1m"}, []string{"--validate"}, nil},
+		{nil, []string{"--validate", "--stall-timeout", "1m"}, nil},
+		{cmdtest.Env{"CMDAI_IDLE_TIMEOUT": "1m"}, []string{"--verify"}, []string{"--verify is deprecated: use --validate", "CMDAI_IDLE_TIMEOUT"}},
+		{nil, []string{"--idle-timeout", "1m", "--validate"}, []string{"--idle-timeout (CMDAI_IDLE_TIMEOUT, config key idle-timeout) is deprecated: use --stall-timeout"}},
+		{cmdtest.Env{"CMDAI_IDLE_TIMEOUT": "5m", "CMDAI_STALL_TIMEOUT": "1m"}, []string{"--validate"}, nil},
+	} {
+		errOut.Reset()
+		env := cmdtest.Env{"CMDAI_RELEASE_URL": "/mirror", "CMDAI_BATCH_MODE": "true", "CMDAI_MODEL_DIR": "/m"}
+		for k, v := range tc.env {
+			env[k] = v
+		}
+		args := append([]string{"debian-12", "--allow-unsigned", "--dir", "/dl", "--json", "--public-key", "k.pub"}, tc.args...)
+		if err := index(t, cmd(), env, args...); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%v %v:\n got %+v\nwant %+v", tc.env, tc.args, *got, want)
+		}
+		for _, n := range tc.note {
+			if !strings.Contains(errOut.String(), n) {
+				t.Errorf("%v %v: no note %q on stderr: %q", tc.env, tc.args, n, errOut)
+			}
+		}
+		if tc.note == nil && errOut.Len() > 0 {
+			t.Errorf("%v %v: a note on stderr: %q", tc.env, tc.args, errOut)
+		}
 	}
 	if err := index(t, cmd(), nil, "--list"); err != nil || !got.List || got.Distro != "" {
 		t.Errorf("--list: %+v %v", got, err)
@@ -55,7 +82,7 @@ func TestDownloadFlags(t *testing.T) {
 		{nil, "say which distribution, e.g. `cmdai index download ubuntu-24.04` (`--list` shows what there is)"},
 		{[]string{"--list", "debian-12"}, `--list takes no distribution: unexpected argument "debian-12"`},
 		{[]string{"Debian 12"}, `"Debian 12": invalid distribution id`},
-		{[]string{"debian-12", "--idle-timeout", "0s"}, "--idle-timeout must be more than 0"},
+		{[]string{"debian-12", "--stall-timeout", "0s"}, "--stall-timeout must be more than 0"},
 		{[]string{"debian-12", "fedora-40"}, `unexpected argument "fedora-40"`},
 	} {
 		got = nil

@@ -22,8 +22,8 @@ type ImportResult = tarimport.Result
 // run function (tests see the parsed options).
 func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Command {
 	opts := &ImportOptions{Factory: f}
-	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "validate", Aliases: []string{"verify"}, Usage: "verify the tarball (signature, checksums, manifest, every record) without loading it", Destination: &opts.Validate},
+	flags := cmdutil.ValidateFlags("verify the tarball (signature, checksums, manifest, every record) without loading it", &opts.Validate, f)
+	flags = append(flags,
 		cmdutil.PublicKeyFlag(&opts.PublicKey),
 		&cli.BoolFlag{Name: "require-signature", Usage: "refuse a tarball without a signed checksums.txt beside it (checksums.txt.minisig)", Destination: &opts.RequireSignature},
 		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
@@ -32,7 +32,7 @@ func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Comm
 		&cli.BoolFlag{Name: "batch-mode", Usage: "no progress bar", EnvVars: []string{"CMDAI_BATCH_MODE"}, Destination: &opts.BatchMode},
 		&cli.IntFlag{Name: "write-batch", Usage: "write at most `N` records per request (0: as many as the server takes)", Destination: &opts.WriteBatch},
 		&cli.StringFlag{Name: "model-dir", Usage: "installed model `DIR` the index must match (default: ~/.local/share/cmdai/embeddings/all-MiniLM-L6-v2, else the one installed with cmdai)", EnvVars: []string{"CMDAI_MODEL_DIR"}, Destination: &opts.ModelDir},
-	}
+	)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
 		Name:      "import",

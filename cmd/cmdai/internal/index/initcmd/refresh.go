@@ -23,7 +23,7 @@ func NewCmdRefresh(f *cmdutil.Factory, runF func(*InitOptions) error) *cli.Comma
 	b := newBuildFlags(opts, buildUsage{
 		batchMode:   "CI: no progress bar, a JSON summary",
 		docs:        "also the command docs and hints in `DIR` (repeatable), as for init",
-		proseBudget: "as for init",
+		proseBudget: "at most `N` word pieces of each page's prose, as for init",
 	})
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "incremental", Value: true, Usage: "only commands whose executable or man page changed, new ones and uninstalled ones (the default; --incremental=false re-reads every page)", Destination: &opts.Incremental},

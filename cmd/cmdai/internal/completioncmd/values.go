@@ -1,0 +1,94 @@
+package completioncmd
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/ship/release"
+)
+
+// flagValues are the values completion offers after a flag, by the
+// flag's name (the same name means the same values in every command).
+// Each is computed at the <TAB>, from what this binary knows: no network,
+// no index, nothing run.
+var flagValues = map[string]func() []string{
+	"mode": func() []string {
+		var out []string
+		for _, m := range []search.Mode{search.DefaultMode, search.ModeSemantic, search.ModeKeyword, search.ModeHybrid, search.ModeFused} {
+			out = append(out, string(m))
+		}
+		return out
+	},
+	"model-variant":       func() []string { return []string{embed.VariantInt8, embed.VariantFP32} },
+	"embed-backend":       func() []string { return []string{embed.BackendORT, embed.BackendGo} },
+	"color":               func() []string { return []string{"never", "auto", "always"} },
+	"chroma-token-header": func() []string { return []string{"Authorization", "X-Chroma-Token"} },
+	"distro":              distroIDs,
+}
+
+// argValues are the values completion offers for a command's first
+// argument, by the command's path.
+var argValues = map[string]func() []string{
+	"index download": distroIDs,
+	"explain":        commandsOnPath,
+	"show":           commandsOnPath,
+}
+
+// distroIDs are the distributions a release publishes an index for, and
+// this machine's as os-release names it (a file read, no command run).
+func distroIDs() []string {
+	ids := slices.Clone(release.PublishedIDs)
+	for _, p := range distro.DefaultOSReleasePaths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		kv, err := distro.ParseOSRelease(f)
+		f.Close()
+		if err != nil {
+			break
+		}
+		if info, err := distro.FromOSRelease(kv); err == nil && !slices.Contains(ids, info.ID) {
+			ids = append(ids, info.ID)
+		}
+		break
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// commandsOnPath are the names of the executables in $PATH's directories:
+// the commands explain and show know of, found by reading directories
+// (the index would need Chroma at every <TAB>); none of them is run.
+func commandsOnPath() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // "." and relative entries: not what "installed" means
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if seen[name] || strings.HasPrefix(name, ".") || strings.ContainsAny(name, " \t\n") {
+				continue
+			}
+			st, err := os.Stat(filepath.Join(dir, name)) // through a symlink
+			if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+				continue
+			}
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
