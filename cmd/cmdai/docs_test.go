@@ -68,6 +68,7 @@ func TestCheckDocCommand(t *testing.T) {
 		`cmdai index query "x" -k`,
 		`cmdai nosuchcommand`,
 		`cmdai index --json query x`,
+		`cmdai index download debian-12 --verify`,
 	} {
 		if err := checkDocCommand(app, bad); err == nil {
 			t.Errorf("checkDocCommand(%q) passed, want an error", bad)
@@ -88,10 +89,10 @@ func TestCheckDocCommand(t *testing.T) {
 
 var inlineCmdai = regexp.MustCompile("`(cmdai [^`]+)`")
 
-// placeholder matches what the docs write for a value the reader fills
+// docPlaceholder matches what the docs write for a value the reader fills
 // in (<version>, <the key in packaging/release-key.pub>), which a shell
 // would read as redirections.
-var placeholder = regexp.MustCompile(`<[A-Za-z][^<>\n]*[^\s<>]>`)
+var docPlaceholder = regexp.MustCompile(`<[A-Za-z][^<>\n]*[^\s<>]>`)
 
 // docCommandLines returns the cmdai command lines of a Markdown file:
 // each command of a ```sh block whose program is cmdai, each "$ cmdai"
@@ -157,7 +158,7 @@ type shellCall struct {
 // shellCmdaiCalls parses a shell snippet and returns each simple command
 // whose program is cmdai, printed back as one line.
 func shellCmdaiCalls(src string) ([]shellCall, error) {
-	file, err := syntax.NewParser().Parse(strings.NewReader(placeholder.ReplaceAllString(src, "PLACEHOLDER")), "")
+	file, err := syntax.NewParser().Parse(strings.NewReader(docPlaceholder.ReplaceAllString(src, "PLACEHOLDER")), "")
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +213,9 @@ func checkDocCommand(app *cli.App, line string) error {
 			if fl == nil {
 				return fmt.Errorf("%s has no flag %s", path, w)
 			}
+			if v, ok := fl.(cli.VisibleFlag); ok && !v.IsVisible() {
+				return fmt.Errorf("%s %s is a hidden flag (an old spelling kept for scripts): show the one --help lists", path, w)
+			}
 			if takesValue(fl) && !hasValue {
 				if i+1 >= len(words) {
 					return fmt.Errorf("%s %s needs a value", path, w)
@@ -242,7 +246,7 @@ func checkDocCommand(app *cli.App, line string) error {
 // shellWords splits one command line as the shell would, keeping an
 // expansion ($HOME, $(...)) as written: it stands for one argument.
 func shellWords(line string) ([]string, error) {
-	file, err := syntax.NewParser().Parse(strings.NewReader(placeholder.ReplaceAllString(line, "PLACEHOLDER")), "")
+	file, err := syntax.NewParser().Parse(strings.NewReader(docPlaceholder.ReplaceAllString(line, "PLACEHOLDER")), "")
 	if err != nil {
 		return nil, err
 	}
