@@ -150,7 +150,7 @@ func servedOrHere[Q, R any](ctx context.Context, res R, err error, here func(con
 // would have returned itself: same message, same exit code.
 func ServeError(err error) error {
 	var se *serve.Error
-	if errors.As(err, &se) && se.Status == http.StatusNotFound {
+	if errors.As(err, &se) && se.Status == http.StatusNotFound && se.ExitCode == exitcode.Usage {
 		return exitcode.With(se.ExitCode, unknownCommand(se.Message))
 	}
 	if errors.As(err, &se) {
@@ -159,8 +159,9 @@ func ServeError(err error) error {
 	return exitcode.With(exitcode.Unreachable, fmt.Errorf("%w (run the command again, or with --no-serve)", err))
 }
 
-// unknownCommand is serve's 404 for a command's docs, with its
-// message: search.ErrUnknownCommand, as the index here would answer.
+// unknownCommand is serve's 404 for a command's docs (exit 2; no index
+// is exit 3), with its message: search.ErrUnknownCommand, as the index
+// here would answer.
 type unknownCommand string
 
 func (u unknownCommand) Error() string        { return string(u) }
