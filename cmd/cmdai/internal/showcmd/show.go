@@ -87,6 +87,9 @@ EXAMPLES:
 			if c.NArg() == 0 {
 				return cmdutil.UsageError("name a command: cmdai show tar (to find one by what it does: cmdai search \"extract a tar archive\")")
 			}
+			if c.NArg() > 2 {
+				return cmdutil.UsageError("unexpected argument %q: cmdai show takes one command, or a subcommand as it is run (git commit)", c.Args().Get(2))
+			}
 			name, err := guard.CommandName(strings.Join(c.Args().Slice(), " "))
 			if err != nil {
 				return cmdutil.UsageError("%v", err)

@@ -134,7 +134,7 @@ func TestShowErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "name a command: cmdai show tar"},
-		{[]string{"a", "b", "c"}, "is not a command name"},
+		{[]string{"a", "b", "c"}, `unexpected argument "c"`},
 		{[]string{"--", "-x"}, "is not a command name"},
 		{[]string{"wc", "--color", "maybe"}, `--color "maybe"`},
 		{[]string{"wc", "--distro", "Not An ID!"}, "--distro:"},
