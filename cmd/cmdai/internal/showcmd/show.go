@@ -55,7 +55,7 @@ func NewCmdShow(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "json", Usage: "print the command's records as JSON (what GET /v1/docs answers)", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
 		&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: fmt.Sprintf("show every option and example (by default the first %d options, most used first, and %d examples)", DefaultOptions, DefaultExamples), Destination: &opts.All},
-		&cli.StringFlag{Name: "color", Aliases: []string{"colour"}, Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
+		&cli.StringFlag{Name: "color", Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
 		&cli.StringFlag{Name: "distro", Usage: "read the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of the records from the keyword index on disk", Destination: &opts.Strict},
 	}

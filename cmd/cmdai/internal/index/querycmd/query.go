@@ -121,7 +121,7 @@ func newCmd(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 		&cli.BoolFlag{Name: "scores", Usage: "show the ranking's scores and the sections matched", Destination: &opts.Scores},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "verbose: the scores and sections matched too (as --scores)"},
-		&cli.StringFlag{Name: "color", Aliases: []string{"colour"}, Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
+		&cli.StringFlag{Name: "color", Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
