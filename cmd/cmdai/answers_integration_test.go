@@ -65,7 +65,8 @@ func TestReadableAnswers(t *testing.T) {
 			// the page's spelling (the record's heading) and the start of
 			// its first sentence, on one line
 			heading, body := manparse.SplitChunk(string(m.Kind), m.Text)
-			start := strings.Join(strings.Fields(body), " ")[:20]
+			start := strings.Join(strings.Fields(body), " ")
+			start = start[:min(len(start), 20)]
 			if !regexp.MustCompile(`(?m)^   ` + regexp.QuoteMeta(heading) + ` +` + regexp.QuoteMeta(start)).MatchString(out) {
 				t.Errorf("no line with %q and %q in:\n%s", heading, start, out)
 			}
