@@ -28,6 +28,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/modelcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/showcmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -85,6 +86,8 @@ EXAMPLES:
 		Commands: []*cli.Command{
 			newIndexCommand(f),
 			explaincmd.NewCmdExplain(f, nil),
+			querycmd.NewCmdSearch(f, nil),
+			showcmd.NewCmdShow(f, nil),
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f, nil),

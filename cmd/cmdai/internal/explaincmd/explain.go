@@ -18,6 +18,7 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
 // Options are the inputs of `cmdai explain`.
@@ -29,8 +30,10 @@ type Options struct {
 	// Distro is the distribution whose index judges the line ("": this
 	// machine's, which alone lets $PATH tell an installed command the
 	// index lacks from one not installed).
-	Distro    string
-	Strict    bool
+	Distro string
+	Strict bool
+	// Color is --color: termstyle's auto, always or never.
+	Color     string
 	NoServe   bool
 	AutoServe cmdutil.AutoServeOptions
 	Chroma    cmdutil.ChromaOptions
@@ -45,6 +48,7 @@ func NewCmdExplain(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		&cli.BoolFlag{Name: "check", Usage: "exit 7 when the line uses an option its command does not document, or a command that is not installed", Destination: &opts.Check},
 		&cli.StringFlag{Name: "distro", Usage: "judge by the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of judging by the keyword index on disk", Destination: &opts.Strict},
+		&cli.StringFlag{Name: "color", Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
 	}
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
 	flags = append(flags, cmdutil.AutoServeFlags(&opts.AutoServe)...)
@@ -87,6 +91,9 @@ EXAMPLES:
 			}
 			if err := cmdutil.CheckDistroFlag(opts.Distro); err != nil {
 				return err
+			}
+			if err := termstyle.CheckMode(opts.Color); err != nil {
+				return cmdutil.UsageError("%v", err)
 			}
 			if opts.Line, err = readLine(arg, opts.IO.In); err != nil {
 				return err
@@ -159,6 +166,7 @@ func printResult(opts *Options, res Result) error {
 	if opts.JSON {
 		return jsonout.Encode(opts.IO.Out, res)
 	}
-	_, err := io.WriteString(opts.IO.Out, Text(res.Result))
+	w, st, _ := opts.IO.Styled(opts.Color, opts.Getenv)
+	_, err := io.WriteString(w, Styled(res.Result, st))
 	return err
 }

@@ -68,6 +68,7 @@ func TestExplainUsageErrors(t *testing.T) {
 		{[]string{"ls", "--distro", "Not An ID!"}, "--distro:"},
 		{[]string{"-"}, "no stdin to read the line from"},
 		{[]string{"ls", "--no-such-flag"}, "no-such-flag"},
+		{[]string{"ls", "--color", "sometimes"}, `--color "sometimes": use auto, always or never`},
 	} {
 		f, _, _ := testFactory(nil)
 		ran := false

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
 // Widths of the terminal layout: a word, its verdict, then what the
@@ -21,18 +22,25 @@ const (
 // line per flag under it), then a tally. Texts from pages are printed
 // on one line each; the app's writer removes control and escape
 // sequences from everything printed.
-func Text(r explain.Result) string {
+func Text(r explain.Result) string { return Styled(r, termstyle.Style{}) }
+
+// Styled is Text painted by st (a terminal's colours, see
+// termstyle): each command bold, a documented option's word in the
+// option colour, what the index says of it dim. Every text is cleaned
+// by st, so it may be printed past the app's cleaning writer.
+func Styled(r explain.Result, st termstyle.Style) string {
 	var b strings.Builder
 	for i, c := range r.Commands {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(header(c))
+		name, rest, _ := strings.Cut(header(c), oneLine(c.Name, 0))
+		b.WriteString(st.Plain(name) + st.Name(oneLine(c.Name, 0)) + st.Plain(rest))
 		b.WriteByte('\n')
 		for _, w := range c.Words {
-			writeWord(&b, w, "  ")
+			writeWord(&b, st, w, "  ")
 			for _, f := range w.Flags {
-				writeWord(&b, f, "    ")
+				writeWord(&b, st, f, "    ")
 			}
 		}
 	}
@@ -65,9 +73,19 @@ func header(c explain.Command) string {
 	return h
 }
 
-func writeWord(b *strings.Builder, w explain.Word, indent string) {
+func writeWord(b *strings.Builder, st termstyle.Style, w explain.Word, indent string) {
 	// the verdicts in one column, a cluster's flags indented under it
-	line := pad(indent+oneLine(w.Text, wordWidth), wordWidth+2) + " " + pad(string(w.Verdict), verdictWidth) + " " + detail(w)
+	word := oneLine(w.Text, wordWidth)
+	paint := st.Plain
+	if w.Verdict == explain.Known && strings.HasPrefix(word, "-") {
+		paint = st.Option
+	}
+	line := indent + paint(word) + strings.Repeat(" ", max(wordWidth+2-len(indent)-utf8.RuneCountInString(word), 0)) + " "
+	if d := detail(w); d != "" {
+		line += pad(string(w.Verdict), verdictWidth) + " " + st.Dim(d)
+	} else {
+		line += string(w.Verdict)
+	}
 	b.WriteString(strings.TrimRight(line, " ") + "\n")
 }
 

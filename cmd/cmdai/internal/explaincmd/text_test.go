@@ -1,10 +1,12 @@
 package explaincmd
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
 // TestText: a header per command (its page and summary, or its verdict),
@@ -35,6 +37,17 @@ frob: NOT INSTALLED (not in the index)
 `
 	if got := Text(r); got != want {
 		t.Errorf("Text:\n%s\nwant:\n%s", got, want)
+	}
+	// coloured: the same text once its colours are gone, each command
+	// bold, a documented option coloured, what the index says dim
+	coloured := Styled(r, termstyle.Style{On: true})
+	if plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(coloured, ""); plain != want {
+		t.Errorf("Styled without its colours:\n%s\nwant:\n%s", plain, want)
+	}
+	for _, painted := range []string{"\x1b[1mtar\x1b[0m (via sudo)", "\x1b[36m-x\x1b[0m", "\x1b[2m(a value of --file)\x1b[0m", "  --zstdx        unknown option"} {
+		if !strings.Contains(coloured, painted) {
+			t.Errorf("no %q in %q", painted, coloured)
+		}
 	}
 	if got := Text(explain.Result{OK: true}); !strings.HasPrefix(got, "ok: ") {
 		t.Errorf("an empty result: %q", got)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 	"unicode/utf8"
 
@@ -149,11 +150,22 @@ func servedOrHere[Q, R any](ctx context.Context, res R, err error, here func(con
 // would have returned itself: same message, same exit code.
 func ServeError(err error) error {
 	var se *serve.Error
+	if errors.As(err, &se) && se.Status == http.StatusNotFound && se.ExitCode == exitcode.Usage {
+		return exitcode.With(se.ExitCode, unknownCommand(se.Message))
+	}
 	if errors.As(err, &se) {
 		return exitcode.With(se.ExitCode, errors.New(se.Message))
 	}
 	return exitcode.With(exitcode.Unreachable, fmt.Errorf("%w (run the command again, or with --no-serve)", err))
 }
+
+// unknownCommand is serve's 404 for a command's docs (exit 2; no index
+// is exit 3), with its message: search.ErrUnknownCommand, as the index
+// here would answer.
+type unknownCommand string
+
+func (u unknownCommand) Error() string        { return string(u) }
+func (u unknownCommand) Is(target error) bool { return target == search.ErrUnknownCommand }
 
 // hasCurrent: the status shows this distribution's index, which a serve
 // can hold (without one, a serve started now would only fail).

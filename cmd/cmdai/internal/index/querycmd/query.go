@@ -1,5 +1,6 @@
-// Package querycmd is `cmdai index query`: answering a request from the
-// index. It parses its flags, builds an answer.QueryRequest, makes one
+// Package querycmd is `cmdai index query`, and `cmdai search` (the same
+// command under a short name): answering a request from the index. It
+// parses its flags, builds an answer.QueryRequest, makes one
 // call on the answering layer (a running serve, else answer.OneShot: see
 // cmdutil.ServeOrHere) and prints.
 package querycmd
@@ -13,8 +14,10 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/readable"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/internal/termstyle"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 )
@@ -31,9 +34,13 @@ type QueryOptions struct {
 	Mode          string
 	// Matches and Strict go into search.Request as they are; Full asks
 	// for every match with its whole text.
-	Matches   int
-	Full      bool
-	Strict    bool
+	Matches int
+	Full    bool
+	Strict  bool
+	// Scores adds the scores and sections to the text (--scores,
+	// --verbose); Color is --color (termstyle's auto, always, never).
+	Scores    bool
+	Color     string
 	NoServe   bool
 	AutoServe cmdutil.AutoServeOptions
 	Chroma    cmdutil.ChromaOptions
@@ -43,6 +50,64 @@ type QueryOptions struct {
 // NewCmdQuery is `cmdai index query`; runF, when not nil, replaces the
 // run function (tests see the parsed options).
 func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
+	cmd := newCmd(f, runF)
+	cmd.Name = "query"
+	cmd.UsageText = `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`
+	cmd.Description = description + `
+
+EXAMPLES:
+   $ cmdai index query "find files modified in the last day"
+   $ cmdai index query "count lines in a file" -k 3 --json
+   $ cmdai index query "compress a directory" --context --max-tokens 600`
+	return cmd
+}
+
+// NewCmdSearch is `cmdai search`: `index query` under the short name a
+// person types, the same flags, the same output.
+func NewCmdSearch(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
+	cmd := newCmd(f, runF)
+	cmd.Name = "search"
+	cmd.UsageText = `cmdai search <what you want to do> [-k 5] [--json] [--context]`
+	cmd.Description = description + `
+
+cmdai search is cmdai index query under a shorter name: the same flags
+and output. The request needs no quotes unless it holds shell characters.
+
+EXAMPLES:
+   $ cmdai search extract a tar.gz archive into a directory
+   $ cmdai search "count lines in a file" -k 3 --json
+   $ cmdai search "compress a directory" --scores`
+	return cmd
+}
+
+// verb is how a person calls the command named name.
+func verb(name string) string {
+	if name == "search" {
+		return "cmdai search"
+	}
+	return "cmdai index query"
+}
+
+// description is what query and search say of themselves.
+const description = `Embeds the request and returns the best commands: each with its
+description, the options that matched as the page spells them with their
+first sentence, the examples that matched (their command line), and the
+first sentence of other parts of its page that matched (--matches of
+them; --full: every one). --scores (or -v) adds the ranking's scores and
+the sections matched; --json gives it all, each match's text cut to about
+200 bytes.
+
+On a terminal the answer is coloured (NO_COLOR set or --color=never: not)
+and its lines fit its width; through a pipe it is plain, a line per item.
+
+When Chroma cannot be started or reached, the answer comes from the
+keyword index on disk (saved by an earlier keyword or hybrid query), or,
+with none there, from the installed commands the request names, their
+man page or --help read live: a warning on stderr, "degraded": true and
+the reason in the JSON, exit 0. --strict makes that exit 4 instead.`
+
+// newCmd is the command query and search are: its flags and action.
+func newCmd(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 	opts := &QueryOptions{Factory: f}
 	flags := []cli.Flag{
 		&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "return the `N` best commands", Destination: &opts.K},
@@ -51,9 +116,12 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context: at most `N` tokens", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "`MODE`: learned (the default: every channel below and priors, weighed as learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
-		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching chunks of each command, each cut to about 200 bytes (--context chooses its own)", Destination: &opts.Matches},
-		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches, each cut to about 200 bytes)", Destination: &opts.Full},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching options, examples or passages of each command (--json: each cut to about 200 bytes; --context chooses its own)", Destination: &opts.Matches},
+		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches; --json cuts each to about 200 bytes)", Destination: &opts.Full},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
+		&cli.BoolFlag{Name: "scores", Usage: "show the ranking's scores and the sections matched", Destination: &opts.Scores},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "verbose: the scores and sections matched too (as --scores)"},
+		&cli.StringFlag{Name: "color", Value: termstyle.Auto, Usage: termstyle.FlagUsage, Destination: &opts.Color},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
@@ -61,29 +129,17 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 	flags = append(flags, cmdutil.AutoServeFlags(&opts.AutoServe)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
 	return &cli.Command{
-		Name:      "query",
-		Usage:     "find the commands that do what you describe",
-		UsageText: `cmdai index query "<what you want to do>" [-k 5] [--json] [--context]`,
-		Description: `Embeds the request and returns the best commands, each with its best
---matches sections and options that matched (their text cut to about 200
-bytes; --full: every match, whole) and their scores (cosine similarity).
-
-When Chroma cannot be started or reached, the answer comes from the
-keyword index on disk (saved by an earlier keyword or hybrid query), or,
-with none there, from the installed commands the request names, their
-man page or --help read live: a warning on stderr, "degraded": true and
-the reason in the JSON, exit 0. --strict makes that exit 4 instead.
-
-EXAMPLES:
-   $ cmdai index query "find files modified in the last day"
-   $ cmdai index query "count lines in a file" -k 3 --json
-   $ cmdai index query "compress a directory" --context --max-tokens 600`,
+		Usage:        "find the commands that do what you describe",
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,
 		Action: func(c *cli.Context) error {
 			opts.Request = strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 			if opts.Request == "" {
-				return cmdutil.UsageError("say what you want to do: cmdai index query \"find files modified today\"")
+				return cmdutil.UsageError("say what you want to do: %s \"find files modified today\"", verb(c.Command.Name))
+			}
+			opts.Scores = opts.Scores || c.Bool("verbose")
+			if err := termstyle.CheckMode(opts.Color); err != nil {
+				return cmdutil.UsageError("%v", err)
 			}
 			if opts.K <= 0 {
 				return cmdutil.UsageError("-k must be 1 or more, not %d", opts.K)
@@ -120,9 +176,19 @@ type QueryResult = answer.QueryResult
 
 // runQuery asks a for the answer, in one call, and prints it.
 func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error {
-	res, err := a.Query(ctx, opts.request())
+	q := opts.request()
+	text := !opts.JSON && !opts.Context
+	// The text shows whole first sentences and examples' command lines,
+	// which a match cut to 200 bytes may lack: it asks for every match
+	// whole and keeps the best --matches here, in the ranking's order,
+	// as serve would (the request serve knows, so any serve answers it).
+	q.Full = q.Full || text
+	res, err := a.Query(ctx, q)
 	if err != nil {
 		return err
+	}
+	if text && !opts.Full {
+		res.Commands = search.Compact(res.Commands, opts.Matches, -1)
 	}
 	return printQuery(opts, res)
 }
@@ -155,20 +221,11 @@ func printQuery(opts *QueryOptions, res QueryResult) error {
 	case opts.JSON:
 		return jsonout.Encode(opts.IO.Out, res)
 	default:
-		for i, h := range res.Commands {
-			name := h.Command
-			if h.Parent != "" {
-				name = h.Invocation() + ": " + h.Command // how the line starts, then the page
-			}
-			fmt.Fprintf(opts.IO.Out, "%d. %s  (%.3f)  %s\n", i+1, name, h.Score, h.Description)
-			for _, m := range h.Matches {
-				where := m.Section
-				if m.Option != "" {
-					where += " " + m.Option
-				}
-				fmt.Fprintf(opts.IO.Out, "     %.3f  %s\n", m.Score, where)
-			}
+		w, st, width := opts.IO.Styled(opts.Color, opts.Getenv)
+		if len(res.Commands) == 0 {
+			fmt.Fprintln(w, st.Dim("No command in the index matches: say it another way, or try --mode keyword."))
 		}
+		readable.Printer{W: w, St: st, Width: width, Scores: opts.Scores}.Answer(render.Entries(res.Commands))
 	}
 	return nil
 }
