@@ -32,6 +32,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/internal/sigctx"
 	"github.com/cmdai/cmdai/internal/termtext"
 )
 
@@ -69,9 +70,9 @@ checks a command line word by word; serve and mcp answer other programs.
 
 EXAMPLES:
    $ cmdai index init                                   # build the index of this machine, once
-   $ cmdai index query "extract a tar.gz archive into a directory"
-   $ cmdai explain 'tar -xzvf a.tgz -C /tmp | grep -c foo'  # each word, by the index
-   $ cmdai index scan --command grep                    # what would be indexed for grep`,
+   $ cmdai search "extract a tar.gz archive into a directory"
+   $ cmdai show tar                                     # one command's synopsis, options, examples
+   $ cmdai explain 'tar -xzvf a.tgz -C /tmp | grep -c foo'  # each word, by the index`,
 		CustomAppHelpTemplate: clix.AppHelpTemplate(moreHelp),
 		Writer:                f.IO.Out,
 		ErrWriter:             f.IO.ErrOut,
@@ -84,10 +85,11 @@ EXAMPLES:
 			oldVersionFlag,
 		},
 		Commands: []*cli.Command{
-			newIndexCommand(f),
-			explaincmd.NewCmdExplain(f, nil),
+			// The main job first: what a newcomer types most.
 			querycmd.NewCmdSearch(f, nil),
 			showcmd.NewCmdShow(f, nil),
+			explaincmd.NewCmdExplain(f, nil),
+			newIndexCommand(f),
 			modelcmd.NewCmdModel(f),
 			mcpcmd.NewCmdMCP(f, nil),
 			servecmd.NewCmdServe(f, nil),
@@ -240,7 +242,7 @@ func failure(ctx context.Context, err error) (string, int) {
 	const interrupted = "interrupted; nothing was changed that a re-run cannot finish"
 	// A signal ended the run (the command stopped gracefully): 128 + its
 	// number, whatever error the stop surfaced as.
-	if code, ok := cmdutil.SignalExit(ctx); ok {
+	if code, ok := sigctx.SignalExit(ctx); ok {
 		return interrupted, code
 	}
 	if errors.Is(err, context.Canceled) {

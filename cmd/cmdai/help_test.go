@@ -70,7 +70,7 @@ func TestAppHelp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--help: exit %d\n%s", code, errOut)
 	}
-	for _, want := range []string{"EXAMPLES:", "cmdai index init", `cmdai index query "`, "COMMANDS:", "cmdai help exit-codes", "cmdai help config"} {
+	for _, want := range []string{"EXAMPLES:", "cmdai index init", `cmdai search "`, "cmdai show ", "COMMANDS:", "cmdai help exit-codes", "cmdai help config"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--help has no %q:\n%s", want, out)
 		}

@@ -7,10 +7,11 @@ import (
 	"os"
 
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/internal/sigctx"
 )
 
 func main() {
-	ctx, stop := cmdutil.SignalContext(context.Background())
+	ctx, stop := sigctx.SignalContext(context.Background())
 	code := run(ctx, os.Args, cmdutil.SystemIO())
 	stop()
 	os.Exit(code)

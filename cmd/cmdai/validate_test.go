@@ -273,6 +273,8 @@ func TestEveryCommandRefusesStrayArguments(t *testing.T) {
 		"cmdai explain":        {"ls -l"},
 		"cmdai show":           {"git", "commit"}, // a subcommand as run: two words at most
 		"cmdai completion":     {"bash"},
+		"cmdai exit-codes":     nil, // help topics
+		"cmdai config":         nil,
 		"cmdai __man":          nil,
 		"cmdai index query":    nil, // every argument is the request
 		"cmdai search":         nil, // index query's

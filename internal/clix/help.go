@@ -26,6 +26,9 @@ func HelpTopic(name, usage, text string) *cli.Command {
 		CustomHelpTemplate: strings.NewReplacer("{{", `{{"{{"}}`).Replace(text) + "\n",
 		Description:        text,
 		Action: func(c *cli.Context) error {
+			if err := NoArgs(c, ""); err != nil {
+				return err
+			}
 			_, err := fmt.Fprintln(c.App.Writer, text)
 			return err
 		},

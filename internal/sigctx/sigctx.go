@@ -1,4 +1,6 @@
-package cmdutil
+// Package sigctx ends a context on SIGINT or SIGTERM with the signal as its
+// cause, so that a command stops gracefully and exits 128 + its number.
+package sigctx
 
 import (
 	"context"
