@@ -36,7 +36,17 @@ func TestScanFlagsIntoOptions(t *testing.T) {
 	f := cmdutil.NewFactory(io, os.Getenv, "")
 	app := newApp(f)
 	// swap the real run for one that records the parsed options
-	app.Commands[0].Subcommands[0] = scancmd.NewCmdScan(f, func(o *scancmd.ScanOptions) error {
+	index := findCommand(app.Commands, "index")
+	scan := -1
+	for i, c := range index.Subcommands {
+		if c.Name == "scan" {
+			scan = i
+		}
+	}
+	if scan < 0 {
+		t.Fatal("cmdai index has no scan subcommand")
+	}
+	index.Subcommands[scan] = scancmd.NewCmdScan(f, func(o *scancmd.ScanOptions) error {
 		got = o
 		return nil
 	})
