@@ -9,6 +9,7 @@
 #  3. without ONNX Runtime, then without the Chroma server: doctor and the
 #     command that needs it name what is missing and the fix, with the
 #     documented exit code (5 verification failed, 4 Chroma unreachable);
+#     then README.md's quick start, verbatim, as a third new user;
 #  4. make uninstall leaves nothing under PREFIX, and the user's data.
 # Needs what `make test` installs first (tools, model, test-deps) in
 # CMDAI_TOOLS (default .tools); builds the relocatable Chroma server there
@@ -168,25 +169,6 @@ expect 0 "cmdai index query after import"
 contains "$out" "ls" "query after import"
 step "doctor, init, query, export, import as new users"
 
-# README's quick start, as a third new user would type it after `make
-# install` (done above): every cmdai line of the block between the
-# <!-- quickstart --> markers, verbatim (a whole-machine init).
-home3="$tmp/home3"
-quickstart="$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md" | grep '^cmdai ')" ||
-	fail "README.md has no cmdai line between <!-- quickstart --> markers"
-[ "$(grep -c '^make install' <<<"$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md")")" = 1 ] ||
-	fail "README's quick start does not begin with make install, which this test runs above"
-while IFS= read -r line; do
-	as_user "$home3" bash -c "$line"
-	expect 0 "README quick start: $line"
-done <<<"$quickstart"
-last="$(tail -n 1 <<<"$quickstart")"
-case "$last" in
-"cmdai search "*) contains "$out" "find" "README quick start's answer to: $last" ;;
-esac
-as_user "$home3" cmdai serve --stop
-step "README's quick start as a new user ($(wc -l <<<"$quickstart") cmdai lines)"
-
 # bash-completion finds the script by itself under ~/.local/share (here:
 # BASH_COMPLETION_USER_DIR, as PREFIX is not ~/.local), and the script
 # asks cmdai for `index`'s subcommands.
@@ -253,6 +235,25 @@ mv "$tmp/chroma" "$prefix/lib/cmdai/chroma"
 as_user "$home" cmdai doctor
 expect 0 "cmdai doctor with everything back"
 step "a missing ONNX Runtime (exit 5) and Chroma (exit 4) are named"
+
+# README's quick start, as a third new user would type it after `make
+# install` (done above): every cmdai line of the block between the
+# <!-- quickstart --> markers, verbatim (a whole-machine init).
+home3="$tmp/home3"
+quickstart="$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md" | grep '^cmdai ')" ||
+	fail "README.md has no cmdai line between <!-- quickstart --> markers"
+[ "$(grep -c '^make install' <<<"$(sed -n '/^<!-- quickstart -->$/,/^<!-- \/quickstart -->$/p' "$REPO/README.md")")" = 1 ] ||
+	fail "README's quick start does not begin with make install, which this test runs above"
+while IFS= read -r line; do
+	as_user "$home3" bash -c "$line"
+	expect 0 "README quick start: $line"
+done <<<"$quickstart"
+last="$(tail -n 1 <<<"$quickstart")"
+case "$last" in
+"cmdai search "*) contains "$out" "find" "README quick start's answer to: $last" ;;
+esac
+as_user "$home3" cmdai serve --stop
+step "README's quick start as a new user ($(wc -l <<<"$quickstart") cmdai lines)"
 
 # --- 4. uninstall -----------------------------------------------------------
 make_install "$home" uninstall PREFIX="$prefix" >"$tmp/install.log" 2>&1 || fail "make uninstall: $(cat "$tmp/install.log")"
