@@ -127,7 +127,7 @@ dist: tools $(if $(DIST_MODEL),model reranker) ## build dist/cmdai_<version>_<os
 	$(ORT_ENV) $(GO) build $(GOTAGS) -trimpath -buildvcs=false -ldflags '$(LDFLAGS) -buildid=' -o $(DIST_DIR)/.build/cmdai ./cmd/cmdai
 	$(ORT_ENV) $(GO) run ./scripts/release/notices -tools $(CMDAI_TOOLS) -apache LICENSE > $(DIST_DIR)/.build/THIRD_PARTY_NOTICES
 	$(GO) run ./scripts/release/dist -version $(DIST_VERSION) -bin $(DIST_DIR)/.build/cmdai -lib $(CMDAI_TOOLS)/lib -model "$(if $(DIST_MODEL),$(MODEL_SRC))" -reranker "$(if $(DIST_MODEL),$(RERANKER_SRC))" \
-		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
+		-docs LICENSE,$(DIST_DIR)/.build/THIRD_PARTY_NOTICES,README.md,BENCHMARKS.md,RELIABILITY.md,docs -mtime $(SOURCE_DATE_EPOCH) -out $(DIST_DIR)
 	rm -rf $(DIST_DIR)/.build
 	cat $(DIST_DIR)/SHA256SUMS
 

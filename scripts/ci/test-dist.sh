@@ -40,6 +40,13 @@ for want in bin/cmdai lib/cmdai/libonnxruntime.so lib/cmdai/libonnxruntime.so.1 
 	share/doc/cmdai/THIRD_PARTY_NOTICES share/doc/cmdai/README.md; do
 	grep -qx "$top/$want" "$work/list" || fail "the archive lacks $top/$want:$(printf '\n%s' "$(cat "$work/list")")"
 done
+# README.md's relative links (docs/install.md, BENCHMARKS.md, ...) resolve
+# in the archive's share/doc/cmdai/ as in the repository.
+links="$(grep -o '](\([^)#:]*\)' "$REPO/README.md" | sed 's/^](//' | sort -u)"
+[ -n "$links" ] || fail "found no relative link in README.md"
+for link in $links; do
+	grep -qx "$top/share/doc/cmdai/$link" "$work/list" || fail "README.md links to $link, which the archive lacks under share/doc/cmdai/"
+done
 if grep -v "^$top/" "$work/list"; then fail "entries outside $top/"; fi
 tar -tzvf "${archives[0]}" | awk '$2 != "0/0" { bad = 1; print } END { exit bad }' || fail "entries not owned by 0/0"
 # Read whole first: `tar | grep -q` would end tar with SIGPIPE.

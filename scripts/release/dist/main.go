@@ -2,7 +2,7 @@
 //
 //	cmdai_<version>_<os>_<arch>.tar.gz   cmdai_<version>_<os>_<arch>/{bin/cmdai,
 //	                                     lib/cmdai/libonnxruntime.* (+ soname links),
-//	                                     share/doc/cmdai/{LICENSE,THIRD_PARTY_NOTICES,README.md}}
+//	                                     share/doc/cmdai/{LICENSE,THIRD_PARTY_NOTICES,README.md,BENCHMARKS.md,RELIABILITY.md,docs/}}
 //	cmdai-model_all-MiniLM-L6-v2_<rev>.tar.gz   {all-MiniLM-L6-v2,cmdai-reranker}/: the model
 //	                                     and the reranker, as modeldist pins them
 //	SHA256SUMS                           both, in `sha256sum -c` format
@@ -52,7 +52,7 @@ func main() {
 	flag.StringVar(&o.libDir, "lib", "", "the directory holding libonnxruntime.* (its soname links are kept)")
 	flag.StringVar(&o.model, "model", "", "the model directory (.tools/model/all-MiniLM-L6-v2); empty: no model tarball")
 	flag.StringVar(&o.reranker, "reranker", "", "the reranker directory (.tools/model/cmdai-reranker); needed with -model")
-	flag.StringVar(&docs, "docs", "", "comma-separated files for share/doc/cmdai/")
+	flag.StringVar(&docs, "docs", "", "comma-separated files and directories (kept whole, by name) for share/doc/cmdai/")
 	flag.StringVar(&o.out, "out", "dist", "the output directory")
 	flag.Int64Var(&o.mtime, "mtime", 0, "the time of every entry, in Unix seconds (the commit's)")
 	flag.Parse()
@@ -128,7 +128,11 @@ func layout(o options, top string) ([]file, error) {
 		files = append(files, f)
 	}
 	for _, d := range o.docs {
-		files = append(files, file{name: top + "/share/doc/cmdai/" + filepath.Base(d), src: d})
+		docs, err := docFiles(d, top+"/share/doc/cmdai/")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, docs...)
 	}
 	dirs := map[string]bool{}
 	for _, f := range files {
@@ -141,6 +145,36 @@ func layout(o options, top string) ([]file, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	return files, nil
+}
+
+// docFiles is one -docs entry as archive entries under dest: a file by
+// its name, a directory (docs/) with every regular file under it at its
+// path, so that README.md's relative links (docs/install.md) hold in the
+// installed share/doc/cmdai/ as in the repository.
+func docFiles(src, dest string) ([]file, error) {
+	st, err := os.Stat(src)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []file{{name: dest + filepath.Base(src), src: src}}, nil
+	}
+	var out []file
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file; -docs takes files and directories of files", p)
+		}
+		rel, err := filepath.Rel(filepath.Dir(src), p)
+		if err != nil {
+			return err
+		}
+		out = append(out, file{name: dest + filepath.ToSlash(rel), src: p})
+		return nil
+	})
+	return out, err
 }
 
 // writeTarGz writes files with nothing from this machine in the headers.

@@ -117,3 +117,33 @@ func TestModelNeedsReranker(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsDirectoryKeepsItsPaths: a directory given to -docs is carried
+// whole under its own name, so README.md's links (docs/install.md,
+// docs/benchmarks/x.svg) resolve in share/doc/cmdai/ too.
+func TestDocsDirectoryKeepsItsPaths(t *testing.T) {
+	o := fakeTree(t)
+	docs := filepath.Join(filepath.Dir(o.bin), "docs")
+	os.MkdirAll(filepath.Join(docs, "benchmarks"), 0o755)
+	os.WriteFile(filepath.Join(docs, "install.md"), []byte("# install"), 0o600)
+	os.WriteFile(filepath.Join(docs, "benchmarks", "chart.svg"), []byte("<svg/>"), 0o600)
+	o.docs = append(o.docs, docs)
+	files, err := layout(o, "top")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		if strings.HasPrefix(f.name, "top/share/doc/cmdai/") && !f.dir {
+			names = append(names, f.name)
+		}
+	}
+	want := "top/share/doc/cmdai/LICENSE top/share/doc/cmdai/docs/benchmarks/chart.svg top/share/doc/cmdai/docs/install.md"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("doc entries: %s\nwant: %s", got, want)
+	}
+	os.Symlink("install.md", filepath.Join(docs, "link.md"))
+	if _, err := layout(o, "top"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a symlink under a docs directory: %v, want it refused", err)
+	}
+}
