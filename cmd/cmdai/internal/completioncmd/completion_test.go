@@ -191,7 +191,7 @@ func TestValues(t *testing.T) {
 	}
 	// the executables of $PATH's absolute directories, not the rest
 	dir, rel := t.TempDir(), t.TempDir()
-	for name, mode := range map[string]os.FileMode{"mytool": 0o755, "notes.txt": 0o644, ".hidden": 0o755} {
+	for name, mode := range map[string]os.FileMode{"mytool": 0o755, "notes.txt": 0o644, ".hidden": 0o755, "esc\x1b[2Jx": 0o755, "tab\tx": 0o755} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\ntouch ran\n"), mode); err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
@@ -78,7 +79,10 @@ func commandsOnPath() []string {
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if seen[name] || strings.HasPrefix(name, ".") || strings.ContainsAny(name, " \t\n") {
+			// A name with a space or a control character (an escape
+			// sequence) is no command a shell word can name, and would
+			// reach the terminal as the completion list: skipped.
+			if seen[name] || strings.HasPrefix(name, ".") || strings.IndexFunc(name, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }) >= 0 {
 				continue
 			}
 			st, err := os.Stat(filepath.Join(dir, name)) // through a symlink
