@@ -111,7 +111,6 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		}
 		return channels[c][0].Score
 	}
-	sizes, refs := pagestats.Sizes(s.Keywords)
 	semSummaryRank := summaryRanks(hits)
 	out := make([]Candidate, len(union))
 	descSims := make([]float64, len(union))
@@ -130,8 +129,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		f[ranker.NameVer] = ranker.Bool(ranker.HasVersion(h.Command))
 		f[ranker.Section8] = ranker.Bool(strings.HasPrefix(h.ManSection, "8"))
 		f[ranker.Subcommand] = ranker.Bool(h.Parent != "")
-		f[ranker.PageSize] = math.Log1p(float64(sizes[h.Command])) / 5
-		f[ranker.Refs] = math.Log1p(float64(refs[h.Command])) / 5
+		pagestats.AddFeatures(s.Keywords, f, h.Command)
 		if r := semSummaryRank[h.Command]; r > 0 {
 			f[ranker.SemSummary] = 1 / float64(ranker.RRFK+r)
 		}

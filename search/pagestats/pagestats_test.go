@@ -48,3 +48,31 @@ func TestSubcommandPagesDoNotRefer(t *testing.T) {
 		t.Errorf("referrers %v, want git-commit 1 and less 1 (from git(1) alone), git-log and git 0", refs)
 	}
 }
+
+// Mentions count the other pages whose text names a command as a word,
+// once per page: never the command's own page, a path, a flag, a longer
+// word, or a name in another case; a sentence's final dot and a man
+// page reference's "(1)" still end the word.
+func TestMentions(t *testing.T) {
+	doc := func(id, cmd, text string) bm25.Doc {
+		return bm25.Doc{ID: id, Command: cmd, Text: text, Meta: index.Metadata{Command: cmd}}
+	}
+	kw := bm25.Build([]bm25.Doc{
+		doc("cp#NAME", "cp", "cp copies files; see cp(1) and install."),
+		doc("tar#NAME", "tar", "tar -cf a.tar dir && cp a.tar /backup"),
+		doc("tar#EXAMPLES", "tar", "then cp it again, or use install"),
+		doc("rsync#NAME", "rsync", "like “cp”"),
+		doc("scp#NAME", "scp", "faster than cp."),
+		doc("mv#NAME", "mv", "not /usr/bin/cp, --cp-mode, cpio, CP or git-cp"),
+		doc("install#NAME", "install", "install copies files, as g++ and mkfs.ext4 do not"),
+		doc("g++#NAME", "g++", "compiler"),
+		doc("mkfs.ext4#NAME", "mkfs.ext4", "see g++ and mkfs.ext4"),
+	})
+	m := Mentions(kw)
+	want := map[string]int{"cp": 3, "install": 2, "g++": 2, "mkfs.ext4": 1, "tar": 0, "rsync": 0, "mv": 0}
+	for c, n := range want {
+		if m[c] != n {
+			t.Errorf("mentions of %s = %d, want %d (all: %v)", c, m[c], n, m)
+		}
+	}
+}
