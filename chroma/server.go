@@ -132,13 +132,12 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if _, err := BinVersion(ctx, o.Bin); errors.Is(err, ErrUnsupportedVersion) {
 		return nil, err
 	}
-	// 0700, an older cmdai's 0755 too: the files are the index
-	if err := os.MkdirAll(o.DataDir, 0o700); err != nil || os.Chmod(o.DataDir, 0o700) != nil {
-		return nil, fmt.Errorf("create chroma data directory %s, private (0700): %v", o.DataDir, err)
+	if err := datalock.PrivateDir(o.DataDir); err != nil {
+		return nil, err
 	}
 	lock, err := datalock.Take(ctx, o.DataDir, o.LockWait, o.OnLockWait)
 	if err != nil {
-		return nil, err
+		return nil, datalock.ReadOnly(o.DataDir, err)
 	}
 	var lastErr error
 	// A free port can be taken between our probe and the server's bind;

@@ -1,6 +1,7 @@
 // Package datalock is the private Chroma server's data-directory lock:
-// one holder at a time (a flock the server process inherits), the record
-// of who holds it, and waiting for a holder to let go.
+// the directory made private, one holder at a time (a flock the server
+// process inherits), the record of who holds it, and waiting for a
+// holder to let go.
 package datalock
 
 import (
@@ -26,6 +27,32 @@ const (
 	LockName = "cmdai.lock"
 	PIDName  = "cmdai.pid"
 )
+
+// PrivateDir makes the private server's data directory, or makes it
+// private (0700, an older cmdai's 0755 too: the files are the index). A
+// read-only filesystem gets its own message (ReadOnly): the server must
+// write there (its SQLite file, its lock), so the way on is another
+// directory or a server elsewhere.
+func PrivateDir(dir string) error {
+	err := os.MkdirAll(dir, 0o700)
+	if fi, serr := os.Stat(dir); err == nil && serr == nil && fi.Mode().Perm() != 0o700 {
+		err = os.Chmod(dir, 0o700)
+	}
+	if err != nil {
+		return ReadOnly(dir, fmt.Errorf("create chroma data directory %s, private (0700): %w", dir, err))
+	}
+	return nil
+}
+
+// ReadOnly says what to do when err comes from the data directory dir
+// being on a read-only filesystem, and returns any other err as it is.
+func ReadOnly(dir string, err error) error {
+	if !errors.Is(err, syscall.EROFS) {
+		return err
+	}
+	return fmt.Errorf("chroma data directory %s is on a read-only filesystem, and the private Chroma server writes there: "+
+		"point --chroma-data (or CMDAI_HOME) at a writable directory, or use a running Chroma with --chroma-url (%w)", dir, err)
+}
 
 // lockPoll is how often a waiting StartServer tries the data lock again:
 // a one-shot holder's release is seen within a quarter second, at the

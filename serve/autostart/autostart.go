@@ -48,12 +48,8 @@ func Start(spec Spec) (int, error) {
 	}
 	// A serve that cannot make its socket would only fail in its log, on
 	// every call: say so here, where the user sees it.
-	dir := filepath.Dir(spec.Socket)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, fmt.Errorf("serve's socket directory: %w", err)
-	}
-	if err := writable(dir); err != nil {
-		return 0, fmt.Errorf("serve cannot make its socket in %s: %w (set XDG_RUNTIME_DIR to a directory of yours)", dir, err)
+	if err := SocketDirUsable(spec.Socket); err != nil {
+		return 0, err
 	}
 	log, err := openLog(spec.Log)
 	if err != nil {
@@ -73,6 +69,20 @@ func Start(spec Spec) (int, error) {
 	// that lost the race); otherwise it outlives us, adopted by init.
 	go func() { _ = cmd.Wait() }()
 	return pid, nil
+}
+
+// SocketDirUsable says why a serve could not make socket (its directory
+// cannot be made, or nothing can be made in it: a read-only filesystem),
+// or nil.
+func SocketDirUsable(socket string) error {
+	dir := filepath.Dir(socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("serve's socket directory: %w", err)
+	}
+	if err := writable(dir); err != nil {
+		return fmt.Errorf("serve cannot make its socket in %s: %w (set XDG_RUNTIME_DIR to a directory of yours)", dir, err)
+	}
+	return nil
 }
 
 // writable checks that a file can be made in dir, as serve's socket and

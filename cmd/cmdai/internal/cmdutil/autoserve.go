@@ -130,5 +130,10 @@ func (f *Factory) ServeState(ctx context.Context, o AutoServeOptions) string {
 	if why := f.AutoServeOff(o); why != "" {
 		return "none runs; read commands answer one-shot (" + why + ")"
 	}
+	if socket, err := config.ServeSocket(f.Getenv); err == nil {
+		if err := autostart.SocketDirUsable(socket); err != nil {
+			return "none runs; read commands answer one-shot: " + err.Error()
+		}
+	}
 	return "none runs; the next read command starts one in the background"
 }

@@ -128,3 +128,27 @@ func TestAutoServeDistroAndFailures(t *testing.T) {
 		t.Errorf("warning: %q", errOut)
 	}
 }
+
+// Where no serve could make its socket (a read-only filesystem, issue
+// #33's faults), status and doctor say so instead of promising that the
+// next read starts one.
+func TestServeStateWithoutASocketDirectory(t *testing.T) {
+	rt := t.TempDir()
+	if os.Geteuid() == 0 {
+		rt = "/proc" // root writes anywhere but a read-only filesystem
+	} else if err := os.Chmod(rt, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		runtime, want string
+	}{
+		{t.TempDir(), "none runs; the next read command starts one in the background"},
+		{rt, "none runs; read commands answer one-shot: serve cannot make its socket in " + rt},
+	} {
+		env := map[string]string{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": c.runtime}
+		f, _, _ := autoFactory(env, nil)
+		if got := f.ServeState(context.Background(), autoFlags(t, env)); !strings.HasPrefix(got, c.want) {
+			t.Errorf("XDG_RUNTIME_DIR=%s: %q, want it to start %q", c.runtime, got, c.want)
+		}
+	}
+}
