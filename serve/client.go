@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/cmdai/cmdai/search"
@@ -63,8 +62,8 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 var StartWait = 20 * time.Second
 
 func dialOnce(ctx context.Context, socketPath string) (*Client, error) {
-	if _, err := os.Stat(socketPath); err != nil {
-		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, socketPath)
+	if err := servelock.Ours(socketPath); err != nil {
+		return nil, fmt.Errorf("%w (no socket of this user at %s: %v)", ErrNotRunning, socketPath, err)
 	}
 	c := &Client{socket: socketPath, base: "http://cmdai", hc: &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

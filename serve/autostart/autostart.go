@@ -82,6 +82,11 @@ func SocketDirUsable(socket string) error {
 	if err := writable(dir); err != nil {
 		return fmt.Errorf("serve cannot make its socket in %s: %w (set XDG_RUNTIME_DIR to a directory of yours)", dir, err)
 	}
+	for _, p := range []string{socket, socket + ".lock"} {
+		if err := servelock.Ours(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("serve cannot use its socket: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -106,3 +106,26 @@ func TestStartUnwritableSocketDir(t *testing.T) {
 		t.Errorf("read-only socket directory: %v", err)
 	}
 }
+
+// Another user's socket or lock file where ours goes: the background
+// serve is not started (it could not take them), and the reason says
+// whose they are and what to do.
+func TestStartOverAnotherUsersFiles(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Fatal("this test gives a file to another user: run it as root (make test does)")
+	}
+	for _, name := range []string{"cmdai.sock", "cmdai.sock.lock"} {
+		dir := t.TempDir()
+		socket := filepath.Join(dir, "cmdai.sock")
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(filepath.Join(dir, name), 4321, 4321); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Start(Spec{Exe: "/bin/true", Socket: socket, Log: filepath.Join(t.TempDir(), "serve.log")})
+		if err == nil || !strings.Contains(err.Error(), "serve cannot use its socket") || !strings.Contains(err.Error(), "belongs to uid 4321") {
+			t.Errorf("another user's %s: %v", name, err)
+		}
+	}
+}

@@ -33,6 +33,9 @@ func Acquire(socket string) (*Lock, error) {
 		return nil, fmt.Errorf("create the socket's directory: %w", err)
 	}
 	path := socket + ".lock"
+	if err := Ours(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open serve's lock file: %w", err)
@@ -72,6 +75,9 @@ func (l *Lock) Release() {
 // waited for. Elsewhere the pid in the file must be a live process.
 func Starting(socket string) bool {
 	path := socket + ".lock"
+	if Ours(path) != nil {
+		return false
+	}
 	if held, ok := probeHeld(path); ok {
 		return held
 	}
@@ -85,4 +91,22 @@ func Starting(socket string) bool {
 	}
 	err = syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Ours says whether path (serve's socket, or its lock file) is this
+// user's or root's. In a shared directory (/tmp, where the socket of a
+// data root too long for a socket path goes) another user could make
+// either first: a socket of theirs would answer whatever they like to an
+// assistant that trusts it, and a lock they hold would have every client
+// wait for a serve that never comes. A symlink is judged as the link.
+func Ours(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() && st.Uid != 0 {
+		return fmt.Errorf("%s belongs to uid %d, not to this user (uid %d), and another user's file is never trusted: remove it, or set XDG_RUNTIME_DIR to a directory of yours",
+			path, st.Uid, os.Getuid())
+	}
+	return nil
 }

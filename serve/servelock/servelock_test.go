@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -82,4 +83,65 @@ func TestStartingWhileHeld(t *testing.T) {
 		t.Fatalf("Acquire after Release: %v", err)
 	}
 	l2.Release()
+}
+
+// asStranger makes path another user's (uid 4321), as a file someone
+// else put in a shared directory would be: chown needs root, which
+// `make test` is.
+func asStranger(t *testing.T, path string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Fatal("this test gives a file to another user: run it as root (make test does)")
+	}
+	if err := os.Lchown(path, 4321, 4321); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestForeignFilesAreNotTrusted: another user's socket or lock file (or
+// a symlink of theirs to one of ours) beside the socket is not this
+// user's serve: Ours says whose it is, a lock of theirs held by their
+// process is not a serve starting (before: every client waited 20 s for
+// it), and Acquire refuses to lock their file.
+func TestForeignFilesAreNotTrusted(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine")
+	if err := os.WriteFile(mine, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Ours(mine); err != nil {
+		t.Errorf("own file: %v", err)
+	}
+	theirs := filepath.Join(dir, "theirs")
+	if err := os.WriteFile(theirs, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	asStranger(t, theirs)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(mine, link); err != nil {
+		t.Fatal(err)
+	}
+	asStranger(t, link)
+	for _, p := range []string{theirs, link} {
+		if err := Ours(p); err == nil || !strings.Contains(err.Error(), "belongs to uid 4321") {
+			t.Errorf("%s: %v, want it to name uid 4321", p, err)
+		}
+	}
+	if err := Ours(filepath.Join(dir, "none")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("no file: %v", err)
+	}
+
+	socket := filepath.Join(dir, "cmdai.sock")
+	l, err := Acquire(socket) // their serve, holding its lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	asStranger(t, socket+".lock")
+	if Starting(socket) {
+		t.Error("another user's held lock: Starting says a serve of ours is starting")
+	}
+	if _, err := Acquire(socket); err == nil || !strings.Contains(err.Error(), "belongs to uid 4321") {
+		t.Errorf("Acquire over another user's lock file: %v", err)
+	}
 }
