@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -245,5 +246,33 @@ func TestCompleteArgs(t *testing.T) {
 	}
 	if ran {
 		t.Error("a completion request ran a command")
+	}
+}
+
+// TestCommandsOnPathWithAHungDirectory: a $PATH directory whose reading
+// never returns (a hung network mount) costs a <TAB> the budget, not the
+// shell: the directories read by then are offered.
+func TestCommandsOnPathWithAHungDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mytool"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hung := make(chan struct{})
+	t.Cleanup(func() { close(hung) })
+	readDir := func(d string) ([]os.DirEntry, error) {
+		if d == "/hung" {
+			<-hung
+		}
+		return os.ReadDir(d)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- executablesIn([]string{dir, "/hung", "/usr/bin"}, 200*time.Millisecond, readDir) }()
+	select {
+	case got := <-done:
+		if !slices.Equal(got, []string{"mytool"}) {
+			t.Errorf("with a hung directory: %q, want the one read before it", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a hung $PATH directory hangs completion")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 
 	"github.com/cmdai/cmdai/distro"
@@ -67,32 +69,70 @@ func distroIDs() []string {
 // the commands explain and show know of, found by reading directories
 // (the index would need Chroma at every <TAB>); none of them is run.
 func commandsOnPath() []string {
+	return executablesIn(filepath.SplitList(os.Getenv("PATH")), pathScanBudget, os.ReadDir)
+}
+
+// pathScanBudget bounds a <TAB>'s wait on $PATH: a directory on a hung
+// network mount blocks its ReadDir or Stat for as long as the mount
+// hangs, and the shell with it. What was read by then is offered.
+var pathScanBudget = 2 * time.Second
+
+// executablesIn lists the executables of dirs (sorted, each name once),
+// read with readDir, or those found within budget; the reading left
+// behind ends with the process, which a completion is.
+func executablesIn(dirs []string, budget time.Duration, readDir func(string) ([]os.DirEntry, error)) []string {
+	var mu sync.Mutex
 	seen := map[string]bool{}
-	var out []string
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue // "." and relative entries: not what "installed" means
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			name := e.Name()
-			// A name with a space or a control character (an escape
-			// sequence) is no command a shell word can name, and would
-			// reach the terminal as the completion list: skipped.
-			if seen[name] || strings.HasPrefix(name, ".") || strings.IndexFunc(name, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }) >= 0 {
-				continue
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, dir := range dirs {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue // "." and relative entries: not what "installed" means
 			}
-			st, err := os.Stat(filepath.Join(dir, name)) // through a symlink
-			if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-				continue
+			for _, name := range executablesOf(dir, readDir) {
+				mu.Lock()
+				seen[name] = true
+				mu.Unlock()
 			}
-			seen[name] = true
-			out = append(out, name)
 		}
+	}()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]string, 0, len(seen))
+	for name := range seen {
+		out = append(out, name)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// executablesOf names dir's executables (through symlinks).
+func executablesOf(dir string, readDir func(string) ([]os.DirEntry, error)) []string {
+	entries, err := readDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		// A name with a space or a control character (an escape
+		// sequence) is no command a shell word can name, and would
+		// reach the terminal as the completion list: skipped.
+		if strings.HasPrefix(name, ".") || strings.IndexFunc(name, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }) >= 0 {
+			continue
+		}
+		st, err := os.Stat(filepath.Join(dir, name)) // through a symlink
+		if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		out = append(out, name)
+	}
 	return out
 }
