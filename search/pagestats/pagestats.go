@@ -66,7 +66,7 @@ func referrersOf(kw *bm25.Index) map[string]int {
 			byLower[strings.ToLower(a)] = md.Command
 		}
 	}
-	by := map[string]map[string]bool{}
+	by := pagesBy{}
 	for i := range kw.Len() {
 		_, md := kw.Chunk(i)
 		if md.Parent != "" {
@@ -81,17 +81,10 @@ func referrersOf(kw *bm25.Index) map[string]int {
 			if !ok || c == md.Command {
 				continue
 			}
-			if by[c] == nil {
-				by[c] = map[string]bool{}
-			}
-			by[c][md.Command] = true
+			by.add(c, md.Command)
 		}
 	}
-	out := make(map[string]int, len(by))
-	for c, from := range by {
-		out[c] = len(from)
-	}
-	return out
+	return by.counts()
 }
 
 // Mentions returns, for each command of kw, how many other commands'
@@ -137,21 +130,33 @@ func mentionsOf(kw *bm25.Index) map[string]int {
 			maybe[md.Command[0]] |= 1 << n
 		}
 	}
-	by := map[string]map[string]bool{}
+	by := pagesBy{}
 	for i := range kw.Len() {
 		text, md := kw.Chunk(i)
 		nameWords(text, func(w string) {
 			if len(w) >= 64 || maybe[w[0]]&(1<<len(w)) == 0 || !names[w] || w == md.Command {
 				return
 			}
-			if by[w] == nil {
-				by[w] = map[string]bool{}
-			}
-			by[w][md.Command] = true
+			by.add(w, md.Command)
 		})
 	}
-	out := make(map[string]int, len(by))
-	for c, from := range by {
+	return by.counts()
+}
+
+// pagesBy holds, for each command, the other pages that point at it.
+type pagesBy map[string]map[string]bool
+
+func (p pagesBy) add(command, page string) {
+	if p[command] == nil {
+		p[command] = map[string]bool{}
+	}
+	p[command][page] = true
+}
+
+// counts says how many pages point at each command.
+func (p pagesBy) counts() map[string]int {
+	out := make(map[string]int, len(p))
+	for c, from := range p {
 		out[c] = len(from)
 	}
 	return out
