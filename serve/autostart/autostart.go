@@ -71,13 +71,24 @@ func Start(spec Spec) (int, error) {
 	return pid, nil
 }
 
-// SocketDirUsable says why a serve could not make socket (its directory
-// cannot be made, or nothing can be made in it: a read-only filesystem),
-// or nil.
+// SocketDirUsable makes socket's directory, then says why a serve could
+// not use socket there (SocketUsable), or nil.
 func SocketDirUsable(socket string) error {
-	dir := filepath.Dir(socket)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 		return fmt.Errorf("serve's socket directory: %w", err)
+	}
+	return SocketUsable(socket)
+}
+
+// SocketUsable says why a serve could not make socket in its existing
+// directory (nothing can be made there: a read-only filesystem), or use
+// it (another user's socket or lock file in the way), or nil. It makes
+// nothing that stays, for status and doctor; a directory yet to be made
+// is nil.
+func SocketUsable(socket string) error {
+	dir := filepath.Dir(socket)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil
 	}
 	if err := writable(dir); err != nil {
 		return fmt.Errorf("serve cannot make its socket in %s: %w (set XDG_RUNTIME_DIR to a directory of yours)", dir, err)

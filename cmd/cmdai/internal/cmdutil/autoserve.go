@@ -131,7 +131,7 @@ func (f *Factory) ServeState(ctx context.Context, o AutoServeOptions) string {
 		return "none runs; read commands answer one-shot (" + why + ")"
 	}
 	if socket, err := config.ServeSocket(f.Getenv); err == nil {
-		if err := autostart.SocketDirUsable(socket); err != nil {
+		if err := autostart.SocketUsable(socket); err != nil {
 			return "none runs; read commands answer one-shot: " + err.Error()
 		}
 	}

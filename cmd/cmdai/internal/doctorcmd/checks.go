@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/serve/autostart"
 )
 
 // Bounds of the probes that could hang: loading a library that is not
@@ -240,11 +241,17 @@ func checkLock(opts *Options) Component {
 // checkServe says which serve answers this data home's read commands:
 // its pid, how it started, when it exits if idle and how to stop it; or
 // that none runs and whether the next read command starts one. Never a
-// failure: without a serve, commands answer one-shot.
+// failure: without a serve, commands answer one-shot; a warning when no
+// serve could make its socket there (a read-only filesystem, another
+// user's file in the way), as every answer then takes a second.
 func checkServe(ctx context.Context, opts *Options) Component {
 	c := Component{Name: "serve", Status: StatusOK}
 	c.Path, _ = config.ServeSocket(opts.Getenv)
 	c.Detail = opts.ServeState(ctx, opts.AutoServe.For(opts.Distro))
+	if c.Path != "" && autostart.SocketUsable(c.Path) != nil {
+		c.Status = StatusWarning
+		c.Fix = "answers stay one-shot (about a second each) until XDG_RUNTIME_DIR names a directory of yours, or the file in the way is removed"
+	}
 	return c
 }
 

@@ -241,3 +241,23 @@ func TestCheckORT(t *testing.T) {
 		t.Errorf("no library, pure Go asked: %+v", c)
 	}
 }
+
+// TestServeWarnsWithoutASocket: where no serve could make its socket (a
+// read-only filesystem; /proc stands in, as root writes anywhere else),
+// the serve line is a warning with the way on, not ok: every answer then
+// takes a second.
+func TestServeWarnsWithoutASocket(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Fatal("this test needs a directory root cannot write to, /proc: run it as root (make test does)")
+	}
+	for _, c := range []struct {
+		runtime string
+		want    string
+	}{{t.TempDir(), StatusOK}, {"/proc", StatusWarning}} {
+		f, _, _ := cmdtest.Factory(t, cmdtest.Env{"HOME": t.TempDir(), "XDG_RUNTIME_DIR": c.runtime, "CMDAI_HOME": ""})
+		got := checkServe(t.Context(), &Options{Factory: f, Distro: "debian-12"})
+		if got.Status != c.want || (c.want == StatusWarning) != strings.Contains(got.Fix, "XDG_RUNTIME_DIR") {
+			t.Errorf("XDG_RUNTIME_DIR=%s: %+v, want status %s", c.runtime, got, c.want)
+		}
+	}
+}
