@@ -111,7 +111,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		}
 		return channels[c][0].Score
 	}
-	semSummaryRank := summaryRanks(hits)
+	semSummaryRank, commandFeatures := summaryRanks(hits), pagestats.Features(s.Keywords)
 	out := make([]Candidate, len(union))
 	descSims := make([]float64, len(union))
 	for i, h := range union {
@@ -129,7 +129,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		f[ranker.NameVer] = ranker.Bool(ranker.HasVersion(h.Command))
 		f[ranker.Section8] = ranker.Bool(strings.HasPrefix(h.ManSection, "8"))
 		f[ranker.Subcommand] = ranker.Bool(h.Parent != "")
-		pagestats.AddFeatures(s.Keywords, f, h.Command)
+		commandFeatures(f, h.Command)
 		if r := semSummaryRank[h.Command]; r > 0 {
 			f[ranker.SemSummary] = 1 / float64(ranker.RRFK+r)
 		}

@@ -96,18 +96,21 @@ func Mentions(kw *bm25.Index) map[string]int {
 	return lastPages.mentions
 }
 
-// AddFeatures sets learned mode's per-command features of command, the
-// ones that do not depend on the request, from kw's figures: its page's
-// size, the pages referring to it and naming it, its name's length.
-func AddFeatures(kw *bm25.Index, f map[string]float64, command string) {
+// Features returns what sets learned mode's per-command features of a
+// command, the ones that do not depend on the request, from kw's
+// figures: its page's size, the pages referring to it and naming it, its
+// name's length. kw's figures are looked up once, not per candidate.
+func Features(kw *bm25.Index) func(f map[string]float64, command string) {
 	Pages(kw)
 	lastPages.Lock()
 	sizes, refs, mentions := lastPages.sizes, lastPages.refs, lastPages.mentions
 	lastPages.Unlock()
-	f[ranker.PageSize] = math.Log1p(float64(sizes[command])) / 5
-	f[ranker.Refs] = math.Log1p(float64(refs[command])) / 5
-	f[ranker.NameLen] = math.Log(float64(max(1, len(command))))
-	f[ranker.Mentions] = math.Log1p(float64(mentions[command])) / 5
+	return func(f map[string]float64, command string) {
+		f[ranker.PageSize] = math.Log1p(float64(sizes[command])) / 5
+		f[ranker.Refs] = math.Log1p(float64(refs[command])) / 5
+		f[ranker.NameLen] = math.Log(float64(max(1, len(command))))
+		f[ranker.Mentions] = math.Log1p(float64(mentions[command])) / 5
+	}
 }
 
 // mentionsOf counts, for each command of kw, the other pages (subcommand
