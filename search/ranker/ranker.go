@@ -36,6 +36,8 @@ const (
 	RerankRank = "rr_rerank"   // 1/(RRFK + rank) among the candidates by that cosine
 	NameLen    = "name_len"    // ln(the bytes of its name): the commands people ask for most have short names
 	Mentions   = "mentions"    // ln(1 + the other pages naming it in their text) / 5
+	AdaptGap   = "adesc_gap"   // desc_gap with the query adapter's request vector
+	AdaptRank  = "rr_adesc"    // rr_desc by that cosine
 )
 
 // RRFK is the rank constant of the rr_ features: the same as fused
@@ -79,6 +81,16 @@ var Default = Weights{"desc_gap": 5.539, "mentions": 0.8128, "name_dot": -1.623,
 // 0.629 -> 0.639, reciprocal rank 122 better / 77 worse, p = 0.0017.
 var WithReranker = Weights{"desc_gap": -11.16, "mentions": 0.837, "name_dot": -1.983, "name_len": -0.7776, "name_ver": -6.261, "page_rel": 1.058, "page_size": -2.043, "refs": 1.201, "rerank_gap": 19.77, "rr_desc": -6.724, "rr_example": -1.433, "rr_keyword": 3.733, "rr_named": -5.886, "rr_option": 2.11, "rr_page": 16.65, "rr_rerank": -0.2575, "rr_section": 2.39, "rr_semantic": 16.63, "rr_semsum": 0.8195, "rr_summary": -0.3842, "section8": -0.6407, "sem_gap": 7.858, "subcommand": -1.285, "summary_gap": -1.253, "summary_rel": 0.2349}
 
+// WithAdapter are learned mode's weights when the reranker comes with its
+// query adapter (search/adapter): WithReranker's features plus adesc_gap
+// and rr_adesc, fitted the same way (L2 chosen by 5-fold CV: 0.0001) with
+// every train request's reranker and adapter features from models
+// trained without it (out of fold: cv_tune.py, adapter-features.py).
+// "A query adapter" in docs/benchmarks/retrieval.md: CV hit@1 52.5 ->
+// 54.5, MRR@10 0.641 -> 0.660, reciprocal rank 150 better / 107 worse,
+// p = 0.0087.
+var WithAdapter = Weights{"adesc_gap": 6.993, "desc_gap": -10.83, "mentions": 0.5994, "name_dot": -1.613, "name_len": -0.7235, "name_ver": -5.938, "page_rel": 1.139, "page_size": -2.041, "refs": 0.7797, "rerank_gap": 12.43, "rr_adesc": 20.27, "rr_desc": -2.659, "rr_example": -2.066, "rr_keyword": 5.284, "rr_named": -5.158, "rr_option": 1.732, "rr_page": 15.52, "rr_rerank": -15.4, "rr_section": 0.3858, "rr_semantic": 13.74, "rr_semsum": -1.415, "rr_summary": -0.1365, "section8": -0.5987, "sem_gap": 7.449, "subcommand": -1.155, "summary_gap": -0.2909, "summary_rel": 0.0436}
+
 // Features names every feature, the rr_ ones first (a fresh slice).
 func Features() []string { return append([]string(nil), features...) }
 
@@ -87,7 +99,7 @@ var features = func() []string {
 	for _, c := range Channels {
 		out = append(out, "rr_"+c)
 	}
-	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs, Subcommand, RerankGap, RerankRank, NameLen, Mentions)
+	return append(out, SemSummary, DescRank, SemGap, SummaryGap, DescGap, PageRel, SummaryRel, NameDot, NameVer, Section8, PageSize, Refs, Subcommand, RerankGap, RerankRank, NameLen, Mentions, AdaptGap, AdaptRank)
 }()
 
 // Score is the linear score of a candidate's features under w, summed

@@ -17,8 +17,9 @@ var pinned = []File{
 
 // pinnedReranker is every file of the published reranker, manifest.json included.
 var pinnedReranker = []File{
+	{Name: "adapter.bin", Size: 591415, SHA256: "ad1e0fd11bdb9b3886cbefe2f4260f1fdfc21dbd93f6c938f7a95be66a57e62e"},
 	{Name: "config.json", Size: 612, SHA256: "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41"},
-	{Name: "manifest.json", Size: 979, SHA256: "cbae9175143acb7bd568f646dd037d1f493707a7095878ed55e99984963af8bc"},
+	{Name: "manifest.json", Size: 1066, SHA256: "858d89fe96e3612be124b499102dc9cedc0f895c6e2944e3ebb7ab641471f2ec"},
 	{Name: "model_int8.onnx", Size: 23459894, SHA256: "9d0e439708263643d33000055651e8bfa7119db632e768c95d6cfef73d125d6b"},
 	{Name: "sentence_bert_config.json", Size: 54, SHA256: "b3fe7259d878b6c4b30a4d78d0fe1376a07bfbc09377d74b67e7d37d3d5dce56"},
 	{Name: "special_tokens_map.json", Size: 112, SHA256: "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"},

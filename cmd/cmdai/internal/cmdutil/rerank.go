@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/search/adapter"
 )
 
 // RerankOptions choose learned mode's reranker.
@@ -62,9 +63,16 @@ func (f *Factory) Reranker(mo ModelOptions) answer.RerankerSource {
 		// (int8 with ONNX Runtime): the reranker embeds only the request
 		// and the descriptions, so it need not match the index's.
 		e, err := embed.OpenReranker(ctx, embed.Options{Dir: dir, Backend: mo.Backend, Threads: answerThreads})
+		if err == nil {
+			// The query adapter ships beside the reranker (its manifest
+			// lists it; a reranker built before it has none).
+			var a *adapter.Adapter
+			if a, err = adapter.FromDir(dir, e.Info().Dims); err == nil {
+				return adapter.Attach(e, a), func() { e.Close() }, nil
+			}
+			e.Close()
+		}
 		switch {
-		case err == nil:
-			return e, func() { e.Close() }, nil
 		case asked:
 			return nil, nil, WithCode(ExitVerification, fmt.Errorf("--reranker-dir: %w", err))
 		case errors.Is(err, embed.ErrNoReranker):

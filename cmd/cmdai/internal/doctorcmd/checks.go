@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/packaging"
+	"github.com/cmdai/cmdai/search/adapter"
 	"github.com/cmdai/cmdai/serve/autostart"
 )
 
@@ -155,6 +156,13 @@ func checkReranker(opts *Options) Component {
 	c.Path = dir
 	start := time.Now()
 	m, err := embed.VerifyReranker(dir, "")
+	adapted := ""
+	if err == nil {
+		var a *adapter.Adapter
+		if a, err = adapter.FromDir(dir, m.Dims); a != nil {
+			adapted = ", with its query adapter"
+		}
+	}
 	switch {
 	case errors.Is(err, embed.ErrNoReranker):
 		c.Status, c.Detail = StatusWarning, "not installed: learned mode ranks without it"
@@ -164,7 +172,7 @@ func checkReranker(opts *Options) Component {
 		c.Fix = "rebuild it (`make reranker`) and `cmdai model import` it again; until then queries warn and rank without it"
 	default:
 		c.Status = StatusOK
-		c.Detail = fmt.Sprintf("%d files match their sha256 in %s (%d ms)", len(m.Files), embed.ManifestFile, time.Since(start).Milliseconds())
+		c.Detail = fmt.Sprintf("%d files match their sha256 in %s%s (%d ms)", len(m.Files), embed.ManifestFile, adapted, time.Since(start).Milliseconds())
 	}
 	return c
 }

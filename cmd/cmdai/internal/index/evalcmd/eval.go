@@ -22,6 +22,7 @@ import (
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/adapter"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/search/ranker"
@@ -49,6 +50,12 @@ type EvalOptions struct {
 	// Features is the JSON Lines file of learned mode's candidates and
 	// their features per request (for scripts/research/learn-ranker.py).
 	Features string
+	// Adapter is a query adapter file to score learned mode with, in
+	// place of the reranker's (search/adapter; `make adapter-train`).
+	Adapter string
+	// Vectors is the JSON Lines file of each request's embedding, before
+	// any adapter (what train-adapter.py fits on).
+	Vectors string
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -71,6 +78,8 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cli.Command 
 		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
 		&cli.StringFlag{Name: "learned-weights", Usage: "learned mode's weights from JSON `FILE` ({\"feature\": weight}): for tuning on a train split", Destination: &opts.LearnedWeights},
 		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/research/learn-ranker.py fits)", Destination: &opts.Features},
+		&cli.StringFlag{Name: "adapter", Usage: "score learned mode with the query adapter in `FILE` in place of the reranker's own (make adapter-train)", Destination: &opts.Adapter},
+		&cli.StringFlag{Name: "vectors", Usage: "write each request's embedding to JSON Lines `FILE` (what scripts/research/train-adapter.py fits)", Destination: &opts.Vectors},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -95,6 +104,12 @@ the top 5 returned with their scores.
 --features FILE writes, per request, every command learned mode considers
 with its features and whether it is the expected one: what
 scripts/research/learn-ranker.py fits learned mode's weights on (train split only).
+
+--adapter FILE scores learned mode with the query adapter in FILE (a linear
+map of the request's vector, make adapter-train) in place of the one the
+reranker came with: its description cosines are two more features beside
+the reranker's. --vectors FILE writes each indexed request's vector, as
+the embedder gives it, as JSON Lines {"query", "command", "vector"}.
 
 --compare pairs every other mode with the baseline mode (--baseline, default
 the first mode given) request by request: wins, losses and ties of the
@@ -126,6 +141,11 @@ EXAMPLES:
 			if opts.LearnedWeights != "" {
 				if _, err := ranker.ReadWeights(opts.LearnedWeights); err != nil {
 					return cmdutil.UsageError("--learned-weights: %v", err)
+				}
+			}
+			if opts.Adapter != "" {
+				if _, err := adapter.Read(opts.Adapter); err != nil {
+					return cmdutil.UsageError("--adapter: %v", err)
 				}
 			}
 			if !c.IsSet("model-variant") {
@@ -175,7 +195,7 @@ func checkEvalModes(opts *EvalOptions) error {
 	if opts.Compare && len(modes) < 2 {
 		return cmdutil.UsageError("--compare needs two modes or more in --mode, not %q", opts.Modes)
 	}
-	for flag, path := range map[string]string{"--misses": opts.Misses, "--features": opts.Features} {
+	for flag, path := range map[string]string{"--misses": opts.Misses, "--features": opts.Features, "--vectors": opts.Vectors} {
 		if path == "" {
 			continue
 		}
@@ -211,6 +231,24 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 	if opts.LearnedWeights != "" {
 		if s.Learned, err = ranker.ReadWeights(opts.LearnedWeights); err != nil {
 			return cmdutil.UsageError("--learned-weights: %v", err)
+		}
+	}
+	if opts.Adapter != "" {
+		a, err := adapter.Read(opts.Adapter)
+		if err != nil {
+			return cmdutil.UsageError("--adapter: %v", err)
+		}
+		if a.Dims() != s.Embedder.Info().Dims {
+			return cmdutil.UsageError("--adapter %s maps vectors of %d, the model gives %d: train it for this model", opts.Adapter, a.Dims(), s.Embedder.Info().Dims)
+		}
+		if s.Reranker == nil {
+			return cmdutil.UsageError("--adapter adds learned mode's features beside the reranker's, and no reranker is on: drop --no-rerank, or pass --reranker-dir")
+		}
+		s.Reranker = adapter.Attach(s.Reranker, a) // in place of the one the reranker came with
+	}
+	if opts.Vectors != "" {
+		if err := writeVectors(ctx, s, queries, opts.Vectors); err != nil {
+			return err
 		}
 	}
 	if opts.Features != "" {

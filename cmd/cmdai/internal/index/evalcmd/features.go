@@ -27,8 +27,25 @@ type featureCandidate struct {
 }
 
 // writeFeatures writes learned mode's candidates per request whose
-// command is indexed (atomically: a failed run leaves no half file).
+// command is indexed.
 func writeFeatures(ctx context.Context, s search.Searcher, queries []evaluate.EvalQuery, path string) error {
+	return writePerRequest("--features", path, s, queries, func(q evaluate.EvalQuery, want string) (any, error) {
+		cands, err := s.Candidates(ctx, q.Text(), search.LearnedPool)
+		if err != nil {
+			return nil, err
+		}
+		line := featureLine{Query: q.Text(), Command: want}
+		for _, c := range cands {
+			line.Candidates = append(line.Candidates, featureCandidate{Command: c.Hit.Command, Expected: c.Hit.Command == want || c.Hit.Parent == want, Features: c.Features})
+		}
+		return line, nil
+	})
+}
+
+// writePerRequest writes one JSON line per request whose command is
+// indexed (want: the command's name in the index), atomically: a failed
+// run leaves no half file.
+func writePerRequest(flag, path string, s search.Searcher, queries []evaluate.EvalQuery, line func(q evaluate.EvalQuery, want string) (any, error)) error {
 	err := fsx.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, q := range queries {
@@ -36,22 +53,18 @@ func writeFeatures(ctx context.Context, s search.Searcher, queries []evaluate.Ev
 			if !ok {
 				continue
 			}
-			cands, err := s.Candidates(ctx, q.Text(), search.LearnedPool)
+			v, err := line(q, want)
 			if err != nil {
 				return err
 			}
-			line := featureLine{Query: q.Text(), Command: want}
-			for _, c := range cands {
-				line.Candidates = append(line.Candidates, featureCandidate{Command: c.Hit.Command, Expected: c.Hit.Command == want || c.Hit.Parent == want, Features: c.Features})
-			}
-			if err := enc.Encode(line); err != nil {
+			if err := enc.Encode(v); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("--features %s: %w: check the path and free space", path, err)
+		return fmt.Errorf("%s %s: %w: check the path and free space", flag, path, err)
 	}
 	return nil
 }
