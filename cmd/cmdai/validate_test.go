@@ -133,6 +133,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "eval", "--queries", queries, "--mode", "learned", "--learned-weights", "/no-such-dir-here/w.json"}, "--learned-weights: learned weights"},
 		{[]string{"index", "eval", "--queries", queries, "--mode", "learned", "--adapter", "/no-such-dir-here/a.adapter"}, "--adapter: adapter: open /no-such-dir-here/a.adapter: no such file"},
 		{[]string{"index", "eval", "--queries", queries, "--adapter", queries}, "not an adapter file"},
+		{[]string{"index", "eval", "--queries", queries, "--adapter", queries, "--no-rerank"}, "drop --no-rerank"},
 		{[]string{"index", "eval", "--queries", queries, "--vectors", "/no-such-dir-here/v.jsonl"}, "--vectors /no-such-dir-here/v.jsonl: its directory does not exist"},
 		{[]string{"index", "scan", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "scan", "--distro", ""}, "--distro needs a value"},

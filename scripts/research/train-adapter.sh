@@ -11,9 +11,12 @@
 #
 # Writes WORK/adapter.bin (fitted on every train request, the penalty the
 # CV chose), WORK/adapter.sha256, WORK/folds/ (per fold: the adapter fitted
-# without it, its requests, learned mode's answers with it, commands.txt)
-# and WORK/cv.txt (the adapter as the search vector against none, paired
-# by request: the proxy of retrieval.md, "A query adapter"); then installs
+# without it, its requests, commands.txt) and WORK/cv.txt: learned mode
+# without and with the adapter's two features, 5-fold CV with the weights
+# refitted per fold and every request's features from an adapter fitted
+# without it (adapter-features.py, cv-arms.py; the same with the
+# reranker's features needs torch: retrieval.md, "A query adapter beside
+# the reranker"). Then installs
 # it as scripts/install/reranker/adapter.bin and pins its sha256 in
 # scripts/install/build-reranker.sh (`make reranker` ships it beside the
 # reranker; learned mode's ranker.WithAdapter weights its two features,
@@ -50,9 +53,9 @@ export CMDAI_HOME="$OUT/home" CMDAI_AUTO_SERVE=false
 
 cp "$REPO/search/evaluate/requests/requests-train.jsonl" "$OUT/train.jsonl"
 python3 "$REPO/scripts/research/nl2bash-queries.py" "$NL2BASH" --split train >>"$OUT/train.jsonl"
-log "the train requests' vectors and learned mode's answers without an adapter (index eval)"
-"$CMDAI" index eval --queries "$OUT/train.jsonl" --mode learned --no-rerank \
-	--vectors "$OUT/vectors.jsonl" --misses "$OUT/base.jsonl" >"$OUT/base.txt"
+log "the train requests' vectors and learned mode's features (index eval)"
+"$CMDAI" index eval --queries "$OUT/train.jsonl" -k 20 --mode learned --no-rerank \
+	--vectors "$OUT/vectors.jsonl" --features "$OUT/features.jsonl" >"$OUT/base.txt"
 desc=("$OUT/home/keywords"/descriptions-*.vec)
 if [ "${#desc[@]}" != 1 ] || [ ! -f "${desc[0]}" ]; then
 	log "expected one description-vector file, got: ${desc[*]}"
@@ -67,13 +70,8 @@ sha256sum "$OUT/adapter.bin" | tee "$OUT/adapter.sha256" >&2
 cp "$OUT/adapter.bin" "$REPO/scripts/install/reranker/adapter.bin"
 sed -i "s/^ADAPTER_SHA256=.*/ADAPTER_SHA256=$(cut -d' ' -f1 "$OUT/adapter.sha256")/" "$REPO/scripts/install/build-reranker.sh"
 
-log "5-fold CV: each fold's requests with the adapter fitted without them"
-base=()
-for k in 0 1 2 3 4; do
-	"$CMDAI" index eval --queries "$OUT/folds/fold-$k.jsonl" --mode learned --no-rerank \
-		--adapter "$OUT/folds/fold-$k.adapter" --misses "$OUT/folds/adapted-$k.jsonl" >"$OUT/folds/adapted-$k.txt"
-	base+=("$OUT/base.jsonl")
-done
-"$PY" "$REPO/scripts/research/train-adapter.py" pool --mode learned \
-	--folds "$OUT"/folds/fold-{0,1,2,3,4}.jsonl --base "${base[@]}" \
-	--adapted "$OUT"/folds/adapted-{0,1,2,3,4}.jsonl | tee "$OUT/cv.txt"
+log "5-fold CV: learned mode with the adapter's features, each request's from an adapter fitted without it"
+"$PY" "$REPO/scripts/research/adapter-features.py" "$OUT/features.jsonl" "$OUT/features-adapter.jsonl" \
+	--folds "$OUT/folds" --vectors "$OUT/vectors.jsonl" --desc "${desc[0]}"
+"$PY" "$REPO/scripts/research/cv-arms.py" learned="$OUT/features.jsonl" \
+	learned+adapter="$OUT/features-adapter.jsonl" | tee "$OUT/cv.txt"

@@ -53,8 +53,8 @@ type EvalOptions struct {
 	// Adapter is a query adapter file to score learned mode with, in
 	// place of the reranker's (search/adapter; `make adapter-train`).
 	Adapter string
-	// Vectors is the JSON Lines file of each request's embedding, before
-	// any adapter (what train-adapter.py fits on).
+	// Vectors is the JSON Lines file of each request's embedding as the
+	// index's model gives it (what train-adapter.py fits on).
 	Vectors string
 }
 
@@ -144,6 +144,9 @@ EXAMPLES:
 				}
 			}
 			if opts.Adapter != "" {
+				if opts.Model.Rerank.Off {
+					return cmdutil.UsageError("--adapter adds learned mode's features beside the reranker's: drop --no-rerank")
+				}
 				if _, err := adapter.Read(opts.Adapter); err != nil {
 					return cmdutil.UsageError("--adapter: %v", err)
 				}
@@ -242,7 +245,7 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 			return cmdutil.UsageError("--adapter %s maps vectors of %d, the model gives %d: train it for this model", opts.Adapter, a.Dims(), s.Embedder.Info().Dims)
 		}
 		if s.Reranker == nil {
-			return cmdutil.UsageError("--adapter adds learned mode's features beside the reranker's, and no reranker is on: drop --no-rerank, or pass --reranker-dir")
+			return cmdutil.UsageError("--adapter adds learned mode's features beside the reranker's, and no reranker is installed: pass --reranker-dir (`make reranker` builds one)")
 		}
 		s.Reranker = adapter.Attach(s.Reranker, a) // in place of the one the reranker came with
 	}
