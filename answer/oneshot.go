@@ -114,7 +114,9 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 }
 
 // Docs is one command's records from the distribution's collection (no
-// model); when Chroma cannot be reached, from disk (DocsFromDisk).
+// model unless a request narrows it: then the model and the keyword
+// index rank its options, as a query's are); when Chroma cannot be
+// reached, from disk (DocsFromDisk).
 func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, error) {
 	info, err := o.resolve(ctx, "")
 	if err != nil {
@@ -122,14 +124,39 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	}
 	conn, err := o.Connect(ctx)
 	if err != nil {
-		return DocsFromDisk(ctx, o.Getenv, info.CollectionName(), q.Command, q.Strict, err)
+		doc, err := DocsFromDisk(ctx, o.Getenv, info.CollectionName(), q.Command, q.Strict, err)
+		return NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
 	}
 	defer conn.close()
-	coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
+	if q.Request == "" {
+		coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
+		if err != nil {
+			return search.CommandDoc{}, err
+		}
+		return search.Searcher{Coll: coll}.Docs(ctx, q.Command)
+	}
+	keywordDir, err := config.KeywordDir(orOS(o.Getenv))
 	if err != nil {
 		return search.CommandDoc{}, err
 	}
-	return search.Searcher{Coll: coll}.Docs(ctx, q.Command)
+	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, nil)
+	if err != nil {
+		return search.CommandDoc{}, err
+	}
+	defer closeS()
+	doc, err := s.Docs(ctx, q.Command)
+	return NarrowDoc(ctx, s, doc, err, q.Request)
+}
+
+// NarrowDoc ranks a doc's options for a request with s (search's
+// ForRequest; a Searcher without a model or keyword index ranks by the
+// records' words), when the doc came (err nil) and a request was given:
+// every door narrows its doc, from the index or from disk, this way.
+func NarrowDoc(ctx context.Context, s search.Searcher, doc search.CommandDoc, err error, request string) (search.CommandDoc, error) {
+	if err != nil || request == "" {
+		return doc, err
+	}
+	return s.ForRequest(ctx, doc, request)
 }
 
 // Explain judges the line by the distribution's option records. The

@@ -116,6 +116,9 @@ func (e ScanEnv) Getenv(key string) string {
 // MCP's command_docs.
 type DocsRequest struct {
 	Command string
+	// Request, when set, narrows the doc to what it asks: the options and
+	// examples that do it first among the records (search's ForRequest).
+	Request string
 	// Strict: when Chroma cannot be reached, answer the error (exit 4)
 	// instead of the command's records from disk.
 	Strict bool

@@ -524,6 +524,28 @@ func (c *Collection) pageOptions(offset, limit int, inc Include) []v2.Collection
 	return opts
 }
 
+// Embeddings returns the vectors of the records with these ids (those
+// that exist), by id: a lookup by primary key, far cheaper for the
+// server than a query filtered by metadata.
+func (c *Collection) Embeddings(ctx context.Context, ids []string) (map[string][]float32, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	docIDs := make([]v2.DocumentID, len(ids))
+	for i, id := range ids {
+		docIDs[i] = v2.DocumentID(id)
+	}
+	recs, err := c.fetch(ctx, []v2.CollectionGetOption{v2.WithIDs(docIDs...), v2.WithInclude(v2.IncludeEmbeddings)})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]float32, len(recs))
+	for _, r := range recs {
+		out[r.ID] = r.Embedding
+	}
+	return out, nil
+}
+
 // Get returns the records with these ids (those that exist), with their
 // documents and metadata.
 func (c *Collection) Get(ctx context.Context, ids []string) ([]Record, error) {

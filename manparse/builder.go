@@ -115,9 +115,12 @@ func (b *builder) continuesItem(depth int) bool {
 
 // tagged starts a tagged paragraph whose body sits at bodyDepth. With tag
 // empty the tag is the next line of text (.TP). A tagged paragraph whose
-// body is still empty takes the new tag as an alias (".TP -a .TP --all").
+// body is still empty takes the new tag as an alias (".TP -a .TP --all"),
+// but in EXAMPLES, where each is a command of its own
+// (add-apt-repository lists its examples as bodiless ".TP" tags).
 func (b *builder) tagged(tag string, bodyDepth int) {
-	if b.cur != nil && b.tagText.Len() > 0 && strings.TrimSpace(b.body.String()) == "" && !b.cur.Cont {
+	if b.cur != nil && b.tagText.Len() > 0 && strings.TrimSpace(b.body.String()) == "" && !b.cur.Cont && !headingTag(b.tagText.String()) &&
+		(b.sec == nil || !exampleSection(b.sec.Title)) {
 		if tag == "" {
 			b.pending = pendTagMore
 			return
@@ -137,6 +140,19 @@ func (b *builder) tagged(tag string, bodyDepth int) {
 		return
 	}
 	b.tagText.WriteString(tag)
+}
+
+// headingTag reports a tag that is a heading, not a name: a line of
+// words ending in ":" that is not a flag's. memusage sets ".TP" "The
+// following options apply only when generating graphical output:" with
+// no body before ".TP" "-t, --time-based": the next tag is an entry of
+// its own, not an alias of this one.
+func headingTag(tag string) bool {
+	t := strings.TrimSpace(strings.ReplaceAll(tag, string(noSpaceMark), ""))
+	if t == "" || t[0] == '-' || t[0] == '+' {
+		return false
+	}
+	return strings.HasSuffix(t, ":") && len(strings.Fields(t)) >= 2
 }
 
 // moreTag makes the next line an alias tag of the open item (.TQ).

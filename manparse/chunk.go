@@ -232,6 +232,9 @@ func (c *chunker) prose(s *Section, start int) {
 	var paras []string
 	for _, blk := range s.Blocks[start:] {
 		if blk.option {
+			if blk.leftover != "" {
+				paras = append(paras, blk.leftover)
+			}
 			continue
 		}
 		paras = append(paras, blk.String())
@@ -274,6 +277,9 @@ func (c *chunker) example(n int, e Example) {
 	}
 	if e.Command != "" {
 		paras = append(paras, e.Command)
+	}
+	if e.Notes != "" {
+		paras = append(paras, splitParas(e.Notes)...)
 	}
 	for i, text := range c.pack(paras, c.max-c.count(head)) {
 		id := c.base + "#EXAMPLES#" + strconv.Itoa(n)

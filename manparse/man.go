@@ -26,7 +26,7 @@ func (r *roff) dispatch(name, rest string) {
 		if r.format == "" {
 			r.format = "man"
 		}
-		a := r.expandArgs(parseArgs(rest))
+		a := r.expandArgs(macroArgs(rest))
 		p := &r.b.page
 		if len(a) > 0 {
 			p.Title = a[0]
@@ -74,9 +74,9 @@ func (r *roff) man(name, rest string) {
 	b := r.b
 	switch name {
 	case "SH":
-		b.section(strings.Join(r.expandArgs(parseArgs(rest)), " "))
+		b.section(strings.Join(r.expandArgs(macroArgs(rest)), " "))
 	case "SS":
-		b.subsection(strings.Join(r.expandArgs(parseArgs(rest)), " "))
+		b.subsection(strings.Join(r.expandArgs(macroArgs(rest)), " "))
 	case "PP", "LP", "P", "HP":
 		b.paragraph()
 	case "TP":
@@ -84,7 +84,7 @@ func (r *roff) man(name, rest string) {
 	case "TQ":
 		b.moreTag()
 	case "IP":
-		a := r.expandArgs(parseArgs(rest))
+		a := r.expandArgs(macroArgs(rest))
 		if len(a) > 0 && a[0] != "" {
 			b.tagged(a[0], b.depth+1)
 			return
@@ -98,9 +98,9 @@ func (r *roff) man(name, rest string) {
 		if strings.TrimSpace(rest) == "" {
 			return // the next text line is set in the font; nothing to do
 		}
-		r.b.text(strings.Join(r.expandArgs(parseArgs(rest)), " "), false)
+		r.b.text(strings.Join(r.expandArgs(macroArgs(rest)), " "), false)
 	case "BR", "BI", "IB", "IR", "RB", "RI":
-		a := parseArgs(rest)
+		a := macroArgs(rest)
 		for i := range a {
 			a[i] = r.expand(a[i])
 		}
@@ -110,27 +110,27 @@ func (r *roff) man(name, rest string) {
 	case "EE":
 		b.setFill(true)
 	case "UR":
-		a := parseArgs(rest)
+		a := macroArgs(rest)
 		r.link = ""
 		if len(a) > 0 {
 			r.link = r.expand(a[0])
 		}
 	case "UE", "ME":
 		if r.link != "" {
-			r.b.text("⟨"+r.link+"⟩"+strings.Join(r.expandArgs(parseArgs(rest)), ""), false)
+			r.b.text("⟨"+r.link+"⟩"+strings.Join(r.expandArgs(macroArgs(rest)), ""), false)
 		}
 		r.link = ""
 	case "MT":
-		a := parseArgs(rest)
+		a := macroArgs(rest)
 		r.link = ""
 		if len(a) > 0 {
 			r.link = r.expand(a[0])
 		}
 	case "SY":
 		b.paragraph()
-		r.b.text(strings.Join(r.expandArgs(parseArgs(rest)), " "), false)
+		r.b.text(strings.Join(r.expandArgs(macroArgs(rest)), " "), false)
 	case "OP":
-		a := r.expandArgs(parseArgs(rest))
+		a := r.expandArgs(macroArgs(rest))
 		r.b.text("["+strings.Join(a, " ")+"]", false)
 	case "YS":
 		b.paragraph()
@@ -163,4 +163,17 @@ func manMacro(name string) bool {
 		return true
 	}
 	return false
+}
+
+// macroArgs splits a man macro's arguments as groff reads them, in copy
+// mode: an escaped backslash is one backslash, so xargs's
+// `.B "\-\-show\\-limits"` sets "--show-limits".
+func macroArgs(rest string) []string {
+	a := parseArgs(rest)
+	for i := range a {
+		if strings.Contains(a[i], `\\`) {
+			a[i] = strings.ReplaceAll(a[i], `\\`, `\`)
+		}
+	}
+	return a
 }

@@ -59,6 +59,10 @@ type Block struct {
 	// option is set once the block has been taken as an option entry so
 	// that chunking does not embed the same words twice.
 	option bool
+	// leftover is what chunking embeds of an option block that is only
+	// partly entries: the lines of a usage display that are not option
+	// lines (its "Usage:" line, its headings).
+	leftover string
 }
 
 // Option is one command-line option entry.
@@ -73,10 +77,14 @@ type Option struct {
 }
 
 // Example is one example from the EXAMPLES section: a command (literal
-// text) and the prose that explains it, either of which may be empty.
+// text), the prose that introduces it and the notes that follow it, any
+// of which may be empty.
 type Example struct {
 	Description string `json:"description,omitempty"`
 	Command     string `json:"command,omitempty"`
+	// Notes is the prose after the command, before the next example
+	// ("Note that this will work incorrectly if ...").
+	Notes string `json:"notes,omitempty"`
 }
 
 // FindSection returns the section titled title (case-insensitive), or nil.

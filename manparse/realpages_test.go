@@ -325,3 +325,41 @@ func TestWellKnownOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestWellKnownExamples checks that examples keep their command lines on
+// pages every Debian system has: find's bulleted examples used to end in
+// the bullet ("...twenty-four hours.\n\n•"), the command a record apart.
+func TestWellKnownExamples(t *testing.T) {
+	testmode.Heavy(t, "this machine's man pages")
+	roots := scanner.ManPath(os.Getenv, scanner.SplitPath(os.Getenv("PATH")), "")
+	ix, _, err := scanner.BuildManIndex(context.Background(), roots, scanner.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ page, desc, command string }{
+		{"find", "Search for files in your home directory which have been modified in the last twenty-four hours.", "$ find $HOME -mtime 0"},
+		{"find", "Search for files which are executable but not readable.", "$ find /sbin /usr/sbin -executable \\! -readable -print"},
+	}
+	for _, c := range cases {
+		mp := ix.Lookup(c.page)
+		if mp == nil {
+			t.Fatalf("no man page for %s: %s", c.page, installHint)
+		}
+		p, rerr, perr := parseInstalled(*mp)
+		if rerr != nil || perr != nil {
+			t.Fatalf("%s: read %v, parse %v", mp.Path, rerr, perr)
+		}
+		var e *manparse.Example
+		for i := range p.Examples {
+			if strings.Join(strings.Fields(p.Examples[i].Description), " ") == c.desc {
+				e = &p.Examples[i]
+			}
+		}
+		switch {
+		case e == nil:
+			t.Errorf("%s: no example described %q among %d", mp.Path, c.desc, len(p.Examples))
+		case e.Command != c.command:
+			t.Errorf("%s: example %q has command %q, want %q", mp.Path, c.desc, e.Command, c.command)
+		}
+	}
+}

@@ -26,10 +26,11 @@ import (
 
 // Measured on 2026-11-25 (Debian 12, 2 cores; BENCHMARKS.md "Option
 // spellings" lists the causes): 1.33% of the rendered tag entries differ
-// (142 of 10,667 on 1,070 pages). The bound sits just above, so a
-// regression fails.
+// (142 of 10,667 on 1,070 pages); 0.95% (101) since nested entries, long
+// DocBook tag lines and usage displays give entries (issue 43, item 4).
+// The bound sits just above, so a regression fails.
 const (
-	maxSpellingMismatch = 0.015
+	maxSpellingMismatch = 0.011
 	// maxFamilyPages caps the pages of one family ("gcloud_*": 16,000
 	// pages from one generator) so the test stays near a minute on 2
 	// cores; CMDAI_SPELLINGS_ALL=1 lifts it.

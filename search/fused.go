@@ -57,14 +57,14 @@ var DefaultFused = FusedWeights{Semantic: 1, Summary: 0.3, Page: 0.3, Named: 0.2
 const fusedPool = 2000
 
 // fused ranks by FusedWeights (w, or DefaultFused when w is nil).
-func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]CommandHit, error) {
+func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]CommandHit, []float32, error) {
 	w := DefaultFused
 	if s.Weights != nil {
 		w = *s.Weights
 	}
-	hits, err := s.nearestTo(ctx, request, pool)
+	hits, vec, err := s.nearestTo(ctx, request, pool)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	semRule := rule{summaryBonus: w.SemSummaryBonus, support: w.SemSupport, priority: semanticRule.priority}
 	rs := []ranking{{groupBy(hits, semRule, pool), w.Semantic}}
@@ -86,7 +86,7 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 		rs = append(rs, ranking{namedHits(s.Keywords.Named(request)), w.Named})
 	}
 	if w.Subcommand == 0 {
-		return fuseK(k, w.RRFK, rs...), nil
+		return fuseK(k, w.RRFK, rs...), vec, nil
 	}
 	n := 0
 	for _, r := range rs {
@@ -99,7 +99,7 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out[:min(k, len(out))], nil
+	return out[:min(k, len(out))], vec, nil
 }
 
 // bm25Rankings ranks commands by BM25 from one search: over every chunk

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search/bm25"
+	"github.com/cmdai/cmdai/search/optrank"
 	"github.com/cmdai/cmdai/search/ranker"
 )
 
@@ -53,6 +54,11 @@ type Searcher struct {
 	// ranker.WithReranker (nil: learned mode as before it); with the query
 	// adapter it carries (adapter.Attach), two more, ranker.WithAdapter.
 	Reranker embed.Embedder
+	// Options are the option ranker's weights (nil: optrank.Default);
+	// NoOptionRank answers without it, each command's matches in the
+	// command ranking's order (what answers were before it).
+	Options      *optrank.Weights
+	NoOptionRank bool
 }
 
 // Reciprocal rank fusion: a command's fused score is the sum over the
@@ -69,9 +75,16 @@ const (
 
 // Search returns the k best commands for the request in the given mode.
 func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) ([]CommandHit, error) {
+	hits, _, err := s.searchVec(ctx, request, k, mode)
+	return hits, err
+}
+
+// searchVec is Search, with the request's vector (nil in keyword mode,
+// which embeds nothing).
+func (s Searcher) searchVec(ctx context.Context, request string, k int, mode Mode) ([]CommandHit, []float32, error) {
 	request = strings.TrimSpace(request)
 	if request == "" {
-		return nil, fmt.Errorf("empty request: say what you want to do, e.g. \"find files modified today\"")
+		return nil, nil, fmt.Errorf("empty request: say what you want to do, e.g. \"find files modified today\"")
 	}
 	if k <= 0 {
 		k = 5
@@ -79,7 +92,7 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 	pool := max(minChunks, k*chunksPerCommand)
 	if mode == ModeFused {
 		if err := s.keywordsReady(mode); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		return s.fused(ctx, request, k, pool)
 	}
@@ -87,25 +100,26 @@ func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) 
 		return s.learned(ctx, request, k, max(pool, LearnedPool))
 	}
 	var sem, kw []CommandHit
+	var vec []float32
 	if mode == ModeSemantic || mode == ModeHybrid {
-		hits, err := s.nearestTo(ctx, request, pool)
+		hits, v, err := s.nearestTo(ctx, request, pool)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		sem = Group(hits, pool)
+		sem, vec = Group(hits, pool), v
 		if mode == ModeSemantic {
-			return sem[:min(k, len(sem))], nil
+			return sem[:min(k, len(sem))], vec, nil
 		}
 	}
 	if err := s.keywordsReady(mode); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kw = s.keywordRanking(request, pool)
 	named := s.Keywords.Named(request)
 	if mode == ModeKeyword {
-		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil
+		return withKeywordScores(fuse(k, ranking{kw, 1}, ranking{namedHits(named), nameWeight / keywordWeight}), kw), nil, nil
 	}
-	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), nil
+	return fuse(k, ranking{sem, 1}, ranking{kw, keywordWeight}, ranking{namedHits(named), nameWeight}), vec, nil
 }
 
 // keywordsReady says why the keyword index cannot serve mode, if it cannot.
@@ -125,13 +139,15 @@ type nearestQuerier interface {
 	QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
 }
 
-// nearestTo embeds the request and returns its n nearest chunks.
-func (s Searcher) nearestTo(ctx context.Context, request string, n int) ([]chroma.Hit, error) {
+// nearestTo embeds the request and returns its n nearest chunks, and
+// its vector.
+func (s Searcher) nearestTo(ctx context.Context, request string, n int) ([]chroma.Hit, []float32, error) {
 	vecs, err := s.Embedder.Embed(ctx, []string{request})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.nearest(ctx, vecs[0], n)
+	hits, err := s.nearest(ctx, vecs[0], n)
+	return hits, vecs[0], err
 }
 
 // nearest returns the n chunks nearest to vec. When the keyword index

@@ -29,11 +29,11 @@ type Candidate struct {
 }
 
 // learned ranks by the linear score of each candidate's features.
-func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]CommandHit, error) {
+func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]CommandHit, []float32, error) {
 	w := s.learnedWeights()
-	cands, err := s.Candidates(ctx, request, pool)
+	cands, vec, err := s.candidates(ctx, request, pool)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range cands {
 		cands[i].Hit.Score = w.Score(cands[i].Features)
@@ -43,29 +43,35 @@ func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]C
 	for _, c := range cands[:min(k, len(cands))] {
 		out = append(out, c.Hit)
 	}
-	return out, nil
+	return out, vec, nil
 }
 
 // Candidates are the commands any of fused mode's channels brings up for
 // the request (those with a chunk to show), each with its features, in
 // no particular order.
 func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]Candidate, error) {
+	cands, _, err := s.candidates(ctx, request, pool)
+	return cands, err
+}
+
+// candidates is Candidates, with the request's vector.
+func (s Searcher) candidates(ctx context.Context, request string, pool int) ([]Candidate, []float32, error) {
 	if err := s.keywordsReady(ModeLearned); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	finishRerank := s.rerankStart(ctx, request)
 	vecs, err := s.Embedder.Embed(ctx, []string{request})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vec := vecs[0]
 	hits, err := s.nearest(ctx, vec, pool)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	descs, err := descvec.Of(ctx, s.Keywords, s.Embedder, s.KeywordDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sims := descs.Similarities(vec)
 	sem := groupBy(hits, rule{summaryBonus: DefaultFused.SemSummaryBonus, support: DefaultFused.SemSupport, priority: semanticRule.priority}, pool)
@@ -139,12 +145,12 @@ func (s Searcher) Candidates(ctx context.Context, request string, pool int) ([]C
 	}
 	setAmongCandidates(out, descSims, ranker.DescGap, ranker.DescRank)
 	if err := s.addAdapterFeatures(out, vec, descs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := finishRerank(out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, vec, nil
 }
 
 // summaryRanks ranks commands by their nearest summary chunk alone

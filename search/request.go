@@ -53,8 +53,11 @@ type Answer struct {
 // Answer answers the request with the collection and, for keyword and
 // hybrid, the keyword index.
 func (s Searcher) Answer(ctx context.Context, req Request) (Answer, error) {
-	hits, err := s.Search(ctx, req.Query, req.K, req.Mode)
+	hits, vec, err := s.searchVec(ctx, req.Query, req.K, req.Mode)
 	if err != nil {
+		return Answer{}, err
+	}
+	if hits, err = s.chooseOptions(ctx, req.Query, vec, hits); err != nil {
 		return Answer{}, err
 	}
 	return Answer{Commands: Compact(hits, req.Matches, req.MatchText)}, nil
@@ -89,11 +92,13 @@ func DegradedReason(cause error, from string) string {
 	return fmt.Sprintf("Chroma unavailable (%s): %s", firstLine(cause.Error()), from)
 }
 
-// Compact keeps the first matches of each command (0: DefaultMatches;
-// below 0: all), in the ranking's order, and cuts each one's text to
+// Compact keeps the first matches of each command (0: the ones the option
+// ranker chose, else DefaultMatches; below 0: all), in the ranking's
+// order, and cuts each one's text to
 // text bytes at a word (0: DefaultMatchText; below 0: whole), marking it
 // Truncated.
 func Compact(hits []CommandHit, matches, text int) []CommandHit {
+	explicit := matches != 0
 	if matches == 0 {
 		matches = DefaultMatches
 	}
@@ -102,8 +107,12 @@ func Compact(hits []CommandHit, matches, text int) []CommandHit {
 	}
 	for i := range hits {
 		ms := hits[i].Matches
-		if matches > 0 && len(ms) > matches {
-			ms = ms[:matches]
+		keep := matches
+		if keep == DefaultMatches && hits[i].Chosen > 0 && !explicit {
+			keep = hits[i].Chosen
+		}
+		if keep > 0 && len(ms) > keep {
+			ms = ms[:keep]
 		}
 		if text > 0 {
 			// a copy: the caller's hits may share their matches

@@ -245,8 +245,9 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 }
 
 // docsRequest reads the one command=NAME parameter (see
-// guard.CommandName: grep, git commit or git-commit) and the optional
-// strict=true|false into the answering layer's request.
+// guard.CommandName: grep, git commit or git-commit), the optional
+// request=TEXT (what to narrow the doc to) and strict=true|false into
+// the answering layer's request.
 func docsRequest(r *http.Request) (answer.DocsRequest, *Error) {
 	var req answer.DocsRequest
 	q, err := url.ParseQuery(r.URL.RawQuery)
@@ -254,12 +255,16 @@ func docsRequest(r *http.Request) (answer.DocsRequest, *Error) {
 		return req, badRequest("bad query string: %v (send /v1/docs?command=grep)", err)
 	}
 	for k := range q {
-		if k != "command" && k != "strict" {
-			return req, badRequest("unknown parameter %q: send /v1/docs?command=grep (and strict=true for Chroma's error rather than an answer from disk)", k)
+		if k != "command" && k != "strict" && k != "request" {
+			return req, badRequest("unknown parameter %q: send /v1/docs?command=grep (request=TEXT narrows it to what the request needs; strict=true for Chroma's error rather than an answer from disk)", k)
 		}
 	}
-	if len(q["command"]) > 1 || len(q["strict"]) > 1 {
-		return req, badRequest("one command per request, not %d (and one strict)", len(q["command"]))
+	if len(q["command"]) > 1 || len(q["strict"]) > 1 || len(q["request"]) > 1 {
+		return req, badRequest("one command per request, not %d (and one strict, one request)", len(q["command"]))
+	}
+	req.Request = q.Get("request")
+	if len(req.Request) > MaxRequestBytes {
+		return req, badRequest("request is %d bytes: at most %d", len(req.Request), MaxRequestBytes)
 	}
 	switch q.Get("strict") {
 	case "", "false":

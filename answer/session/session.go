@@ -228,14 +228,16 @@ func (l *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandD
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
-	s, err := l.searcher(false)
+	s, err := l.searcher(q.Request != "") // a request's options are ranked with the keyword index too
 	if err != nil {
 		if collection, ok := l.fromDisk(ctx); ok {
-			return answer.DocsFromDisk(ctx, l.Getenv, collection, q.Command, q.Strict, err)
+			doc, err := answer.DocsFromDisk(ctx, l.Getenv, collection, q.Command, q.Strict, err)
+			return answer.NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
 		}
 		return search.CommandDoc{}, err
 	}
 	doc, err := s.Docs(ctx, q.Command)
+	doc, err = answer.NarrowDoc(ctx, *s, doc, err, q.Request)
 	return doc, l.fail(ctx, err)
 }
 

@@ -216,9 +216,10 @@ func TestSessionExplainOpensWithoutTheModel(t *testing.T) {
 
 // The search a Session answers is answer.Search over answer.SearchRequest (the search
 // of `index query` and POST /v1/query), and with Full it is the
-// searcher's own search, every match of each command whole: the same
-// hits, and so byte for byte the same text of search_commands as before
-// it went through answer.Search (when Local called Searcher.Search itself).
+// searcher's own answer, every match of each command whole (the options
+// it chose first): the same hits, and so byte for byte the same text of
+// search_commands as before it went through answer.Search (when Local
+// called the Searcher itself).
 func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 	long := strings.Repeat("counts the bytes of each file and prints them ", 12) // over DefaultMatchText
 	var docs []bm25.Doc
@@ -233,10 +234,11 @@ func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 	l := New(context.Background(), func(context.Context) (search.Searcher, func(), error) { return s, func() {}, nil }, nil)
 	ctx := context.Background()
 	for _, k := range []int{1, 2, 5} {
-		want, err := s.Search(ctx, "count the bytes", k, search.ModeKeyword)
+		a, err := s.Answer(ctx, search.Request{Query: "count the bytes", K: k, Mode: search.ModeKeyword, Matches: -1, MatchText: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
+		want := a.Commands
 		res, err := l.Query(ctx, answer.QueryRequest{Request: "count the bytes", K: k, Mode: "keyword", Full: true})
 		if err != nil {
 			t.Fatal(err)

@@ -101,9 +101,11 @@ func (w *Index) chromaGone(ctx context.Context) error {
 // gets Chroma's error instead.
 func (w *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
 	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
-		return s.Docs(ctx, q.Command)
+		doc, err := s.Docs(ctx, q.Command)
+		return answer.NarrowDoc(ctx, s, doc, err, q.Request)
 	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) }, func(cause error) (search.CommandDoc, error) {
-		return answer.DocsFromDisk(ctx, w.getenv, w.info.CollectionName(), q.Command, q.Strict, cause)
+		doc, err := answer.DocsFromDisk(ctx, w.getenv, w.info.CollectionName(), q.Command, q.Strict, cause)
+		return answer.NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
 	})
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/recvec"
 )
 
 // Conn is an open connection to Chroma as the Index holds it: the store,
@@ -209,6 +210,9 @@ func (w *Index) searcher(ctx context.Context) (search.Searcher, error) {
 	if err != nil {
 		return search.Searcher{}, err
 	}
+	// the option ranker's vectors, read now rather than by the first
+	// query; a failure here is met again, and reported, by that query
+	_, _ = recvec.Of(ctx, kw, coll, dir)
 	return search.Searcher{Coll: coll, Embedder: w.e, Keywords: kw, KeywordDir: dir, Reranker: w.rr}, nil
 }
 

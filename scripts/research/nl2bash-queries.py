@@ -27,7 +27,10 @@ kept so older figures reproduce: every row, shuffled with --seed.
 --counts prints the part sizes (rows before and after the cap) instead
 of the queries.
 
-Usage: scripts/research/nl2bash-queries.py DIR [--split all|train|test] [--per-command N] [--seed S] [--counts] > queries.jsonl
+--lines adds each request's command line ("line"), from which `index eval`
+takes the options the request needs (its flag figures).
+
+Usage: scripts/research/nl2bash-queries.py DIR [--split all|train|test] [--per-command N] [--seed S] [--counts] [--lines] > queries.jsonl
 """
 import argparse
 import collections
@@ -72,7 +75,7 @@ def read_rows(d):
     for q, c in zip(nl, cm):
         u = first_utility(c)
         if q.strip() and u:
-            rows.append({"query": q.strip(), "command": u})
+            rows.append({"query": q.strip(), "command": u, "line": c.strip()})
     return rows
 
 
@@ -103,6 +106,9 @@ def main():
     ap.add_argument("--per-command", type=int, default=4)
     ap.add_argument("--seed", type=int, default=7, help="shuffle seed of --split all only")
     ap.add_argument("--counts", action="store_true")
+    ap.add_argument("--lines", action="store_true",
+                    help="add each request's command line as \"line\" (the first of the corpus for that request and command): "
+                         "index eval reads the options it uses for the flag figures; the rows chosen are the same")
     a = ap.parse_args()
     rows = read_rows(a.dir)
     if a.counts:
@@ -117,7 +123,10 @@ def main():
     else:
         rows = part_rows(rows, a.split)
     for r in capped(rows, a.per_command):
-        sys.stdout.write(json.dumps(r, ensure_ascii=False) + "\n")
+        out = {"query": r["query"], "command": r["command"]}
+        if a.lines:
+            out["line"] = r["line"]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

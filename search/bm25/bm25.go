@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,9 +53,11 @@ type Index struct {
 	metas     metaStore
 	hasChunks bool
 
-	// byID is built on the first Lookup.
-	byIDOnce sync.Once
-	byID     map[string]int
+	// byID is built on the first Lookup, byCommand on the first ChunksOf.
+	byIDOnce      sync.Once
+	byID          map[string]int
+	byCommandOnce sync.Once
+	byCommand     map[string][]int
 }
 
 // wire is the index as Save writes it and Load reads it (gob matches
@@ -235,13 +238,13 @@ func (ix *Index) Command(name string) (string, bool) {
 // ChunksOf returns the positions (for Chunk and ID) of a command's
 // chunks, in the order they were indexed.
 func (ix *Index) ChunksOf(command string) []int {
-	var out []int
-	for i, c := range ix.commands {
-		if c == command {
-			out = append(out, i)
+	ix.byCommandOnce.Do(func() {
+		ix.byCommand = map[string][]int{}
+		for i, c := range ix.commands {
+			ix.byCommand[c] = append(ix.byCommand[c], i)
 		}
-	}
-	return out
+	})
+	return slices.Clone(ix.byCommand[command])
 }
 
 // ID returns the id of the chunk at position doc.
@@ -333,4 +336,33 @@ func stem(w string) string {
 		return w[:len(w)-2]
 	}
 	return w
+}
+
+// ScoreText is the BM25 score of text for the query's terms (Terms of
+// the request) with this index's document frequencies and average
+// length: the scale Search scores chunks on, for a chunk scored against
+// its own command's others rather than against every chunk.
+func (ix *Index) ScoreText(query []string, text string) float64 {
+	if len(query) == 0 || ix.avgLen == 0 {
+		return 0
+	}
+	terms := Terms(text)
+	freq := make(map[string]int, len(terms))
+	for _, t := range terms {
+		freq[t]++
+	}
+	N := float64(ix.Len())
+	score := 0.0
+	seen := map[string]bool{}
+	for _, t := range query {
+		if seen[t] || freq[t] == 0 {
+			continue
+		}
+		seen[t] = true
+		df := float64(len(ix.postings[t]))
+		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
+		tf := float64(freq[t])
+		score += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(len(terms))/ix.avgLen))
+	}
+	return score
 }

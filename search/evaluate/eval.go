@@ -12,6 +12,12 @@ type EvalQuery struct {
 	Query   string `json:"query"`
 	Request string `json:"request"` // the same, as cmd/cmdai/testdata names it
 	Command string `json:"command"`
+	// Options are the options of Command the request needs, as its page
+	// spells them (["-x", "-C"]); Line is a command line that does it
+	// (NL2Bash's), whose options for Command are the ones needed. Either
+	// makes the request count for the flag figures (FlagMetrics).
+	Options []string `json:"options,omitempty"`
+	Line    string   `json:"line,omitempty"`
 }
 
 // Text is the request, whichever key held it.
@@ -35,9 +41,15 @@ type Metrics struct {
 type EvalResult struct {
 	Mode string `json:"mode"`
 	Metrics
-	NotIndexed int     `json:"not_indexed"`
-	P50Millis  float64 `json:"latency_p50_ms"`
-	P95Millis  float64 `json:"latency_p95_ms"`
+	// Flags are the flag figures, for the requests that carry the
+	// options they need (nil when none does).
+	Flags *FlagMetrics `json:"flags,omitempty"`
+	// AnswerBytes are the sizes of the answers as `cmdai search -k 5
+	// --json` prints them (nil when not measured).
+	AnswerBytes *Bytes  `json:"answer_bytes,omitempty"`
+	NotIndexed  int     `json:"not_indexed"`
+	P50Millis   float64 `json:"latency_p50_ms"`
+	P95Millis   float64 `json:"latency_p95_ms"`
 	// BySource breaks the figures down by where the expected command's
 	// records come from (man, help, custom): a ranking may serve one
 	// source well and another badly.
@@ -59,6 +71,16 @@ type Ranked struct {
 	// git-commit): such a page answers a request for its parent.
 	Parent string  `json:"parent,omitempty"`
 	Score  float64 `json:"score"`
+	// Shown are the records the answer shows of the command (its
+	// matches after search.Compact): what the flag figures read.
+	Shown []Shown `json:"-"`
+}
+
+// Shown is one record an answer shows.
+type Shown struct {
+	ID   string
+	Kind string
+	Text string
 }
 
 // Outcome is how one request fared in one mode.
@@ -70,6 +92,11 @@ type Outcome struct {
 	// the k returned.
 	Rank int      `json:"rank"`
 	Top  []Ranked `json:"top"` // the first missTop returned
+	// Need is the number of needed option records found in the index
+	// (-1: the request carries no options); Flag says the expected
+	// command's block, within the first FlagTop, shows one of them.
+	Need int  `json:"need"`
+	Flag bool `json:"flag"`
 }
 
 // RR is the request's reciprocal rank at 10: 1/rank, 0 past rank 10.
@@ -92,6 +119,13 @@ type Ranker func(ctx context.Context, request string, k int) ([]Ranked, error)
 // scores the ranks. sourceOf names an indexed command's source (man,
 // help, custom) for the per-source figures; nil leaves them out.
 func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, resolve func(string) (string, bool), sourceOf func(string) string, rank Ranker) (EvalResult, error) {
+	return EvaluateFlags(ctx, mode, queries, k, resolve, sourceOf, nil, rank)
+}
+
+// EvaluateFlags is Evaluate, with the flag figures of the requests that
+// carry options: need gives a request's needed option records (nil: no
+// flag figures).
+func EvaluateFlags(ctx context.Context, mode string, queries []EvalQuery, k int, resolve func(string) (string, bool), sourceOf func(string) string, need NeedFunc, rank Ranker) (EvalResult, error) {
 	res := EvalResult{Mode: mode}
 	var lat []time.Duration
 	for _, q := range queries {
@@ -106,7 +140,7 @@ func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, reso
 			return res, err
 		}
 		lat = append(lat, time.Since(t0))
-		o := Outcome{Query: q.Text(), Command: want, Top: got[:min(len(got), missTop)]}
+		o := Outcome{Query: q.Text(), Command: want, Top: got[:min(len(got), missTop)], Need: -1}
 		if sourceOf != nil {
 			o.Source = sourceOf(want)
 		}
@@ -116,9 +150,21 @@ func Evaluate(ctx context.Context, mode string, queries []EvalQuery, k int, reso
 				break
 			}
 		}
+		if need != nil && (len(q.Options) > 0 || q.Line != "") {
+			n, any, err := need(ctx, q, want)
+			if err != nil {
+				return res, err
+			}
+			if any {
+				o.Need, o.Flag = len(n), flagShown(got, want, n)
+			}
+		}
 		res.Outcomes = append(res.Outcomes, o)
 	}
 	res.Metrics = metricsOf(res.Outcomes)
+	if need != nil {
+		res.Flags = flagMetricsOf(res.Outcomes)
+	}
 	if sourceOf != nil {
 		res.BySource = bySource(res.Outcomes)
 	}

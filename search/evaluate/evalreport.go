@@ -106,3 +106,32 @@ func SourcesOf(ix *bm25.Index) map[string]string {
 	}
 	return out
 }
+
+// OutcomeLine is one line of an outcomes file: how one request fared in
+// one mode.
+type OutcomeLine struct {
+	Mode    string `json:"mode"`
+	Query   string `json:"query"`
+	Command string `json:"command"`
+	// Rank is the expected command's rank, 0 when not among the k.
+	Rank int  `json:"rank"`
+	Need int  `json:"need"`
+	Flag bool `json:"flag"`
+}
+
+// WriteOutcomes writes, atomically, one JSON line per request per mode,
+// modes in the order given, requests in file order: what
+// scripts/research/paired-outcomes.py pairs across two runs.
+func WriteOutcomes(path string, results []EvalResult) error {
+	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for _, r := range results {
+			for _, o := range r.Outcomes {
+				if err := enc.Encode(OutcomeLine{Mode: r.Mode, Query: o.Query, Command: o.Command, Rank: o.Rank, Need: o.Need, Flag: o.Flag}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -40,7 +40,11 @@ func Brief(hits []search.CommandHit, perCommand int) string {
 			line += " [" + versionText(h) + "]"
 		}
 		b.WriteString(line + "\n")
-		for _, m := range briefMatches(h, perCommand) {
+		n := perCommand
+		if h.Chosen > 0 && perCommand == DefaultBriefMatches {
+			n = h.Chosen // the option ranker's choice, as many as it chose
+		}
+		for _, m := range briefMatches(h, n) {
 			b.WriteString("   " + m + "\n")
 		}
 	}

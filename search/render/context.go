@@ -179,3 +179,7 @@ func estimateTokens(s string) int { return tokensOfWords(wordCount(s)) }
 func tokensOfWords(n int) int { return (n*4 + 2) / 3 }
 
 func wordCount(s string) int { return len(strings.Fields(s)) }
+
+// ExampleLine is an example record's command line as it would be run
+// (its first line that starts with the command, invocation), or "".
+func ExampleLine(invocation string, m search.Match) string { return exampleLine(invocation, m) }

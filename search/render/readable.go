@@ -167,13 +167,18 @@ type Card struct {
 // options its own examples use come first, then those with a one-letter
 // spelling (the ones a page gives a short form to), then the rest, each
 // group in the order the records come (flag order). "Its examples" are
-// its EXAMPLES' command lines and its SYNOPSIS lines.
+// its EXAMPLES' command lines and its SYNOPSIS lines. A doc narrowed to
+// a request (search's ForRequest: Chosen) puts the options and examples
+// chosen for it first, in their rank's order.
 func CardOf(doc search.CommandDoc) Card {
 	c := Card{Head: pageHead(doc.CommandHit), Description: doc.Description, AliasAsked: doc.AliasAsked, Synopsis: synopsisLines(doc)}
 	if doc.Version != "" {
 		c.Version = versionText(doc.CommandHit)
 	}
-	seen := map[string]bool{}
+	seen, chosen, chosenLabel := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, m := range doc.Records[:min(doc.Chosen, len(doc.Records))] {
+		chosen[m.ID] = true // narrowed to a request: these first, in its order
+	}
 	for _, m := range doc.Records {
 		switch m.Kind {
 		case index.KindOption:
@@ -183,6 +188,9 @@ func CardOf(doc search.CommandDoc) Card {
 			seen[m.Option] = true
 			if it, ok := ItemOf(doc.CommandHit, m); ok {
 				c.Options = append(c.Options, it)
+				if chosen[m.ID] {
+					chosenLabel[it.Label] = true
+				}
 			}
 		case index.KindExample:
 			if it, ok := ItemOf(doc.CommandHit, m); ok {
@@ -202,6 +210,9 @@ func CardOf(doc search.CommandDoc) Card {
 	}
 	used := usedFlags(lines, known)
 	rank := func(it Item) int {
+		if chosenLabel[it.Label] {
+			return -1
+		}
 		flags := flagNames(it.Label)
 		for _, f := range flags {
 			if used[f] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/serve/guard"
@@ -43,6 +45,27 @@ type DocsInput struct {
 	Option    string `json:"option,omitempty" jsonschema:"one option, e.g. --count or -c: gives that option's full text only"`
 	Section   string `json:"section,omitempty" jsonschema:"summary, synopsis, options (one line each), examples, or all (default: summary, options and examples)"`
 	MaxTokens *int   `json:"max_tokens,omitempty" jsonschema:"token budget of the answer, 50 to 4000 (default 600)"`
+	Request   string `json:"request,omitempty" jsonschema:"what you want to do with the command, e.g. extract into a directory: the options and examples that do it come first, and flags names them"`
+}
+
+// Choice is what the option ranker chose for one command: the options
+// that do what was asked, as the page spells them, and the command lines
+// of the examples chosen, best first. search_commands and command_docs
+// give it as structured content, for an agent that builds the command
+// line itself.
+type Choice struct {
+	Command string `json:"command"`
+	// Invocation is how its command line starts ("git commit").
+	Invocation  string   `json:"invocation"`
+	Description string   `json:"description,omitempty"`
+	Flags       []string `json:"flags"`
+	Examples    []string `json:"examples"`
+}
+
+// SearchOutput is search_commands' structured content: each command
+// answered, best first, with its choice.
+type SearchOutput struct {
+	Commands []Choice `json:"commands"`
 }
 
 // StatusInput is index_status' arguments: none.
@@ -55,16 +78,18 @@ func New(a answer.Answerer, version string) *mcp.Server {
 	})
 	t := tools{a: a}
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "search_commands",
-		Description: "Find the commands installed on this machine that do what you describe. Returns the best commands, best first, a few lines each: name, man section, what it does, and the options or examples that matched.",
-		InputSchema: searchSchema(),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Name:         "search_commands",
+		Description:  "Find the commands installed on this machine that do what you describe. Returns the best commands, best first, a few lines each: name, man section, what it does, and the options (as many as the task needs) or examples that do it, best first; structured: each command's flags and example lines.",
+		InputSchema:  searchSchema(),
+		OutputSchema: mustSchema[SearchOutput](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.search)
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "command_docs",
-		Description: "One command's documentation from the index (its man page as indexed on this machine): one option's full text (option), or one section (summary, synopsis, options, examples), within a token budget.",
-		InputSchema: docsSchema(),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Name:         "command_docs",
+		Description:  "One command's documentation from the index (its man page as indexed on this machine): one option's full text (option), or one section (summary, synopsis, options, examples), within a token budget; with request, the options and examples that do it first (structured: their flags and example lines).",
+		InputSchema:  docsSchema(),
+		OutputSchema: mustSchema[Choice](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.docs)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         "explain_command",
@@ -127,14 +152,18 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
+func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
 	q, err := checkSearch(in)
 	if err != nil {
-		return nil, nil, err
+		return nil, SearchOutput{}, err
 	}
 	res, err := t.a.Query(ctx, q)
 	if err != nil {
-		return nil, nil, err
+		return nil, SearchOutput{}, err
+	}
+	so := SearchOutput{Commands: []Choice{}}
+	for _, h := range res.Commands {
+		so.Commands = append(so.Commands, choiceOf(h, h.Matches))
 	}
 	out := render.Brief(res.Commands, render.DefaultBriefMatches)
 	if res.DegradedReason != "" {
@@ -142,7 +171,22 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		// keyword-only
 		out = "degraded: " + res.DegradedReason + "\n" + out
 	}
-	return text(out), nil, nil
+	return text(out), so, nil
+}
+
+// choiceOf is a command's choice: the flags the option ranker chose, and
+// the command lines of the examples among the first Chosen of records.
+func choiceOf(h search.CommandHit, records []search.Match) Choice {
+	c := Choice{Command: h.Command, Invocation: h.Invocation(), Description: h.Description, Flags: search.ChosenFlags(records, h.Chosen), Examples: []string{}}
+	if c.Flags == nil {
+		c.Flags = []string{}
+	}
+	for _, m := range records[:min(h.Chosen, len(records))] {
+		if ex := render.ExampleLine(h.Invocation(), m); ex != "" && m.Kind == index.KindExample {
+			c.Examples = append(c.Examples, ex)
+		}
+	}
+	return c
 }
 
 // checkSearch turns the arguments into the request of every front door,
@@ -176,33 +220,41 @@ func checkSearch(in SearchInput) (answer.QueryRequest, error) {
 	return q, nil
 }
 
-func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, any, error) {
+func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, Choice, error) {
 	if strings.TrimSpace(in.Command) == "" {
-		return nil, nil, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
+		return nil, Choice{}, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
 	}
 	// "git commit" and "git-commit" alike, as the schema says
 	command, err := guard.CommandName(in.Command)
 	if err != nil {
-		return nil, nil, err
+		return nil, Choice{}, err
 	}
 	if len(in.Option) > MaxOptionBytes {
-		return nil, nil, fmt.Errorf("option of %d bytes: at most %d (one option, e.g. --count)", len(in.Option), MaxOptionBytes)
+		return nil, Choice{}, fmt.Errorf("option of %d bytes: at most %d (one option, e.g. --count)", len(in.Option), MaxOptionBytes)
+	}
+	request := strings.TrimSpace(in.Request)
+	if !utf8.ValidString(request) {
+		return nil, Choice{}, fmt.Errorf("request is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(request); n > MaxQueryRunes {
+		return nil, Choice{}, fmt.Errorf("request of %d characters is too long (at most %d): say the task in a sentence", n, MaxQueryRunes)
 	}
 	part, err := render.ParsePart(in.Section)
 	if err != nil {
-		return nil, nil, err
+		return nil, Choice{}, err
 	}
 	budget := DefaultMaxTokens
 	if in.MaxTokens != nil {
 		if *in.MaxTokens < 50 || *in.MaxTokens > MaxTokensLimit {
-			return nil, nil, fmt.Errorf("max_tokens must be 50 to %d, not %d", MaxTokensLimit, *in.MaxTokens)
+			return nil, Choice{}, fmt.Errorf("max_tokens must be 50 to %d, not %d", MaxTokensLimit, *in.MaxTokens)
 		}
 		budget = *in.MaxTokens
 	}
-	doc, err := t.a.Docs(ctx, answer.DocsRequest{Command: command})
+	doc, err := t.a.Docs(ctx, answer.DocsRequest{Command: command, Request: request})
 	if err != nil {
-		return nil, nil, err
+		return nil, Choice{}, err
 	}
+	choice := choiceOf(doc.CommandHit, doc.Records)
 	// first, as search_commands does: the agent learns the text is not
 	// the index's before it reads it
 	degraded := ""
@@ -212,11 +264,15 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	if opt := strings.TrimSpace(in.Option); opt != "" {
 		out, err := render.Option(doc, opt)
 		if err != nil {
-			return nil, nil, err
+			return nil, Choice{}, err
 		}
-		return text(degraded + out), nil, nil
+		return text(degraded + out), choice, nil
 	}
-	return text(degraded + render.Docs(doc, part, budget)), nil, nil
+	if len(choice.Flags) > 0 {
+		// the choice first: an agent that reads no further has the flags
+		degraded += "for " + strconv.Quote(request) + ": " + strings.Join(choice.Flags, "; ") + "\n"
+	}
+	return text(degraded + render.Docs(doc, part, budget)), choice, nil
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {

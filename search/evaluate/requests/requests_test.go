@@ -2,6 +2,7 @@ package requests
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -35,7 +36,10 @@ var sets = []requestSet{
 }
 
 // TestOwnRequestsParse reads the set the way `index eval --queries` does,
-// and insists on the "query" key that the README documents.
+// and insists on the keys the README documents: "query" and "command",
+// and optionally "options", the options the request needs (a list of
+// option spellings such as "-x" or "+L", each without spaces). Any other
+// key is refused.
 func TestOwnRequestsParse(t *testing.T) {
 	for _, set := range sets {
 		t.Run(set.file, func(t *testing.T) { checkParse(t, set) })
@@ -55,8 +59,78 @@ func checkParse(t *testing.T, set requestSet) {
 		if err := json.Unmarshal([]byte(line), &raw); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
-		if len(raw) != 2 || raw["query"] == nil || raw["command"] == nil {
-			t.Errorf("line %d: want exactly {\"query\", \"command\"}, got %s", i+1, line)
+		want := 2
+		if _, ok := raw["options"]; ok {
+			want = 3
+			if err := checkOptions(raw["options"]); err != "" {
+				t.Errorf("line %d: options: %s, got %s", i+1, err, line)
+			}
+		}
+		if len(raw) != want || raw["query"] == nil || raw["command"] == nil {
+			t.Errorf("line %d: want {\"query\", \"command\"} and optionally \"options\", got %s", i+1, line)
+		}
+	}
+}
+
+// checkOptions says what is wrong with an "options" value ("" when
+// nothing): it must be a list (possibly empty) of strings, each an option
+// spelling that starts with "-" or "+" and holds no spaces.
+func checkOptions(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		return "want a list of strings"
+	}
+	for _, o := range list {
+		s, ok := o.(string)
+		if !ok {
+			return "want a list of strings"
+		}
+		if len(s) < 1 || (s[0] != '-' && s[0] != '+') || strings.ContainsAny(s, " \t\n") {
+			return fmt.Sprintf("%q is not an option spelling (starts with - or +, no spaces)", s)
+		}
+	}
+	return ""
+}
+
+// TestRequestsCarryOptions: every line of both files says which options
+// its request needs ("options", possibly empty), so that the flag figures
+// cover the whole set.
+func TestRequestsCarryOptions(t *testing.T) {
+	for _, set := range sets {
+		t.Run(set.file, func(t *testing.T) {
+			for i, line := range lines(t, set.file) {
+				var raw map[string]any
+				if err := json.Unmarshal([]byte(line), &raw); err != nil {
+					t.Fatalf("line %d: %v", i+1, err)
+				}
+				if v, ok := raw["options"]; !ok || v == nil {
+					t.Errorf("line %d: no \"options\" list (write [] when the request needs none): %s", i+1, line)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckOptions(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		ok   bool
+	}{
+		{`[]`, true},
+		{`["-x", "-z", "-f", "-C"]`, true},
+		{`["+L", "--include", "--"]`, true},
+		{`"-a"`, false},
+		{`[1]`, false},
+		{`["a"]`, false},
+		{`[""]`, false},
+		{`["-n 5"]`, false},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(c.json), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got := checkOptions(v) == ""; got != c.ok {
+			t.Errorf("checkOptions(%s) ok = %v, want %v", c.json, got, c.ok)
 		}
 	}
 }

@@ -35,6 +35,9 @@ const (
 type Options struct {
 	*cmdutil.Factory
 	Command string
+	// Request narrows the card to what it asks: the options and examples
+	// that do it first.
+	Request string
 	JSON    bool
 	All     bool
 	Color   string
@@ -65,7 +68,7 @@ func NewCmdShow(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "print one command's card from the index: synopsis, options, examples",
-		UsageText: `cmdai show <command> [--all] [--json]`,
+		UsageText: `cmdai show <command> ["REQUEST"] [--all] [--json]`,
 		Description: `Prints what the index holds of one command: its page and description,
 its SYNOPSIS, its options as the page spells them with their first
 sentence (the ones its own examples use first, then those with a short
@@ -73,12 +76,19 @@ form; --all: every one), and its examples' command lines. It is what an
 assistant reads through MCP's command_docs, and --json is the object
 GET /v1/docs answers.
 
+A request after the command, in quotes and of two words or more
+("extract into a directory"),
+narrows the card to it: the options and examples that do what it asks
+come first, best first, as cmdai search chooses them (--json: the
+first "chosen" records are they).
+
 A subcommand is named as it is run (git commit) or as its page is
 (git-commit). A command the index does not hold is a usage error: find
 one by what it does with cmdai search.
 
 EXAMPLES:
    $ cmdai show tar
+   $ cmdai show tar "extract into a directory"
    $ cmdai show git commit --all
    $ cmdai show rsync --json | jq '.records[] | select(.kind == "option") | .option'`,
 		Flags:        flags,
@@ -87,10 +97,16 @@ EXAMPLES:
 			if c.NArg() == 0 {
 				return cmdutil.UsageError("name a command: cmdai show tar (to find one by what it does: cmdai search \"extract a tar archive\")")
 			}
-			if c.NArg() > 2 {
-				return cmdutil.UsageError("unexpected argument %q: cmdai show takes one command, or a subcommand as it is run (git commit)", c.Args().Get(2))
+			args := c.Args().Slice()
+			// the last argument is a request when it is several words (a
+			// subcommand is one)
+			if n := len(args); n >= 2 && len(strings.Fields(args[n-1])) > 1 {
+				opts.Request, args = strings.TrimSpace(args[n-1]), args[:n-1]
 			}
-			name, err := guard.CommandName(strings.Join(c.Args().Slice(), " "))
+			if len(args) > 2 {
+				return cmdutil.UsageError("unexpected argument %q: cmdai show takes one command, or a subcommand as it is run (git commit), and a request in quotes", args[2])
+			}
+			name, err := guard.CommandName(strings.Join(args, " "))
 			if err != nil {
 				return cmdutil.UsageError("%v", err)
 			}
@@ -111,7 +127,8 @@ EXAMPLES:
 
 // answerer is who reads the records: a running serve, unless --no-serve,
 // another Chroma or another distribution is asked for, else this process
-// (no model: the records are read by their command, not searched).
+// (no model unless a request narrows the card: the records are read by
+// their command, not searched).
 func (opts *Options) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
 	return opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.Distro != "", opts.AutoServe.For(opts.Distro))
@@ -121,7 +138,7 @@ func (opts *Options) answerer() answer.Answerer {
 // them. A command the index does not hold is a usage error saying how
 // to find one.
 func runShow(ctx context.Context, opts *Options, a answer.Answerer) error {
-	doc, err := a.Docs(ctx, answer.DocsRequest{Command: opts.Command, Strict: opts.Strict})
+	doc, err := a.Docs(ctx, answer.DocsRequest{Command: opts.Command, Request: opts.Request, Strict: opts.Strict})
 	if errors.Is(err, search.ErrUnknownCommand) {
 		return cmdutil.UsageError("%s is not in the index: find the command for a job with cmdai search \"<what you want to do>\", or add it with cmdai index init --command %s",
 			opts.Command, search.PageName(opts.Command))

@@ -191,3 +191,37 @@ func TestShowAnswerer(t *testing.T) {
 		}
 	}
 }
+
+// TestShowNarrowedToARequest: a request after the command (several
+// words) goes with the doc's request, and the card puts the options the
+// answer chose first (here --words, then --bytes), the others after.
+func TestShowNarrowedToARequest(t *testing.T) {
+	f, out, _ := testFactory()
+	doc := wcDoc()
+	// as search's ForRequest gives it: the chosen first, then the rest
+	recs := doc.Records
+	doc.Records = append([]search.Match{recs[4], recs[1]}, recs[0], recs[2], recs[3], recs[5])
+	doc.Chosen = 2
+	a := &fixed{doc: doc}
+	err := runCmd(t, NewCmdShow(f, func(o *Options) error { return runShow(context.Background(), o, a) }), "wc", "count the words of a file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.got) != 1 || a.got[0] != (answer.DocsRequest{Command: "wc", Request: "count the words of a file"}) {
+		t.Errorf("requests: %+v", a.got)
+	}
+	want := `OPTIONS
+  -w, --words      print the word counts
+  -c, --bytes      print the byte counts
+  -l, --lines      print the newline counts.
+`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("card:\n%s\nwant the chosen options first:\n%s", out.String(), want)
+	}
+	f2, _, _ := testFactory()
+	a2 := &fixed{doc: wcDoc()}
+	if err := runCmd(t, NewCmdShow(f2, func(o *Options) error { return runShow(context.Background(), o, a2) }), "git", "commit", "amend the last commit"); err != nil || len(a2.got) != 1 ||
+		a2.got[0] != (answer.DocsRequest{Command: "git commit", Request: "amend the last commit"}) {
+		t.Errorf("git commit with a request: %v, asked %+v", err, a2.got)
+	}
+}

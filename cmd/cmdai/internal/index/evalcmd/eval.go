@@ -16,6 +16,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
+
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
@@ -25,6 +27,7 @@ import (
 	"github.com/cmdai/cmdai/search/adapter"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evaluate"
+	"github.com/cmdai/cmdai/search/optrank"
 	"github.com/cmdai/cmdai/search/ranker"
 )
 
@@ -56,6 +59,20 @@ type EvalOptions struct {
 	// Vectors is the JSON Lines file of each request's embedding as the
 	// index's model gives it (what train-adapter.py fits on).
 	Vectors string
+	// Outcomes is the JSON Lines file of every request's outcome per
+	// mode (rank and flag), for pairing two runs.
+	Outcomes string
+	// NoOptionRank answers without the option ranker (each command's
+	// matches in the command ranking's order): the baseline of a flag
+	// figure.
+	NoOptionRank bool
+	// OptionFeatures is the JSON Lines file of the option ranker's
+	// features per request (its expected command's records), and
+	// PageExamples adds every page's examples as pseudo-requests to it.
+	OptionFeatures string
+	PageExamples   bool
+	// OptionWeights is a JSON file replacing the option ranker's weights.
+	OptionWeights string
 }
 
 // baselineMode is plain BM25 over whole man pages (one document per
@@ -80,6 +97,11 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cli.Command 
 		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/research/learn-ranker.py fits)", Destination: &opts.Features},
 		&cli.StringFlag{Name: "adapter", Usage: "score learned mode with the query adapter in `FILE` in place of the reranker's own (make adapter-train)", Destination: &opts.Adapter},
 		&cli.StringFlag{Name: "vectors", Usage: "write each request's embedding to JSON Lines `FILE` (what scripts/research/train-adapter.py fits)", Destination: &opts.Vectors},
+		&cli.StringFlag{Name: "outcomes", Usage: "write every request's outcome per mode (rank, needed options found, flag shown) to JSON Lines `FILE` (scripts/research/paired-outcomes.py pairs two)", Destination: &opts.Outcomes},
+		&cli.BoolFlag{Name: "no-option-rank", Usage: "answer without the option ranker (the matches in the command ranking's order): the flag figures' baseline", Destination: &opts.NoOptionRank},
+		&cli.StringFlag{Name: "option-features", Usage: "write the option ranker's features of each request's expected command's records to JSON Lines `FILE` (what scripts/research/learn-options.py fits; train requests only)", Destination: &opts.OptionFeatures},
+		&cli.BoolFlag{Name: "page-examples", Usage: "with --option-features: add every indexed page's examples as requests (the example's description, needing the options its line uses)", Destination: &opts.PageExamples},
+		&cli.StringFlag{Name: "option-weights", Usage: "the option ranker's weights from JSON `FILE` ({\"features\": {...}, \"margin\": M, \"max\": N}): for tuning on a train split", Destination: &opts.OptionWeights},
 		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
@@ -198,7 +220,8 @@ func checkEvalModes(opts *EvalOptions) error {
 	if opts.Compare && len(modes) < 2 {
 		return cmdutil.UsageError("--compare needs two modes or more in --mode, not %q", opts.Modes)
 	}
-	for flag, path := range map[string]string{"--misses": opts.Misses, "--features": opts.Features, "--vectors": opts.Vectors} {
+	for flag, path := range map[string]string{"--misses": opts.Misses, "--features": opts.Features, "--vectors": opts.Vectors,
+		"--outcomes": opts.Outcomes, "--option-features": opts.OptionFeatures} {
 		if path == "" {
 			continue
 		}
@@ -249,6 +272,19 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		}
 		s.Reranker = adapter.Attach(s.Reranker, a) // in place of the one the reranker came with
 	}
+	s.NoOptionRank = opts.NoOptionRank
+	if opts.OptionWeights != "" {
+		w, err := optrank.ReadWeights(opts.OptionWeights)
+		if err != nil {
+			return cmdutil.UsageError("--option-weights: %v", err)
+		}
+		s.Options = &w
+	}
+	if opts.OptionFeatures != "" {
+		if err := writeOptionFeatures(ctx, s, queries, opts.OptionFeatures, opts.PageExamples); err != nil {
+			return err
+		}
+	}
 	if opts.Vectors != "" {
 		if err := writeVectors(ctx, s, queries, opts.Vectors); err != nil {
 			return err
@@ -272,12 +308,13 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		order = append([]string{opts.Baseline}, slices.DeleteFunc(order, func(m string) bool { return m == opts.Baseline })...)
 	}
 	results := map[string]evaluate.EvalResult{}
+	sizes := map[string][]int{}
 	for _, m := range order {
-		rank, err := evalRanker(ctx, s, info, m)
+		rank, err := evalRanker(ctx, s, info, m, func(n int) { sizes[m] = append(sizes[m], n) })
 		if err != nil {
 			return err
 		}
-		res, err := evaluate.Evaluate(ctx, m, queries, opts.K, s.Keywords.Command, sourceOf, rank)
+		res, err := evaluate.EvaluateFlags(ctx, m, queries, opts.K, s.Keywords.Command, sourceOf, needOf(s), rank)
 		if err != nil {
 			return err
 		}
@@ -290,8 +327,10 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 	}
 	var all []evaluate.EvalResult
 	for _, m := range modes {
-		all = append(all, results[m])
-		if err := printEval(opts, results[m]); err != nil {
+		res := results[m]
+		res.AnswerBytes = bytesOf(sizes[m])
+		all = append(all, res)
+		if err := printEval(opts, res); err != nil {
 			return err
 		}
 	}
@@ -300,11 +339,17 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 			return fmt.Errorf("%w: check the --misses path and free space", err)
 		}
 	}
+	if opts.Outcomes != "" {
+		if err := evaluate.WriteOutcomes(opts.Outcomes, all); err != nil {
+			return fmt.Errorf("%w: check the --outcomes path and free space", err)
+		}
+	}
 	return nil
 }
 
-// evalRanker is mode m as a evaluate.Ranker.
-func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string) (evaluate.Ranker, error) {
+// evalRanker is mode m as a evaluate.Ranker; size is told the bytes of
+// each answer as `cmdai search -k 5 --json` prints it.
+func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m string, size func(int)) (evaluate.Ranker, error) {
 	if m == baselineMode {
 		pages, parents, err := pagesBaseline(ctx, info)
 		if err != nil {
@@ -322,11 +367,24 @@ func evalRanker(ctx context.Context, s search.Searcher, info distro.Info, m stri
 	if err != nil {
 		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
+	// as `cmdai search` answers: the matches an answer shows, for the
+	// flag figures
 	return func(ctx context.Context, request string, k int) ([]evaluate.Ranked, error) {
-		hits, err := s.Search(ctx, request, k, mode)
+		a, err := s.Answer(ctx, search.Request{Query: request, K: k, Mode: mode})
+		if err == nil {
+			b, jerr := jsonout.Marshal(answer.QueryResult{Request: request, Collection: info.CollectionName(), Commands: a.Commands[:min(evaluate.FlagTop, len(a.Commands))], Millis: 12.345})
+			if jerr != nil {
+				return nil, jerr
+			}
+			size(len(b) + 1)
+		}
 		var out []evaluate.Ranked
-		for _, h := range hits {
-			out = append(out, evaluate.Ranked{Command: h.Command, Parent: h.Parent, Score: h.Score})
+		for _, h := range a.Commands {
+			r := evaluate.Ranked{Command: h.Command, Parent: h.Parent, Score: h.Score}
+			for _, m := range h.Matches {
+				r.Shown = append(r.Shown, evaluate.Shown{ID: m.ID, Kind: string(m.Kind), Text: m.Text})
+			}
+			out = append(out, r)
 		}
 		return out, err
 	}, nil
@@ -345,6 +403,13 @@ func printEval(opts *EvalOptions, res evaluate.EvalResult) error {
 	for _, src := range srcs {
 		m := res.BySource[src]
 		fmt.Fprintf(w, "  %-9s %d queries: %s\n", src, m.Queries, figures(m))
+	}
+	if b := res.AnswerBytes; b != nil {
+		fmt.Fprintf(w, "  bytes     -k %d --json answers: p50 %d B, p95 %d B, %.0f%% under 4 KB\n", evaluate.FlagTop, b.P50, b.P95, 100*b.Under4K)
+	}
+	if f := res.Flags; f != nil {
+		fmt.Fprintf(w, "  flags     %d queries with options (index holds one for %.1f%%): flag@1 %5.1f%%  flag given cmd %5.1f%% (%d with the command in the top %d)\n",
+			f.Queries, 100*f.Ceiling, 100*f.At1, 100*f.GivenCmd, f.GivenQueries, evaluate.FlagTop)
 	}
 	if c := res.Compared; c != nil {
 		fmt.Fprintf(w, "  vs %s (RR@10, same %d requests): %d wins, %d losses, %d ties, sign test p = %.3g; hit@1 %+.1f points, hit@5 %+.1f, MRR@10 %+.1f\n",
@@ -378,4 +443,20 @@ func pagesBaseline(ctx context.Context, info distro.Info) (*bm25.Index, map[stri
 		return nil
 	})
 	return bm25.Build(docs), parents, err
+}
+
+// bytesOf sums up answer sizes (nil for none).
+func bytesOf(sizes []int) *evaluate.Bytes {
+	if len(sizes) == 0 {
+		return nil
+	}
+	s := slices.Sorted(slices.Values(sizes))
+	pct := func(p float64) int { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	under := 0
+	for _, n := range s {
+		if n < 4096 {
+			under++
+		}
+	}
+	return &evaluate.Bytes{P50: pct(0.5), P95: pct(0.95), Under4K: float64(under) / float64(len(s))}
 }

@@ -1,0 +1,171 @@
+package search
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/optrank"
+)
+
+// inFake is a fakeCollection that also gives records' vectors
+// (Embeddings): unit vectors at the cosines it was given with the
+// request's ([1, 0], fakeEmbedder's).
+type inFake struct {
+	*fakeCollection
+	cos      map[string]float64
+	askedFor []string
+}
+
+func (f *inFake) Embeddings(_ context.Context, ids []string) (map[string][]float32, error) {
+	f.askedFor = append(f.askedFor, ids...)
+	out := map[string][]float32{}
+	for _, id := range ids {
+		if c, ok := f.cos[id]; ok {
+			out[id] = []float32{float32(c), float32(math.Sqrt(1 - c*c))}
+		}
+	}
+	return out, nil
+}
+
+func optionFixture(t *testing.T) (Searcher, *inFake) {
+	t.Helper()
+	recs := []chroma.Record{
+		rec("tar.1#NAME", "tar", "summary", "tar(1) - an archiving utility", nil),
+		rec("tar.1#OPTIONS#-x", "tar", "option", "tar(1) option -x, --extract\nExtract files from an archive.", map[string]any{"option": "-x", "section": "OPTIONS"}),
+		rec("tar.1#OPTIONS#-C", "tar", "option", "tar(1) option -C, --directory DIR\nChange to DIR before performing any operations.", map[string]any{"option": "-C", "section": "OPTIONS"}),
+		rec("tar.1#OPTIONS#-v", "tar", "option", "tar(1) option -v, --verbose\nVerbosely list files processed.", map[string]any{"option": "-v", "section": "OPTIONS"}),
+		rec("ls.1#NAME", "ls", "summary", "ls(1) - list directory contents", nil),
+	}
+	f := &inFake{fakeCollection: newFake(recs, []float64{0.6, 0.5, 0.3, 0.2, 0.1}),
+		cos: map[string]float64{"tar.1#OPTIONS#-x": 0.5, "tar.1#OPTIONS#-C": 0.45, "tar.1#OPTIONS#-v": 0.1}}
+	kw, err := kwstore.Build(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw}, f
+}
+
+// The option ranker puts the options that do what was asked first in
+// each command's matches, names them in Flags, and an answer shows as
+// many as it chose; a command with no options keeps its matches.
+func TestAnswerShowsTheChosenOptionsFirst(t *testing.T) {
+	s, f := optionFixture(t)
+	w := optrank.Weights{Features: map[string]float64{optrank.FCos: 10, optrank.FName: 1}, Margin: 1, Max: 3}
+	s.Options = &w
+	a, err := s.Answer(context.Background(), Request{Query: "extract into a directory", K: 2, Mode: ModeSemantic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := commands(a.Commands); c != "tar ls" {
+		t.Fatalf("commands %q, want tar ls", c)
+	}
+	if len(f.askedFor) != 3 {
+		t.Errorf("Chroma asked for the vectors of %q, want tar's three options (ls has none)", f.askedFor)
+	}
+	tar := a.Commands[0]
+	// -x 5+1 (extract), -C 4.5+1 (directory), -v 1: -x and -C within 1 of the best
+	var ids []string
+	for _, m := range tar.Matches {
+		ids = append(ids, m.ID)
+	}
+	if want := []string{"tar.1#OPTIONS#-x", "tar.1#OPTIONS#-C"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("tar's matches %q, want %q (the chosen two, nothing else by default)", ids, want)
+	}
+	if want := []string{"-x, --extract", "-C, --directory DIR"}; !reflect.DeepEqual(ChosenFlags(tar.Matches, tar.Chosen), want) || tar.Chosen != 2 {
+		t.Errorf("tar's flags %q (chosen %d), want %q", ChosenFlags(tar.Matches, tar.Chosen), tar.Chosen, want)
+	}
+	if ls := a.Commands[1]; ls.Chosen != 0 || len(ls.Matches) != 1 || ls.Matches[0].ID != "ls.1#NAME" {
+		t.Errorf("ls (no options) %+v, want its own match, nothing chosen", ls)
+	}
+	// asked for all matches: the chosen first, then the others
+	all, err := s.Answer(context.Background(), Request{Query: "extract into a directory", K: 1, Mode: ModeSemantic, Matches: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := all.Commands[0].Matches; len(ms) < 3 || ms[0].ID != "tar.1#OPTIONS#-x" || ms[2].ID != "tar.1#NAME" {
+		t.Errorf("all matches %+v: the chosen first, then the command ranking's", ms)
+	}
+	// without the option ranker: the command ranking's matches, two
+	s.NoOptionRank = true
+	off, err := s.Answer(context.Background(), Request{Query: "extract into a directory", K: 1, Mode: ModeSemantic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := off.Commands[0].Matches; len(m) != DefaultMatches || m[0].ID != "tar.1#NAME" || off.Commands[0].Chosen != 0 {
+		t.Errorf("without the option ranker %+v, want the semantic order", m)
+	}
+}
+
+// An answer from the keyword index alone (no vector, no Chroma) still
+// ranks the options, by their words.
+func TestKeywordAnswerRanksOptionsWithoutCosines(t *testing.T) {
+	s, _ := optionFixture(t)
+	w := optrank.Weights{Features: map[string]float64{optrank.FBM25Rel: 1, optrank.FName: 1}, Margin: 0.1, Max: 3}
+	s.Options = &w
+	s.Coll = nil
+	a, err := s.Answer(context.Background(), Request{Query: "tar verbosely list files", K: 1, Mode: ModeKeyword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Commands) == 0 || !reflect.DeepEqual(ChosenFlags(a.Commands[0].Matches, a.Commands[0].Chosen), []string{"-v, --verbose"}) {
+		t.Errorf("keyword answer %+v, want -v first", a.Commands)
+	}
+}
+
+// vecFake gives records' vectors by id (chroma's Embeddings): the
+// cosines are computed here, with the request's vector ([1, 0]).
+type vecFake struct {
+	*fakeCollection
+	vecs  map[string][]float32
+	asked []string
+}
+
+func (f *vecFake) Embeddings(_ context.Context, ids []string) (map[string][]float32, error) {
+	f.asked = append(f.asked, ids...)
+	out := map[string][]float32{}
+	for _, id := range ids {
+		if v, ok := f.vecs[id]; ok {
+			out[id] = v
+		}
+	}
+	return out, nil
+}
+
+// A command's doc narrowed to a request: the chosen records first (by
+// cosines computed from the records' vectors), named in Flags, the rest
+// after in the doc's order; no request leaves it as it is.
+func TestForRequestNarrowsADoc(t *testing.T) {
+	s, inf := optionFixture(t)
+	f := &vecFake{fakeCollection: inf.fakeCollection, vecs: map[string][]float32{
+		"tar.1#OPTIONS#-x": {0, 1}, "tar.1#OPTIONS#-C": {0.6, 0.8}, "tar.1#OPTIONS#-v": {1, 0}}}
+	s.Coll = f
+	w := optrank.Weights{Features: map[string]float64{optrank.FCos: 10}, Margin: 0.5, Max: 3}
+	s.Options = &w
+	doc, err := s.Docs(context.Background(), "tar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ForRequest(context.Background(), doc, "say what it does")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.asked) != 3 {
+		t.Errorf("asked the vectors of %q, want the three options'", f.asked)
+	}
+	// cosines 1 (-v), 0.6 (-C), 0 (-x): only -v within 0.5/10 of the best
+	var ids []string
+	for _, r := range got.Records {
+		ids = append(ids, r.ID)
+	}
+	want := []string{"tar.1#OPTIONS#-v", "tar.1#NAME", "tar.1#OPTIONS#-C", "tar.1#OPTIONS#-x"}
+	if !reflect.DeepEqual(ids, want) || got.Chosen != 1 || !reflect.DeepEqual(ChosenFlags(got.Records, got.Chosen), []string{"-v, --verbose"}) {
+		t.Errorf("narrowed doc %q (chosen %d), want %q, 1", ids, got.Chosen, want)
+	}
+	if same, _ := s.ForRequest(context.Background(), doc, "  "); same.Chosen != 0 || len(same.Records) != len(doc.Records) || same.Records[0].ID != doc.Records[0].ID {
+		t.Errorf("an empty request changed the doc: %+v", same)
+	}
+}
