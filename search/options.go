@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search/optrank"
 	"github.com/cmdai/cmdai/search/recvec"
@@ -37,7 +38,10 @@ func (s Searcher) optionWeights() optrank.Weights {
 // (Chosen, which Compact keeps). vec is the request's vector (nil:
 // ranked without cosines, as an answer from the keyword index alone is).
 func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float32, hits []CommandHit) ([]CommandHit, error) {
-	if s.NoOptionRank || s.Keywords == nil || !s.Keywords.HasChunks() || len(hits) == 0 {
+	// without the request's vector (keyword mode, an answer from disk)
+	// the keyword ranking's own matches answer: the ranker's weights
+	// were fitted with cosines
+	if s.NoOptionRank || vec == nil || s.Keywords == nil || !s.Keywords.HasChunks() || len(hits) == 0 {
 		return hits, nil
 	}
 	cmds := make([]string, len(hits))
@@ -60,7 +64,13 @@ func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float
 		seen := map[string]bool{}
 		for _, r := range ranked[:n] {
 			_, md := s.Keywords.Chunk(mustLookup(s, r.ID))
-			chosen = append(chosen, Match{ID: r.ID, Kind: r.Kind, Section: md.Section, Option: md.Option, Score: r.Score, Text: r.Text})
+			// its score is its cosine, as a semantic match's is (the
+			// ranker's own score is on no scale a reader knows)
+			score := r.Cos
+			if math.IsNaN(score) {
+				score = 0
+			}
+			chosen = append(chosen, Match{ID: r.ID, Kind: r.Kind, Section: md.Section, Option: md.Option, Score: score, Text: r.Text})
 			seen[r.ID] = true
 		}
 		for _, m := range hits[i].Matches {
@@ -143,7 +153,9 @@ func (s Searcher) recordCosines(ctx context.Context, vec []float32, ids []string
 	}
 	out := make(map[string]float64, len(vs))
 	for id, v := range vs {
-		out[id] = cosine(vec, v)
+		if len(v) == len(vec) {
+			out[id] = embed.Cosine(vec, v)
+		}
 	}
 	return out, nil
 }
@@ -194,7 +206,6 @@ func (s Searcher) ForRequest(ctx context.Context, doc CommandDoc, request string
 	seen := map[string]bool{}
 	for _, r := range ranked[:n] {
 		m := byID[r.ID]
-		m.Score = r.Score
 		out = append(out, m)
 		seen[r.ID] = true
 	}
@@ -205,22 +216,4 @@ func (s Searcher) ForRequest(ctx context.Context, doc CommandDoc, request string
 	}
 	doc.Records, doc.Chosen = out, n
 	return doc, nil
-}
-
-// cosine is the cosine similarity of two vectors (0 when either is zero
-// or their lengths differ).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

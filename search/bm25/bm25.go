@@ -343,13 +343,26 @@ func stem(w string) string {
 // length: the scale Search scores chunks on, for a chunk scored against
 // its own command's others rather than against every chunk.
 func (ix *Index) ScoreText(query []string, text string) float64 {
-	if len(query) == 0 || ix.avgLen == 0 {
-		return 0
-	}
+	freq, n := TermFreq(text)
+	return ix.ScoreFreq(query, freq, n)
+}
+
+// TermFreq is how often each of text's Terms occurs in it, and how many
+// terms it has: what ScoreFreq scores, computed once for a text scored
+// against many requests.
+func TermFreq(text string) (map[string]int, int) {
 	terms := Terms(text)
 	freq := make(map[string]int, len(terms))
 	for _, t := range terms {
 		freq[t]++
+	}
+	return freq, len(terms)
+}
+
+// ScoreFreq is ScoreText of a text given as TermFreq gives it.
+func (ix *Index) ScoreFreq(query []string, freq map[string]int, n int) float64 {
+	if len(query) == 0 || ix.avgLen == 0 {
+		return 0
 	}
 	N := float64(ix.Len())
 	score := 0.0
@@ -362,7 +375,7 @@ func (ix *Index) ScoreText(query []string, text string) float64 {
 		df := float64(len(ix.postings[t]))
 		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
 		tf := float64(freq[t])
-		score += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(len(terms))/ix.avgLen))
+		score += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(n)/ix.avgLen))
 	}
 	return score
 }

@@ -43,7 +43,7 @@ type EvalResult struct {
 	Metrics
 	// Flags are the flag figures, for the requests that carry the
 	// options they need (nil when none does).
-	Flags *FlagMetrics `json:"flags,omitempty"`
+	Flags *FlagMetrics `json:"flag_figures,omitempty"`
 	// AnswerBytes are the sizes of the answers as `cmdai search -k 5
 	// --json` prints them (nil when not measured).
 	AnswerBytes *Bytes  `json:"answer_bytes,omitempty"`

@@ -114,14 +114,58 @@ func Common(kw *bm25.Index) map[string]int {
 // order) and example records, with cos giving each record's cosine
 // (NaN when unknown; nil: all unknown).
 func PageOf(kw *bm25.Index, command string, cos func(id string) float64) Page {
+	base := pageOf(kw, command)
+	p := base
+	p.Records = slices.Clone(base.Records) // their prepared texts shared
+	if cos != nil {
+		for i := range p.Records {
+			p.Records[i].Cos = cos(p.Records[i].ID)
+		}
+	}
+	return p
+}
+
+// pages are the pages of the keyword index last asked about, each read
+// and prepared once (a warm serve asks for the same commands again and
+// again), at most maxPages; one index only, as Common keeps.
+var pages struct {
+	sync.Mutex
+	kw *bm25.Index
+	by map[string]Page
+}
+
+// pageOf is kw's page of command, its records prepared, cosines unknown.
+func pageOf(kw *bm25.Index, command string) Page {
+	common := Common(kw)
+	pages.Lock()
+	defer pages.Unlock()
+	if pages.kw != kw {
+		pages.kw, pages.by = kw, map[string]Page{}
+	}
+	if p, ok := pages.by[command]; ok {
+		return p
+	}
 	docs := kw.ChunksOf(command)
 	recs := make([]Chunk, len(docs))
 	for i, doc := range docs {
 		text, md := kw.Chunk(doc)
 		recs[i] = Chunk{ID: kw.ID(doc), Kind: md.Kind, Section: md.Section, Option: md.Option, Text: text}
 	}
-	return NewPage(recs, Common(kw), cos)
+	p := NewPage(recs, common, nil)
+	for i := range p.Records {
+		p.Records[i].prepare()
+	}
+	if len(pages.by) >= maxPages {
+		pages.by = map[string]Page{} // a bound on memory: start again
+	}
+	pages.by[command] = p
+	return p
 }
+
+// maxPages bounds the prepared pages kept (about 100 KB each): the
+// commands a serve is asked about most stay warm, a scan of every command
+// does not grow it past a few tens of MB.
+const maxPages = 256
 
 // Chunk is one record of a command as an index holds it.
 type Chunk struct {

@@ -27,6 +27,36 @@ type Record struct {
 	// Cos is the record's cosine with the request; NaN when unknown (an
 	// answer from the keyword index alone).
 	Cos float64
+	// prep is what Vectors reads of Text, the same for every request:
+	// made on first use, shared by the copies of a page PageOf keeps.
+	prep *prepared
+}
+
+// prepared is a record's text as Vectors reads it.
+type prepared struct {
+	freq      map[string]int // bm25.TermFreq
+	terms     int
+	spellings []string // an option's (Spellings of its Label)
+	names     []string // the words of its long names (nameShare)
+	words     []string // an example's option-like words (lineWords)
+}
+
+// prepare is r's prepared text, made once.
+func (r *Record) prepare() *prepared {
+	if r.prep != nil {
+		return r.prep
+	}
+	p := &prepared{}
+	p.freq, p.terms = bm25.TermFreq(r.Text)
+	switch r.Kind {
+	case index.KindOption:
+		p.spellings = Spellings(r.Label())
+		p.names = nameWords(p.spellings)
+	case index.KindExample:
+		p.words = lineWords(r.Text)
+	}
+	r.prep = p
+	return p
 }
 
 // Label is an option record's spellings and argument as its page gives
@@ -90,9 +120,13 @@ func Vectors(kw *bm25.Index, request string, p Page, skip string) [][]float64 {
 	n := len(p.Records)
 	bm, cos := make([]float64, n), make([]float64, n)
 	bestBM, bestCos := 0.0, math.Inf(-1)
+	preps := make([]*prepared, n)
+	for i := range p.Records {
+		preps[i] = p.Records[i].prepare()
+	}
 	for i, r := range p.Records {
 		if kw != nil {
-			bm[i] = kw.ScoreText(terms, r.Text)
+			bm[i] = kw.ScoreFreq(terms, preps[i].freq, preps[i].terms)
 		}
 		bestBM = max(bestBM, bm[i])
 		cos[i] = r.Cos
@@ -106,7 +140,7 @@ func Vectors(kw *bm25.Index, request string, p Page, skip string) [][]float64 {
 	options := 0
 	for i, r := range p.Records {
 		if r.Kind == index.KindOption {
-			spellings[i] = Spellings(r.Label())
+			spellings[i] = preps[i].spellings
 			for _, s := range spellings[i] {
 				known[s] = true
 			}
@@ -118,7 +152,7 @@ func Vectors(kw *bm25.Index, request string, p Page, skip string) [][]float64 {
 	for i, r := range p.Records {
 		if r.Kind == index.KindExample && r.ID != skip {
 			examples = append(examples, i)
-			exWords[i] = lineWords(r.Text)
+			exWords[i] = preps[i].words
 		}
 	}
 	synWords := words(p.Synopsis)
@@ -141,7 +175,7 @@ func Vectors(kw *bm25.Index, request string, p Page, skip string) [][]float64 {
 			out[i] = v
 			continue
 		}
-		v[5] = nameShare(spellings[i], termSet)
+		v[5] = nameShare(preps[i].names, termSet)
 		uses, common := 0, 0
 		v[12] = GapFloor
 		for _, ex := range examples {
@@ -192,17 +226,21 @@ func ranks(vals []float64) []int {
 	return out
 }
 
-// nameShare is the share of the words of an option's long names that
-// the request's terms hold: --one-top-level's one, top and level.
-func nameShare(spellings []string, terms map[string]bool) float64 {
+// nameWords are the words of an option's long names: --one-top-level's
+// one, top and level.
+func nameWords(spellings []string) []string {
 	var ws []string
 	for _, s := range spellings {
 		if strings.HasPrefix(s, "--") || (strings.HasPrefix(s, "-") && len(s) > 2) {
-			for _, t := range bm25.Terms(strings.ReplaceAll(strings.TrimLeft(s, "-+"), "-", " ")) {
-				ws = append(ws, t)
-			}
+			ws = append(ws, bm25.Terms(strings.ReplaceAll(strings.TrimLeft(s, "-+"), "-", " "))...)
 		}
 	}
+	return ws
+}
+
+// nameShare is the share of an option's long names' words (nameWords)
+// that the request's terms hold.
+func nameShare(ws []string, terms map[string]bool) float64 {
 	if len(ws) == 0 {
 		return 0
 	}

@@ -8,7 +8,7 @@ package optrank
 // own examples), the penalty and how many records an answer shows chosen
 // by 5-fold cross-validation by command (docs/ranking.md, "Which flag").
 var Default = Weights{
-	Features: map[string]float64{"arg": 0.492, "bm25": 0.0065, "bm25_rel": 1.1402, "common": 3.5945, "cos": 8.4797, "cos_gap": -0.2943, "ex_bm25": -0.1468, "ex_cos": 3.1058, "ex_use": 1.5397, "example": -4.891, "name": 2.0375, "pos": -0.1667, "rr_cos": 0.1013, "syn": 0.4144},
+	Features: map[string]float64{"arg": 0.2691, "bm25": 0.0612, "bm25_rel": 1.0338, "common": 3.5173, "cos": 3.6209, "cos_gap": 5.7092, "ex_bm25": -0.3085, "ex_cos": 2.2131, "ex_use": -0.3515, "example": 1.5408, "name": 2.3991, "pos": -0.2684, "rr_cos": -0.0414, "syn": 0.3878},
 	Margin:   3.0,
 	Max:      2,
 }

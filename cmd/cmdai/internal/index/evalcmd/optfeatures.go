@@ -78,7 +78,7 @@ func writeOptionFeatures(ctx context.Context, s search.Searcher, queries []evalu
 				if r.Kind != index.KindExample || taken == maxPageExamples {
 					continue
 				}
-				desc, line := splitExample(r.Text)
+				desc, line := splitExample(r.Text, c)
 				if desc == "" || line == "" {
 					continue
 				}
@@ -169,9 +169,12 @@ func commandsOf(s search.Searcher) []string {
 	return out
 }
 
-// splitExample is an example record's description (its paragraphs but
-// the last) and command line (the last), the heading line dropped.
-func splitExample(text string) (desc, line string) {
+// splitExample is an example record's description (the paragraphs
+// before its command line) and its command line: the first paragraph
+// after the first that runs the command (its first word, past a "$ "
+// prompt and sudo, is the command's name or its page's invocation's
+// first word), else the last; the notes after it are neither.
+func splitExample(text, command string) (desc, line string) {
 	_, body, ok := strings.Cut(text, "\n")
 	if !ok {
 		return "", ""
@@ -180,7 +183,19 @@ func splitExample(text string) (desc, line string) {
 	if len(paras) < 2 {
 		return "", ""
 	}
-	line = strings.TrimSpace(paras[len(paras)-1])
-	desc = strings.TrimSpace(strings.Join(paras[:len(paras)-1], " "))
+	at := len(paras) - 1
+	name, _, _ := strings.Cut(command, "-") // git-commit's lines start with git
+	for i := 1; i < len(paras); i++ {
+		w := strings.Fields(paras[i])
+		for len(w) > 0 && (w[0] == "$" || w[0] == "#" || w[0] == "sudo") {
+			w = w[1:]
+		}
+		if len(w) > 0 && (w[0] == command || w[0] == name || strings.HasSuffix(w[0], "/"+command)) {
+			at = i
+			break
+		}
+	}
+	line = strings.TrimSpace(paras[at])
+	desc = strings.TrimSpace(strings.Join(paras[:at], " "))
 	return strings.Join(strings.Fields(desc), " "), line
 }

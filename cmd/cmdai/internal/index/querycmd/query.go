@@ -116,7 +116,7 @@ func newCmd(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context: at most `N` tokens", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "`MODE`: learned (the default: every channel below and priors, weighed as learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
-		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching options, examples or passages of each command (--json: each cut to about 200 bytes; --context chooses its own)", Destination: &opts.Matches},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching options, examples or passages of each command (default: the options and examples that do what was asked, as many as the option ranker chose, else 2; --json: each cut to about 200 bytes; --context chooses its own)", Destination: &opts.Matches},
 		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches; --json cuts each to about 200 bytes)", Destination: &opts.Full},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 		&cli.BoolFlag{Name: "scores", Usage: "show the ranking's scores and the sections matched", Destination: &opts.Scores},
@@ -149,6 +149,9 @@ func newCmd(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 			}
 			if opts.Full && c.IsSet("matches") {
 				return cmdutil.UsageError("--full shows every match: leave out --matches %d, or --full", opts.Matches)
+			}
+			if !c.IsSet("matches") {
+				opts.Matches = 0 // the default: as many as the option ranker chose
 			}
 			if opts.ContextTokens <= 0 {
 				return cmdutil.UsageError("--max-tokens must be 1 or more, not %d", opts.ContextTokens)

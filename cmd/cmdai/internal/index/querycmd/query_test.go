@@ -44,11 +44,12 @@ func parsed(t *testing.T, args ...string) *QueryOptions {
 }
 
 // TestQueryRequest: the flags become the request the answering layer
-// gets, defaults included; the model variant is the index's unless one
+// gets, defaults included (no --matches: the option ranker's choice); the model variant is the index's unless one
 // is asked for.
 func TestQueryRequest(t *testing.T) {
 	o := parsed(t, "count", "lines ", "in", "a", "file")
-	want := answer.QueryRequest{Request: "count lines  in a file", K: 5, Mode: string(search.DefaultMode), Matches: search.DefaultMatches}
+	// Matches 0: as many as the option ranker chose (search.Compact)
+	want := answer.QueryRequest{Request: "count lines  in a file", K: 5, Mode: string(search.DefaultMode), Matches: 0}
 	if got := o.request(); got != want {
 		t.Errorf("defaults: %+v, want %+v", got, want)
 	}
@@ -60,7 +61,7 @@ func TestQueryRequest(t *testing.T) {
 	if got := o.request(); got != want || o.ContextTokens != 300 || !o.JSON {
 		t.Errorf("flags: %+v (tokens %d, json %v), want %+v", got, o.ContextTokens, o.JSON, want)
 	}
-	if got := parsed(t, "x", "--full").request(); !got.Full || got.Matches != search.DefaultMatches {
+	if got := parsed(t, "x", "--full").request(); !got.Full || got.Matches != 0 {
 		t.Errorf("--full: %+v", got)
 	}
 	if o := parsed(t, "x", "--model-variant", "fp32", "--embed-backend", "go"); o.Model.Variant != "fp32" || o.Model.Backend != "go" {
