@@ -41,7 +41,7 @@ func QueryFromDisk(ctx context.Context, getenv func(string) string, collection s
 	if err != nil {
 		return QueryResult{}, cause
 	}
-	a, err := search.AnswerFromDisk(ctx, dir, collection, req, cause)
+	a, err := answerFromDisk(ctx, dir, collection, req, cause)
 	if err == nil {
 		return result(req.Query, collection, a, start), nil
 	}
@@ -56,7 +56,7 @@ func QueryFromDisk(ctx context.Context, getenv func(string) string, collection s
 		// the error as without the live pages: nothing answers
 		return QueryResult{}, err
 	}
-	live.Degraded = search.DegradedReason(cause, "no keyword index on disk; keyword-only answer from the installed commands the request names, read live from "+strings.Join(where, ", "))
+	live.Degraded = DegradedReason(cause, "no keyword index on disk; keyword-only answer from the installed commands the request names, read live from "+strings.Join(where, ", "))
 	return result(req.Query, collection, live, start), nil
 }
 
@@ -111,7 +111,7 @@ func DocsFromDisk(ctx context.Context, getenv func(string) string, collection, c
 }
 
 func degradedDoc(doc search.CommandDoc, cause error, from string) search.CommandDoc {
-	doc.Degraded, doc.DegradedReason = true, search.DegradedReason(cause, from)
+	doc.Degraded, doc.DegradedReason = true, DegradedReason(cause, from)
 	return doc
 }
 
@@ -152,7 +152,7 @@ func DiskLookup(getenv func(string) string, collection string, strict bool, caus
 	lookup := func(_ context.Context, command string) (search.CommandDoc, error) {
 		return search.DocsFromKeywords(ix, command)
 	}
-	return lookup, search.DegradedReason(cause, "option records from the keyword index "+path), nil
+	return lookup, DegradedReason(cause, "option records from the keyword index "+path), nil
 }
 
 func orOS(getenv func(string) string) func(string) string {
@@ -160,4 +160,42 @@ func orOS(getenv func(string) string) func(string) string {
 		return os.Getenv
 	}
 	return getenv
+}
+
+// answerFromDisk answers the request when Chroma cannot be reached (cause):
+// by keyword ranking over the collection's keyword index as last saved in
+// dir, so that an assistant still gets an answer. The answer says it is
+// degraded and why. A strict request, or one with no keyword index on
+// disk, gets cause back (wrapped, with what else went wrong), so that the
+// caller keeps its exit code.
+func answerFromDisk(ctx context.Context, dir, collection string, req search.Request, cause error) (search.Answer, error) {
+	if req.Strict {
+		return search.Answer{}, cause
+	}
+	ix, path, err := kwstore.Saved(dir, collection)
+	if err != nil {
+		return search.Answer{}, fmt.Errorf("%w\n  and no answer from disk either: %v", cause, err)
+	}
+	req.Mode = search.ModeKeyword
+	a, err := search.Searcher{Keywords: ix}.Answer(ctx, req)
+	if err != nil {
+		return search.Answer{}, err
+	}
+	a.Degraded = DegradedReason(cause, "keyword-only answer from "+path)
+	return a, nil
+}
+
+// DegradedReason is the one wording of why an answer does not come from
+// Chroma (cause, its first line) and where it comes from instead.
+func DegradedReason(cause error, from string) string {
+	return fmt.Sprintf("Chroma unavailable (%s): %s", firstLine(cause.Error()), from)
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
 }

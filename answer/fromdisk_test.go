@@ -116,3 +116,36 @@ func TestFromDiskNeverRunsACommand(t *testing.T) {
 		t.Error("helpy was run to answer a request")
 	}
 }
+
+// With Chroma down, answerFromDisk answers by keyword from the saved
+// keyword index and says so, the cause's first line and the file read;
+// a strict request, or no saved index, gets the cause back.
+func TestAnswerFromDisk(t *testing.T) {
+	ctx := context.Background()
+	getenv := machine(t)
+	saveKeywords(t, getenv)
+	dir := filepath.Join(getenv("CMDAI_HOME"), "keywords")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the keyword index is not in %s: %v", dir, err)
+	}
+	cause := errors.New("cannot reach Chroma at http://127.0.0.1:9\n  check the URL")
+	req := search.Request{Query: "count words", K: 5, Mode: search.ModeHybrid}
+	a, err := answerFromDisk(ctx, dir, coll, req, cause)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Commands) != 1 || a.Commands[0].Command != "wc" {
+		t.Errorf("degraded answer %+v, want wc by keyword", a.Commands)
+	}
+	if !strings.Contains(a.Degraded, "cannot reach Chroma at http://127.0.0.1:9") || strings.Contains(a.Degraded, "\n") || !strings.Contains(a.Degraded, dir) {
+		t.Errorf("Degraded = %q, want the cause's first line and the file read", a.Degraded)
+	}
+	req.Strict = true
+	if _, err := answerFromDisk(ctx, dir, coll, req, cause); err != cause {
+		t.Errorf("strict: %v, want the cause itself", err)
+	}
+	req.Strict = false
+	if _, err := answerFromDisk(ctx, t.TempDir(), coll, req, cause); !errors.Is(err, cause) || !strings.Contains(err.Error(), "no keyword index") {
+		t.Errorf("no saved index: %v, want the cause wrapped, saying there is no keyword index", err)
+	}
+}

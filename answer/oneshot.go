@@ -148,17 +148,6 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	return NarrowDoc(ctx, s, doc, err, q.Request)
 }
 
-// NarrowDoc ranks a doc's options for a request with s (search's
-// ForRequest; a Searcher without a model or keyword index ranks by the
-// records' words), when the doc came (err nil) and a request was given:
-// every door narrows its doc, from the index or from disk, this way.
-func NarrowDoc(ctx context.Context, s search.Searcher, doc search.CommandDoc, err error, request string) (search.CommandDoc, error) {
-	if err != nil || request == "" {
-		return doc, err
-	}
-	return s.ForRequest(ctx, doc, request)
-}
-
 // Explain judges the line by the distribution's option records. The
 // collection is opened on the first lookup (lazyIndex), so a line the
 // shell cannot parse, or one with no command to look up (assignments,

@@ -524,26 +524,22 @@ func (c *Collection) pageOptions(offset, limit int, inc Include) []v2.Collection
 	return opts
 }
 
-// Embeddings returns the vectors of the records with these ids (those
-// that exist), by id: a lookup by primary key, far cheaper for the
-// server than a query filtered by metadata.
+// Embeddings returns the vectors of the records with these ids (at least one), by id.
 func (c *Collection) Embeddings(ctx context.Context, ids []string) (map[string][]float32, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	docIDs := make([]v2.DocumentID, len(ids))
-	for i, id := range ids {
-		docIDs[i] = v2.DocumentID(id)
-	}
-	recs, err := c.fetch(ctx, []v2.CollectionGetOption{v2.WithIDs(docIDs...), v2.WithInclude(v2.IncludeEmbeddings)})
-	if err != nil {
-		return nil, err
-	}
+	recs, err := c.fetch(ctx, []v2.CollectionGetOption{v2.WithIDs(documentIDs(ids)...), v2.WithInclude(v2.IncludeEmbeddings)})
 	out := make(map[string][]float32, len(recs))
 	for _, r := range recs {
 		out[r.ID] = r.Embedding
 	}
-	return out, nil
+	return out, err
+}
+
+func documentIDs(ids []string) []v2.DocumentID {
+	out := make([]v2.DocumentID, len(ids))
+	for i, id := range ids {
+		out[i] = v2.DocumentID(id)
+	}
+	return out
 }
 
 // Get returns the records with these ids (those that exist), with their
@@ -552,11 +548,7 @@ func (c *Collection) Get(ctx context.Context, ids []string) ([]Record, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	docIDs := make([]v2.DocumentID, len(ids))
-	for i, id := range ids {
-		docIDs[i] = v2.DocumentID(id)
-	}
-	return c.get(ctx, []v2.CollectionGetOption{v2.WithIDs(docIDs...), v2.WithInclude(v2.IncludeMetadatas, v2.IncludeDocuments)})
+	return c.get(ctx, []v2.CollectionGetOption{v2.WithIDs(documentIDs(ids)...), v2.WithInclude(v2.IncludeMetadatas, v2.IncludeDocuments)})
 }
 
 func (c *Collection) get(ctx context.Context, opts []v2.CollectionGetOption) ([]Record, error) {

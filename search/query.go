@@ -8,7 +8,6 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/manparse"
 )
 
 // Match is one chunk that answered a request.
@@ -54,24 +53,9 @@ type CommandHit struct {
 	Matches  []Match `json:"matches"`
 	// Chosen is how many of the first Matches the option ranker chose
 	// (options and examples that do what was asked, best first: package
-	// optrank): what an answer shows by default (Compact). ChosenFlags
-	// names the options among them.
+	// optrank): what an answer shows by default (Compact).
+	// render.ChosenFlags names the options among them.
 	Chosen int `json:"chosen,omitempty"`
-}
-
-// ChosenFlags are the options among the first Chosen of ms (a hit's
-// Matches, a doc's Records) as their page spells them ("-C, --directory
-// DIR"), best first: the option ranker's choice, not kept apart in the
-// JSON, which carries it in the matches already.
-func ChosenFlags(ms []Match, chosen int) []string {
-	var out []string
-	for _, m := range ms[:min(chosen, len(ms))] {
-		if m.Kind == index.KindOption {
-			label, _ := manparse.SplitChunk(string(m.Kind), m.Text)
-			out = append(out, label)
-		}
-	}
-	return out
 }
 
 // Invocation is how a command line starts for this hit: "git commit"

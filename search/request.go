@@ -2,11 +2,8 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // DefaultMatches is how many matches of each command an answer shows
@@ -63,35 +60,6 @@ func (s Searcher) Answer(ctx context.Context, req Request) (Answer, error) {
 	return Answer{Commands: Compact(hits, req.Matches, req.MatchText)}, nil
 }
 
-// AnswerFromDisk answers the request when Chroma cannot be reached (cause):
-// by keyword ranking over the collection's keyword index as last saved in
-// dir, so that an assistant still gets an answer. The answer says it is
-// degraded and why. A strict request, or one with no keyword index on
-// disk, gets cause back (wrapped, with what else went wrong), so that the
-// caller keeps its exit code.
-func AnswerFromDisk(ctx context.Context, dir, collection string, req Request, cause error) (Answer, error) {
-	if req.Strict {
-		return Answer{}, cause
-	}
-	ix, path, err := kwstore.Saved(dir, collection)
-	if err != nil {
-		return Answer{}, fmt.Errorf("%w\n  and no answer from disk either: %v", cause, err)
-	}
-	req.Mode = ModeKeyword
-	a, err := Searcher{Keywords: ix}.Answer(ctx, req)
-	if err != nil {
-		return Answer{}, err
-	}
-	a.Degraded = DegradedReason(cause, "keyword-only answer from "+path)
-	return a, nil
-}
-
-// DegradedReason is the one wording of why an answer does not come from
-// Chroma (cause, its first line) and where it comes from instead.
-func DegradedReason(cause error, from string) string {
-	return fmt.Sprintf("Chroma unavailable (%s): %s", firstLine(cause.Error()), from)
-}
-
 // Compact keeps the first matches of each command (0: the ones the option
 // ranker chose, else DefaultMatches; below 0: all), in the ranking's
 // order, and cuts each one's text to
@@ -139,13 +107,4 @@ func cutText(s string, n int) string {
 		cut--
 	}
 	return strings.TrimRight(s[:cut], " \n") + " …"
-}
-
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,38 +40,6 @@ func TestAnswerTrimsMatches(t *testing.T) {
 		if a.Commands[0].Matches[0].ID != full[0].Matches[0].ID {
 			t.Errorf("Matches %d: first match %s, want the best, %s", c.matches, a.Commands[0].Matches[0].ID, full[0].Matches[0].ID)
 		}
-	}
-}
-
-// With Chroma down, AnswerFromDisk answers by keyword from the saved
-// keyword index and says so; a strict request, or no saved index, gets
-// the cause back.
-func TestAnswerFromDisk(t *testing.T) {
-	ctx := context.Background()
-	f := hybridFixture()
-	dir := t.TempDir()
-	if _, err := kwstore.Open(ctx, f, dir); err != nil {
-		t.Fatal(err)
-	}
-	cause := errors.New("cannot reach Chroma at http://127.0.0.1:9\n  check the URL")
-	req := Request{Query: "compress archive files", K: 5, Mode: ModeHybrid}
-	a, err := AnswerFromDisk(ctx, dir, "fake", req, cause)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := commands(a.Commands); c != "gamma beta" {
-		t.Errorf("degraded answer %q, want the keyword ranking \"gamma beta\"", c)
-	}
-	if !strings.Contains(a.Degraded, "cannot reach Chroma at http://127.0.0.1:9") || strings.Contains(a.Degraded, "\n") || !strings.Contains(a.Degraded, dir) {
-		t.Errorf("Degraded = %q, want the cause's first line and the file read", a.Degraded)
-	}
-	req.Strict = true
-	if _, err := AnswerFromDisk(ctx, dir, "fake", req, cause); err != cause {
-		t.Errorf("strict: %v, want the cause itself", err)
-	}
-	req.Strict = false
-	if _, err := AnswerFromDisk(ctx, t.TempDir(), "fake", req, cause); !errors.Is(err, cause) || !strings.Contains(err.Error(), "no keyword index") {
-		t.Errorf("no saved index: %v, want the cause wrapped, saying there is no keyword index", err)
 	}
 }
 

@@ -130,16 +130,11 @@ func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error)
 	return res, err
 }
 
-// Docs asks GET /v1/docs: one command's records. A command the index
-// does not hold is an *Error of Status 404. strict: when Chroma cannot be
-// reached, its error (exit code 4) rather than a degraded doc from disk.
-func (c *Client) Docs(ctx context.Context, command string, strict bool) (search.CommandDoc, error) {
-	return c.DocsFor(ctx, command, "", strict)
-}
-
-// DocsFor is Docs narrowed to a request (request=...): the options and
-// examples that do it first.
-func (c *Client) DocsFor(ctx context.Context, command, request string, strict bool) (search.CommandDoc, error) {
+// Docs asks GET /v1/docs: one command's records, narrowed to a request
+// when one is given. A command the index does not hold is an *Error of
+// Status 404. strict: when Chroma cannot be reached, its error (exit
+// code 4) rather than a degraded doc from disk.
+func (c *Client) Docs(ctx context.Context, command, request string, strict bool) (search.CommandDoc, error) {
 	var doc search.CommandDoc
 	q := url.Values{"command": {command}}
 	if request != "" {

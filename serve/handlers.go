@@ -244,10 +244,9 @@ func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
-// docsRequest reads the one command=NAME parameter (see
-// guard.CommandName: grep, git commit or git-commit), the optional
-// request=TEXT (what to narrow the doc to) and strict=true|false into
-// the answering layer's request.
+// docsRequest reads the one command=NAME parameter (guard.CommandName:
+// grep, git commit or git-commit), the optional request=TEXT (what to
+// narrow the doc to) and strict=true|false into the answering layer's.
 func docsRequest(r *http.Request) (answer.DocsRequest, *Error) {
 	var req answer.DocsRequest
 	q, err := url.ParseQuery(r.URL.RawQuery)
@@ -259,12 +258,8 @@ func docsRequest(r *http.Request) (answer.DocsRequest, *Error) {
 			return req, badRequest("unknown parameter %q: send /v1/docs?command=grep (request=TEXT narrows it to what the request needs; strict=true for Chroma's error rather than an answer from disk)", k)
 		}
 	}
-	if len(q["command"]) > 1 || len(q["strict"]) > 1 || len(q["request"]) > 1 {
-		return req, badRequest("one command per request, not %d (and one strict, one request)", len(q["command"]))
-	}
-	req.Request = q.Get("request")
-	if len(req.Request) > MaxRequestBytes {
-		return req, badRequest("request is %d bytes: at most %d", len(req.Request), MaxRequestBytes)
+	if req.Request = q.Get("request"); len(q["command"]) > 1 || len(q["strict"]) > 1 || len(q["request"]) > 1 || len(req.Request) > MaxRequestBytes {
+		return req, badRequest("one command per request, one strict and one request of at most %d bytes", MaxRequestBytes)
 	}
 	switch q.Get("strict") {
 	case "", "false":

@@ -12,7 +12,7 @@ import (
 // RemoteAPI is what Remote needs of a running serve: Client.
 type RemoteAPI interface {
 	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
-	DocsFor(ctx context.Context, command, request string, strict bool) (search.CommandDoc, error)
+	Docs(ctx context.Context, command, request string, strict bool) (search.CommandDoc, error)
 	StatusOf(ctx context.Context, req StatusRequest) (IndexStatus, error)
 	Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error)
 }
@@ -49,7 +49,7 @@ func (r Remote) Query(ctx context.Context, q QueryRequest) (QueryResult, error) 
 
 // Docs implements answer.Answerer.
 func (r Remote) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
-	doc, err := r.C.DocsFor(ctx, q.Command, q.Request, q.Strict)
+	doc, err := r.C.Docs(ctx, q.Command, q.Request, q.Strict)
 	if err != nil {
 		return search.CommandDoc{}, remoteError(err)
 	}

@@ -37,7 +37,7 @@ func (f *fakeServe) Query(_ context.Context, q QueryRequest) (QueryResult, error
 	return f.answer, nil
 }
 
-func (f *fakeServe) DocsFor(_ context.Context, command, _ string, strict bool) (search.CommandDoc, error) {
+func (f *fakeServe) Docs(_ context.Context, command, _ string, strict bool) (search.CommandDoc, error) {
 	f.strict = append(f.strict, strict)
 	if f.gone {
 		return search.CommandDoc{}, errors.New("connection refused")

@@ -185,12 +185,12 @@ func TestHealthJSON(t *testing.T) {
 func TestDocs(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{})
 	c := dial(t, socket)
-	doc, err := c.Docs(context.Background(), "find", false)
+	doc, err := c.Docs(context.Background(), "find", "", false)
 	if err != nil || doc.Command != "find" || len(doc.Records) != 1 || doc.Records[0].Text != "find - search for files" {
 		t.Errorf("docs of find: %+v %v", doc, err)
 	}
 	var se *Error
-	if _, err := c.Docs(context.Background(), "nosuchcmd", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, "not in the index") {
+	if _, err := c.Docs(context.Background(), "nosuchcmd", "", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, "not in the index") {
 		t.Errorf("unknown command: %v; want a 404 saying so", err)
 	}
 	for _, q := range []struct {
@@ -218,16 +218,16 @@ func TestDocs(t *testing.T) {
 		}
 	}
 	// issue 30, finding 10: a subcommand as it is run reaches the backend
-	if _, err := c.Docs(context.Background(), "git \t commit", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, `"git commit"`) {
+	if _, err := c.Docs(context.Background(), "git \t commit", "", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(se.Message, `"git commit"`) {
 		t.Errorf("docs of git commit: %v; want the backend asked for \"git commit\"", err)
 	}
-	if _, err := c.Docs(context.Background(), "find", true); err == nil || !strings.Contains(err.Error(), "strict docs asked") {
+	if _, err := c.Docs(context.Background(), "find", "", true); err == nil || !strings.Contains(err.Error(), "strict docs asked") {
 		t.Errorf("strict docs: %v; want the backend asked strictly", err)
 	}
 	if status, body := post(t, socket, "/v1/docs?command=find", ""); status != 405 {
 		t.Errorf("POST docs: %d %s; want 405", status, body)
 	}
-	if _, err := c.Docs(context.Background(), "find", false); err != nil {
+	if _, err := c.Docs(context.Background(), "find", "", false); err != nil {
 		t.Errorf("after the bad input: %v", err)
 	}
 }

@@ -182,7 +182,7 @@ func TestReadableAnswers(t *testing.T) {
 		if _, card, _ := runCLI(t, "show", "tar"); card != oneShotCard {
 			t.Errorf("card through serve:\n%s\none-shot:\n%s", card, oneShotCard)
 		}
-		doc, err := c.Docs(context.Background(), "tar", false)
+		doc, err := c.Docs(context.Background(), "tar", "", false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -245,18 +245,18 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
 		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
 	}
-	if _, err := c.Docs(ctx, "frob", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.Docs(ctx, "frob", "", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("strict docs: %v; want Chroma's error, exit code 4", err)
 	}
-	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "from the keyword index") || !hasRecord(doc, "--recursive") {
+	if doc, err := c.Docs(ctx, "frob", "", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "from the keyword index") || !hasRecord(doc, "--recursive") {
 		t.Errorf("docs from the keyword index: %+v %v", doc, err)
 	}
 	// helpy is installed but not indexed, and has no man page: never run
 	// for a client, the answer says how the user indexes its --help
-	if _, err := c.Docs(ctx, "helpy", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), "no man page installed") || !strings.Contains(err.Error(), helpHint) {
+	if _, err := c.Docs(ctx, "helpy", "", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), "no man page installed") || !strings.Contains(err.Error(), helpHint) {
 		t.Errorf("docs of helpy: %v; want 404, no man page and %q", err, helpHint)
 	}
-	if _, err := c.Docs(ctx, "no-such-command", false); !errors.As(err, &se) || se.Status != 404 {
+	if _, err := c.Docs(ctx, "no-such-command", "", false); !errors.As(err, &se) || se.Status != 404 {
 		t.Errorf("docs of a command neither indexed nor installed: %v; want 404", err)
 	}
 	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
@@ -279,13 +279,13 @@ func TestServeWithoutChroma(t *testing.T) {
 	if res, code, errOut := queryJSON(t, "how do I use frob to descend recursively"); code != 0 || !res.Degraded || commands(res) != "frob" || !strings.Contains(res.DegradedReason, "read live from the man page") {
 		t.Errorf("query naming frob without Chroma or a keyword index: exit %d %+v %s", code, res, errOut)
 	}
-	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") {
+	if doc, err := c.Docs(ctx, "frob", "", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") {
 		t.Errorf("docs without a keyword index: %+v %v", doc, err)
 	}
 	if _, err := c.Query(ctx, serve.QueryRequest{Request: "helpy: say nothing, quietly"}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), helpHint) {
 		t.Errorf("query naming helpy without Chroma or a keyword index: %v; want exit code 4, no man page and %q", err, helpHint)
 	}
-	if _, err := c.Docs(ctx, "helpy", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), helpHint) {
+	if _, err := c.Docs(ctx, "helpy", "", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), helpHint) {
 		t.Errorf("docs of helpy without a keyword index: %v; want 404 and %q", err, helpHint)
 	}
 	if _, err := os.Stat(helpyRan(bin)); err == nil {
@@ -310,7 +310,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
 		t.Errorf("first query after Chroma came up: %+v %v; want a semantic answer", res, err)
 	}
-	if _, err := c.Docs(ctx, "frob", false); err != nil {
+	if _, err := c.Docs(ctx, "frob", "", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
 	}
 	if st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); err != nil || len(st.Collections) == 0 {

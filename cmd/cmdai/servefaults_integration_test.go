@@ -177,7 +177,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 	for i := range slow {
 		go func() {
 			defer pending.Done()
-			doc, err := c.Docs(ctx, fmt.Sprintf("slow%d", i), false)
+			doc, err := c.Docs(ctx, fmt.Sprintf("slow%d", i), "", false)
 			answers <- answer{i, doc, err}
 		}()
 	}
@@ -235,7 +235,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 	if err != nil || !res.Degraded || len(res.Commands) == 0 || res.Commands[0].Command != "frob" {
 		t.Errorf("query beside ten slow requests: %+v %v; want frob, degraded", res, err)
 	}
-	doc, err := c.Docs(fast, "frob", false)
+	doc, err := c.Docs(fast, "frob", "", false)
 	if err != nil || !doc.Degraded || !hasRecord(doc, "--recursive") {
 		t.Errorf("docs of frob beside ten slow requests: %+v %v", doc, err)
 	}
@@ -297,7 +297,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") {
 		t.Errorf("query after the failed reload: %+v %v; want a degraded answer", res, err)
 	}
-	if doc, err := c.Docs(ctx, "frob", false); err != nil || !doc.Degraded || !hasRecord(doc, "--recursive") {
+	if doc, err := c.Docs(ctx, "frob", "", false); err != nil || !doc.Degraded || !hasRecord(doc, "--recursive") {
 		t.Errorf("docs after the failed reload: %+v %v; want a degraded answer", doc, err)
 	}
 	if res, err := c.Explain(ctx, serve.ExplainRequest{Line: "frob -r notes"}); err != nil || !res.Degraded {

@@ -119,7 +119,7 @@ func TestTamperedRecordNeverShown(t *testing.T) {
 	id := poisonOption(t, h.ChromaURL)
 	t.Logf("rewrote %s through %s", id, h.ChromaURL)
 
-	doc, err := c.Docs(ctx, "frob", false)
+	doc, err := c.Docs(ctx, "frob", "", false)
 	if err != nil {
 		t.Fatalf("serve docs frob: %v", err)
 	}

@@ -203,13 +203,13 @@ func NewPage(recs []Chunk, common map[string]int, cos func(id string) float64) P
 				continue
 			}
 			seen[key] = true
-			p.Records = append(p.Records, Record{ID: id, Kind: md.Kind, Text: text, Pos: pos, Cos: c})
+			p.Records = append(p.Records, Record{ID: id, Kind: md.Kind, Section: md.Section, Option: md.Option, Text: text, Pos: pos, Cos: c})
 			pos++
 		case index.KindExample:
 			if strings.Contains(id, "#EXAMPLES#") && strings.Contains(id[strings.LastIndex(id, "#"):], ".") {
 				continue // a long example's later chunk
 			}
-			p.Records = append(p.Records, Record{ID: id, Kind: md.Kind, Text: text, Cos: c})
+			p.Records = append(p.Records, Record{ID: id, Kind: md.Kind, Section: md.Section, Option: md.Option, Text: text, Cos: c})
 		}
 	}
 	return p

@@ -17,8 +17,9 @@ import (
 // Record is one option or example record of a command, as the ranker
 // sees it.
 type Record struct {
-	ID   string
-	Kind index.Kind // index.KindOption or index.KindExample
+	ID              string
+	Kind            index.Kind // index.KindOption or index.KindExample
+	Section, Option string     // as the index's metadata gives them
 	// Text is the chunk's text, its heading line included.
 	Text string
 	// Pos is an option's place among its page's options (0-based), in

@@ -183,3 +183,18 @@ func wordCount(s string) int { return len(strings.Fields(s)) }
 // ExampleLine is an example record's command line as it would be run
 // (its first line that starts with the command, invocation), or "".
 func ExampleLine(invocation string, m search.Match) string { return exampleLine(invocation, m) }
+
+// ChosenFlags are the options among the first chosen of ms (a hit's
+// Matches, a doc's Records) as their page spells them ("-C, --directory
+// DIR"), best first: the option ranker's choice, which the JSON carries
+// in the matches themselves (search.CommandHit.Chosen).
+func ChosenFlags(ms []search.Match, chosen int) []string {
+	var out []string
+	for _, m := range ms[:min(chosen, len(ms))] {
+		if m.Kind == index.KindOption {
+			label, _ := manparse.SplitChunk(string(m.Kind), m.Text)
+			out = append(out, label)
+		}
+	}
+	return out
+}

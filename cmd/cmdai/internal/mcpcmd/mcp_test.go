@@ -98,7 +98,7 @@ func (f *fakeServe) Query(_ context.Context, q answer.QueryRequest) (answer.Quer
 	return answer.QueryResult{Collection: "from serve"}, nil
 }
 
-func (f *fakeServe) DocsFor(context.Context, string, string, bool) (search.CommandDoc, error) {
+func (f *fakeServe) Docs(context.Context, string, string, bool) (search.CommandDoc, error) {
 	return search.CommandDoc{}, nil
 }
 

@@ -115,7 +115,7 @@ func (a *Answerer) Explain(ctx context.Context, q answer.ExplainRequest) (answer
 // Docs asks serve for one command's records.
 func (a *Answerer) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
 	return ask(ctx, a, q, a.Here.Docs, func(c *serve.Client) (search.CommandDoc, error) {
-		return c.DocsFor(ctx, q.Command, q.Request, q.Strict)
+		return c.Docs(ctx, q.Command, q.Request, q.Strict)
 	}, always)
 }
 

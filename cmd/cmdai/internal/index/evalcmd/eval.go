@@ -84,26 +84,7 @@ const baselineMode = "bm25-pages"
 // function (tests see the parsed options).
 func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cli.Command {
 	opts := &EvalOptions{Factory: f}
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
-		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
-		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused,learned," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, learned, " + baselineMode + " (baseline)", Destination: &opts.Modes},
-		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
-		&cli.StringFlag{Name: "misses", Usage: "write each missed request (expected command not first) per mode to JSON Lines `FILE`", Destination: &opts.Misses},
-		&cli.BoolFlag{Name: "compare", Usage: "compare every mode with the baseline mode on the same requests (paired sign test)", Destination: &opts.Compare},
-		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
-		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
-		&cli.StringFlag{Name: "learned-weights", Usage: "learned mode's weights from JSON `FILE` ({\"feature\": weight}): for tuning on a train split", Destination: &opts.LearnedWeights},
-		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/research/learn-ranker.py fits)", Destination: &opts.Features},
-		&cli.StringFlag{Name: "adapter", Usage: "score learned mode with the query adapter in `FILE` in place of the reranker's own (make adapter-train)", Destination: &opts.Adapter},
-		&cli.StringFlag{Name: "vectors", Usage: "write each request's embedding to JSON Lines `FILE` (what scripts/research/train-adapter.py fits)", Destination: &opts.Vectors},
-		&cli.StringFlag{Name: "outcomes", Usage: "write every request's outcome per mode (rank, needed options found, flag shown) to JSON Lines `FILE` (scripts/research/paired-outcomes.py pairs two)", Destination: &opts.Outcomes},
-		&cli.BoolFlag{Name: "no-option-rank", Usage: "answer without the option ranker (the matches in the command ranking's order): the flag figures' baseline", Destination: &opts.NoOptionRank},
-		&cli.StringFlag{Name: "option-features", Usage: "write the option ranker's features of each request's expected command's records to JSON Lines `FILE` (what scripts/research/learn-options.py fits; train requests only)", Destination: &opts.OptionFeatures},
-		&cli.BoolFlag{Name: "page-examples", Usage: "with --option-features: add every indexed page's examples as requests (the example's description, needing the options its line uses)", Destination: &opts.PageExamples},
-		&cli.StringFlag{Name: "option-weights", Usage: "the option ranker's weights from JSON `FILE` ({\"features\": {...}, \"margin\": M, \"max\": N}): for tuning on a train split", Destination: &opts.OptionWeights},
-		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
-	}
+	flags := evalFlags(opts)
 	flags = append(flags, cmdutil.ModelFlags(&opts.Model)...)
 	flags = append(flags, cmdutil.RerankFlags(&opts.Model.Rerank)...)
 	flags = append(flags, cmdutil.ChromaFlags(&opts.Chroma)...)
@@ -272,18 +253,8 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 		}
 		s.Reranker = adapter.Attach(s.Reranker, a) // in place of the one the reranker came with
 	}
-	s.NoOptionRank = opts.NoOptionRank
-	if opts.OptionWeights != "" {
-		w, err := optrank.ReadWeights(opts.OptionWeights)
-		if err != nil {
-			return cmdutil.UsageError("--option-weights: %v", err)
-		}
-		s.Options = &w
-	}
-	if opts.OptionFeatures != "" {
-		if err := writeOptionFeatures(ctx, s, queries, opts.OptionFeatures, opts.PageExamples); err != nil {
-			return err
-		}
+	if err := optionRanker(ctx, &s, opts, queries); err != nil {
+		return err
 	}
 	if opts.Vectors != "" {
 		if err := writeVectors(ctx, s, queries, opts.Vectors); err != nil {
@@ -334,6 +305,11 @@ func runEval(ctx context.Context, opts *EvalOptions) error {
 			return err
 		}
 	}
+	return writeResults(opts, all)
+}
+
+// writeResults writes the --misses and --outcomes files of the results.
+func writeResults(opts *EvalOptions, all []evaluate.EvalResult) error {
 	if opts.Misses != "" {
 		if err := evaluate.WriteMisses(opts.Misses, all); err != nil {
 			return fmt.Errorf("%w: check the --misses path and free space", err)
@@ -459,4 +435,46 @@ func bytesOf(sizes []int) *evaluate.Bytes {
 		}
 	}
 	return &evaluate.Bytes{P50: pct(0.5), P95: pct(0.95), Under4K: float64(under) / float64(len(s))}
+}
+
+// evalFlags are eval's own flags (the model's, reranker's and Chroma's
+// are added by NewCmdEval).
+func evalFlags(opts *EvalOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"query\": ..., \"command\": ...}", Required: true, Destination: &opts.Queries},
+		&cli.IntFlag{Name: "k", Value: 10, Usage: "rank `N` commands per query", Destination: &opts.K},
+		&cli.StringFlag{Name: "mode", Value: "semantic,keyword,hybrid,fused,learned," + baselineMode, Usage: "comma-separated `MODES`: semantic, keyword, hybrid, fused, learned, " + baselineMode + " (baseline)", Destination: &opts.Modes},
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per mode", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.StringFlag{Name: "misses", Usage: "write each missed request (expected command not first) per mode to JSON Lines `FILE`", Destination: &opts.Misses},
+		&cli.BoolFlag{Name: "compare", Usage: "compare every mode with the baseline mode on the same requests (paired sign test)", Destination: &opts.Compare},
+		&cli.StringFlag{Name: "baseline", Usage: "the `MODE` --compare pairs the others with (default: the first mode given; implies --compare)", Destination: &opts.Baseline},
+		&cli.StringFlag{Name: "fused-weights", Usage: "fused mode's weights as `JSON` (e.g. {\"page\": 0.5}; fields left out keep their defaults): for tuning on a train split", Destination: &opts.FusedWeights},
+		&cli.StringFlag{Name: "learned-weights", Usage: "learned mode's weights from JSON `FILE` ({\"feature\": weight}): for tuning on a train split", Destination: &opts.LearnedWeights},
+		&cli.StringFlag{Name: "features", Usage: "write learned mode's candidates and their features per request to JSON Lines `FILE` (what scripts/research/learn-ranker.py fits)", Destination: &opts.Features},
+		&cli.StringFlag{Name: "adapter", Usage: "score learned mode with the query adapter in `FILE` in place of the reranker's own (make adapter-train)", Destination: &opts.Adapter},
+		&cli.StringFlag{Name: "vectors", Usage: "write each request's embedding to JSON Lines `FILE` (what scripts/research/train-adapter.py fits)", Destination: &opts.Vectors},
+		&cli.StringFlag{Name: "outcomes", Usage: "write every request's outcome per mode (rank, needed options found, flag shown) to JSON Lines `FILE` (scripts/research/paired-outcomes.py pairs two)", Destination: &opts.Outcomes},
+		&cli.BoolFlag{Name: "no-option-rank", Usage: "answer without the option ranker (the matches in the command ranking's order): the flag figures' baseline", Destination: &opts.NoOptionRank},
+		&cli.StringFlag{Name: "option-features", Usage: "write the option ranker's features of each request's expected command's records to JSON Lines `FILE` (what scripts/research/learn-options.py fits; train requests only)", Destination: &opts.OptionFeatures},
+		&cli.BoolFlag{Name: "page-examples", Usage: "with --option-features: add every indexed page's examples as requests (the example's description, needing the options its line uses)", Destination: &opts.PageExamples},
+		&cli.StringFlag{Name: "option-weights", Usage: "the option ranker's weights from JSON `FILE` ({\"features\": {...}, \"margin\": M, \"max\": N}): for tuning on a train split", Destination: &opts.OptionWeights},
+		&cli.StringFlag{Name: "distro", Usage: "evaluate the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
+	}
+}
+
+// optionRanker sets s's option ranker as asked (--no-option-rank,
+// --option-weights) and writes --option-features.
+func optionRanker(ctx context.Context, s *search.Searcher, opts *EvalOptions, queries []evaluate.EvalQuery) error {
+	s.NoOptionRank = opts.NoOptionRank
+	if opts.OptionWeights != "" {
+		w, err := optrank.ReadWeights(opts.OptionWeights)
+		if err != nil {
+			return cmdutil.UsageError("--option-weights: %v", err)
+		}
+		s.Options = &w
+	}
+	if opts.OptionFeatures == "" {
+		return nil
+	}
+	return writeOptionFeatures(ctx, *s, queries, opts.OptionFeatures, opts.PageExamples)
 }

@@ -41,12 +41,7 @@ const maxPageExamples = 8
 // itself left out of its page).
 func writeOptionFeatures(ctx context.Context, s search.Searcher, queries []evaluate.EvalQuery, path string, pageExamples bool) error {
 	need := needOf(s)
-	type job struct {
-		query, command, source string
-		needed                 []evaluate.Needed
-		skip                   string
-	}
-	var jobs []job
+	var jobs []optionJob
 	for _, q := range queries {
 		want, ok := s.Keywords.Command(q.Command)
 		if !ok || (len(q.Options) == 0 && q.Line == "") {
@@ -57,43 +52,11 @@ func writeOptionFeatures(ctx context.Context, s search.Searcher, queries []evalu
 			return err
 		}
 		if len(n) > 0 {
-			jobs = append(jobs, job{query: q.Text(), command: want, source: "request", needed: n})
+			jobs = append(jobs, optionJob{query: q.Text(), command: want, source: "request", needed: n})
 		}
 	}
 	if pageExamples {
-		for _, c := range commandsOf(s) {
-			p := optrank.PageOf(s.Keywords, c, nil)
-			known := map[string]bool{}
-			var opts []optrank.Record
-			for _, r := range p.Records {
-				if r.Kind == index.KindOption {
-					opts = append(opts, r)
-					for _, sp := range optrank.Spellings(r.Label()) {
-						known[sp] = true
-					}
-				}
-			}
-			taken := 0
-			for _, r := range p.Records {
-				if r.Kind != index.KindExample || taken == maxPageExamples {
-					continue
-				}
-				desc, line := splitExample(r.Text, c)
-				if desc == "" || line == "" {
-					continue
-				}
-				var n []evaluate.Needed
-				for _, o := range opts {
-					if sp := optrank.Spellings(o.Label()); optrank.Uses(line, sp, known) {
-						n = append(n, evaluate.Needed{ID: o.ID, Spellings: sp})
-					}
-				}
-				if len(n) > 0 {
-					jobs = append(jobs, job{query: desc, command: c, source: "page", needed: n, skip: r.ID})
-					taken++
-				}
-			}
-		}
+		jobs = append(jobs, pageExampleJobs(s)...)
 	}
 	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -109,7 +72,7 @@ func writeOptionFeatures(ctx context.Context, s search.Searcher, queries []evalu
 				return fmt.Errorf("embed the requests: %w", err)
 			}
 			for i, j := range part {
-				pages, err := s.OptionPages(ctx, vecs[i], []string{j.command})
+				pages, err := optrank.Pages(ctx, s.Keywords, s.Coll, s.KeywordDir, vecs[i], []string{j.command})
 				if err != nil {
 					return err
 				}
@@ -198,4 +161,54 @@ func splitExample(text, command string) (desc, line string) {
 	line = strings.TrimSpace(paras[at])
 	desc = strings.TrimSpace(strings.Join(paras[:at], " "))
 	return strings.Join(strings.Fields(desc), " "), line
+}
+
+// optionJob is one request whose option features are written: its
+// expected command, the records it needs, and the example it was made
+// from (skip: left out of its page).
+type optionJob struct {
+	query, command, source string
+	needed                 []evaluate.Needed
+	skip                   string
+}
+
+// pageExampleJobs are every indexed page's examples as requests (at most
+// maxPageExamples a page): the description, needing the options its
+// command line uses.
+func pageExampleJobs(s search.Searcher) []optionJob {
+	var jobs []optionJob
+	for _, c := range commandsOf(s) {
+		p := optrank.PageOf(s.Keywords, c, nil)
+		known := map[string]bool{}
+		var opts []optrank.Record
+		for _, r := range p.Records {
+			if r.Kind == index.KindOption {
+				opts = append(opts, r)
+				for _, sp := range optrank.Spellings(r.Label()) {
+					known[sp] = true
+				}
+			}
+		}
+		taken := 0
+		for _, r := range p.Records {
+			if r.Kind != index.KindExample || taken == maxPageExamples {
+				continue
+			}
+			desc, line := splitExample(r.Text, c)
+			if desc == "" || line == "" {
+				continue
+			}
+			var n []evaluate.Needed
+			for _, o := range opts {
+				if sp := optrank.Spellings(o.Label()); optrank.Uses(line, sp, known) {
+					n = append(n, evaluate.Needed{ID: o.ID, Spellings: sp})
+				}
+			}
+			if len(n) > 0 {
+				jobs = append(jobs, optionJob{query: desc, command: c, source: "page", needed: n, skip: r.ID})
+				taken++
+			}
+		}
+	}
+	return jobs
 }
