@@ -130,7 +130,7 @@ func fakeMachine(t *testing.T) (bin, man, marker string) {
 	}
 	// a native executable, as --help-fallback runs no local #! script
 	helpfixture.Write(t, bin, "helpy", helpyScript(bin, ""))
-	src, err := os.ReadFile("../../manparse/testdata/frob.1")
+	src, err := os.ReadFile(frobFixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,3 +304,14 @@ func TestRunScanUnknownCommand(t *testing.T) {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}
 }
+
+// frobFixture is manparse's fixture page, by an absolute path found once
+// when the tests start: read by many tests of this package, it must not
+// depend on the working directory at the time.
+var frobFixture = func() string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "manparse", "testdata", "frob.1"))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
