@@ -41,6 +41,9 @@ func SplitChunk(kind, text string) (label, body string) {
 	return first, rest
 }
 
+// maxPara bounds the bytes of one paragraph split into chunks.
+const maxPara = 64 << 10
+
 // DefaultMaxTokens is all-MiniLM-L6-v2's sequence limit: the model
 // truncates beyond 256 word pieces, so a longer chunk would be embedded
 // by its start only.
@@ -333,6 +336,12 @@ func (c *chunker) pack(paras []string, budget int) []string {
 // split cuts one over-long paragraph into pieces within budget: at
 // sentence ends where it can, else between words, else between runes.
 func (c *chunker) split(para string, budget int) []string {
+	if len(para) > maxPara {
+		// no page has a paragraph this long; one made by a macro that
+		// calls itself would cost its splitting seconds (each unit is
+		// counted with the text before it)
+		para = strings.ToValidUTF8(para[:maxPara], "")
+	}
 	var out []string
 	cur := ""
 	for _, unit := range splitUnits(para) {
