@@ -8,66 +8,15 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
-// Match is one chunk that answered a request.
-type Match struct {
-	ID      string     `json:"id"`
-	Kind    index.Kind `json:"kind"`
-	Section string     `json:"section"`
-	Option  string     `json:"option,omitempty"`
-	// Score is the chunk's score in the ranking that found it: its cosine
-	// similarity (semantic) or its BM25 score (keyword, BM25 set too).
-	Score float64 `json:"score"`
-	// BM25 is the keyword score of a chunk the keyword ranking found.
-	BM25 float64 `json:"bm25,omitempty"`
-	Text string  `json:"text"`
-	// Truncated: Text is the start of the chunk's text (a compact answer,
-	// search.Request.MatchText).
-	Truncated bool `json:"truncated,omitempty"`
-}
-
-// CommandHit is one command with the chunks of it that matched.
-type CommandHit struct {
-	Command string `json:"command"`
-	// Parent is set when Command is a subcommand's page (git-commit):
-	// the command a line starts with ("git"); the subcommand is the rest
-	// of Command after "Parent-".
-	Parent      string  `json:"parent,omitempty"`
-	Score       float64 `json:"score"`
-	Description string  `json:"description,omitempty"`
-	// Version is the version of the installed package owning the
-	// command (its Package), or a custom doc's own; empty when neither
-	// is known, never the page's title-line source field.
-	Version       string `json:"version,omitempty"`
-	Package       string `json:"package,omitempty"`
-	ManSection    string `json:"man_section,omitempty"`
-	InstalledPath string `json:"installed_path,omitempty"`
-	// Aliases are the other names of the command (sharing its page): a
-	// list, as in `index scan --json`.
-	Aliases []string `json:"aliases,omitempty"`
-	// Source is man, help, custom (a user's command doc) or hint.
-	Source string `json:"source,omitempty"`
-	// Priority is a custom doc's: high, medium or low.
-	Priority string  `json:"priority,omitempty"`
-	Matches  []Match `json:"matches"`
-	// Chosen is how many of the first Matches the option ranker chose
-	// (options and examples that do what was asked, best first: package
-	// optrank): what an answer shows by default (Compact).
-	// render.ChosenFlags names the options among them.
-	Chosen int `json:"chosen,omitempty"`
-}
-
-// Invocation is how a command line starts for this hit: "git commit"
-// for git-commit(1)'s page, else the command's name.
-func (h CommandHit) Invocation() string {
-	if h.Parent != "" {
-		if sub, ok := strings.CutPrefix(h.Command, h.Parent+"-"); ok {
-			return h.Parent + " " + sub
-		}
-	}
-	return h.Command
-}
+// Match is one chunk that answered a request; CommandHit one command
+// with the chunks of it that matched (package shown).
+type (
+	Match      = shown.Match
+	CommandHit = shown.CommandHit
+)
 
 // PageName is the indexed name of a command as a user may write it:
 // "git commit" is git-commit, the subcommand's page; one word is

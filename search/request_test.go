@@ -2,9 +2,7 @@ package search
 
 import (
 	"context"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/search/kwstore"
 )
@@ -40,31 +38,5 @@ func TestAnswerTrimsMatches(t *testing.T) {
 		if a.Commands[0].Matches[0].ID != full[0].Matches[0].ID {
 			t.Errorf("Matches %d: first match %s, want the best, %s", c.matches, a.Commands[0].Matches[0].ID, full[0].Matches[0].ID)
 		}
-	}
-}
-
-// Compact cuts a long match's text at a word, marks it, and leaves short
-// ones and the caller's matches alone.
-func TestCompactCutsText(t *testing.T) {
-	long := "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines for each input file. " + strings.Repeat("More words here. ", 20)
-	orig := []Match{{ID: "a", Text: long}, {ID: "b", Text: "short"}}
-	hits := []CommandHit{{Command: "grep", Matches: orig}}
-	got := Compact(hits, 0, 0)[0].Matches
-	if len(got) != 2 || !got[0].Truncated || got[1].Truncated || got[1].Text != "short" {
-		t.Fatalf("Compact: %+v", got)
-	}
-	if len(got[0].Text) > DefaultMatchText+len(" …") || !strings.HasSuffix(got[0].Text, " …") || !strings.HasPrefix(long, strings.TrimSuffix(got[0].Text, " …")) {
-		t.Errorf("cut text %q (%d bytes), want at most %d bytes of the start, cut at a word, with \" …\"", got[0].Text, len(got[0].Text), DefaultMatchText)
-	}
-	if orig[0].Text != long || orig[0].Truncated {
-		t.Errorf("Compact changed the caller's match: %+v", orig[0])
-	}
-	if got := Compact([]CommandHit{{Matches: []Match{{Text: long}}}}, -1, -1)[0].Matches[0]; got.Text != long || got.Truncated {
-		t.Errorf("Compact(-1, -1) cut the text: %q", got.Text)
-	}
-	// no space to cut at, multibyte runes: a rune boundary
-	u := strings.Repeat("é", 300)
-	if c := cutText(u, 201); !strings.HasSuffix(c, " …") || len(c) > 201+len(" …") || !utf8.ValidString(c) {
-		t.Errorf("cutText of %d bytes of é: %q", len(u), c)
 	}
 }

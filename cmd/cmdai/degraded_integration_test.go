@@ -120,10 +120,11 @@ func TestQueryDegradedNamedCommand(t *testing.T) {
 	}
 }
 
-// TestQueryMatchesPerCommand: an answer shows the best 2 matches of each
-// command, their text cut to about 200 bytes, unless --matches asks for
-// more or --full for every match whole; the commands and the first
-// matches are the same either way.
+// TestQueryMatchesPerCommand: an answer shows the options and examples
+// the option ranker chose for each command, else its best 2 matches,
+// their text cut to about 200 bytes, unless --matches asks for more or
+// --full for every match whole; the commands and the first matches are
+// the same either way.
 func TestQueryMatchesPerCommand(t *testing.T) {
 	realEnv(t)
 	frobIndex(t)
@@ -143,8 +144,12 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 		trimmed := false
 		for i, c := range short.Commands {
 			l := long.Commands[i]
-			if len(c.Matches) != min(search.DefaultMatches, len(l.Matches)) {
-				t.Errorf("--mode %s: %s shows %d matches of %d, want min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), search.DefaultMatches)
+			want := min(search.DefaultMatches, len(l.Matches))
+			if c.Chosen > 0 { // the options that do what was asked (a small answer: all fit)
+				want = c.Chosen
+			}
+			if len(c.Matches) != want || want > len(l.Matches) {
+				t.Errorf("--mode %s: %s shows %d matches of %d (chosen %d), want the chosen ones, else min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), c.Chosen, search.DefaultMatches)
 				continue
 			}
 			for j, m := range c.Matches {

@@ -30,7 +30,11 @@ CMDAI="${CMDAI:-$REPO/bin/cmdai}"
 PY="${OPTIONS_PYTHON:-$TOOLS/chroma/venv/bin/python}"
 SRC_HOME="${CMDAI_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/cmdai}"
 PER_COMMAND="${OPTIONS_PER_COMMAND:-12}"
-BUDGET="${OPTIONS_BUDGET:-2.0}" # records shown per command on average, at most (bytes per answer)
+# how many records an answer shows per command at most, and the score
+# margin within which the next is shown too: chosen on train answers
+# (index eval on the train files); optrank.Fit keeps what fits 4 KB
+MAX="${OPTIONS_MAX:-8}"
+MARGIN="${OPTIONS_MARGIN:-3.0}"
 log() { echo "train-options: $*" >&2; }
 
 [ -x "$CMDAI" ] || { log "no $CMDAI: run \`make build\` first"; exit 1; }
@@ -55,7 +59,7 @@ log "features: requests-train.jsonl and every page's examples"
 
 log "fitting (5-fold CV by command)"
 "$PY" "$REPO/scripts/research/learn-options.py" "$OUT/features-nl2bash.jsonl" "$OUT/features-own.jsonl" \
-	--budget "$BUDGET" >"$OUT/weights.json" 2> >(tee "$OUT/fit.log" >&2)
+	--max "$MAX" --margin "$MARGIN" >"$OUT/weights.json" 2> >(tee "$OUT/fit.log" >&2)
 wait
 "$PY" - "$OUT/weights.json" "$REPO/search/optrank/weights.go" <<'PYEOF'
 import json, sys
@@ -68,8 +72,9 @@ package optrank
 // Default are the option ranker's weights: scripts/research/learn-options.py
 // on TRAIN data alone (NL2Bash's train split with its command lines, our
 // requests-train.jsonl with its annotated options, every indexed page's
-// own examples), the penalty and how many records an answer shows chosen
-// by 5-fold cross-validation by command (docs/ranking.md, "Which flag").
+// own examples), the penalty chosen by 5-fold cross-validation by command,
+// how many records an answer shows on train answers (docs/ranking.md,
+// "Which flag").
 var Default = Weights{{
 	Features: map[string]float64{{{feats}}},
 	Margin:   {w["margin"]!r},

@@ -5,10 +5,11 @@ package optrank
 // Default are the option ranker's weights: scripts/research/learn-options.py
 // on TRAIN data alone (NL2Bash's train split with its command lines, our
 // requests-train.jsonl with its annotated options, every indexed page's
-// own examples), the penalty and how many records an answer shows chosen
-// by 5-fold cross-validation by command (docs/ranking.md, "Which flag").
+// own examples), the penalty chosen by 5-fold cross-validation by command,
+// how many records an answer shows on train answers (docs/ranking.md,
+// "Which flag").
 var Default = Weights{
 	Features: map[string]float64{"arg": 0.2691, "bm25": 0.0612, "bm25_rel": 1.0338, "common": 3.5173, "cos": 3.6209, "cos_gap": 5.7092, "ex_bm25": -0.3085, "ex_cos": 2.2131, "ex_use": -0.3515, "example": 1.5408, "name": 2.3991, "pos": -0.2684, "rr_cos": -0.0414, "syn": 0.3878},
 	Margin:   3.0,
-	Max:      2,
+	Max:      8,
 }

@@ -119,7 +119,9 @@ func exampleParts(command, body string, truncated bool) (cmdLine, text string) {
 		var cmds, rest []string
 		for _, l := range strings.Split(p, "\n") {
 			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "$ ") || t == command || (strings.HasPrefix(t, command+" ") && !isProse(t)) {
+			if n := len(cmds); n > 0 && strings.HasSuffix(cmds[n-1], "\\") && t != "" {
+				cmds[n-1] += "\n" + t // a line continued: find's "find / \" goes on
+			} else if strings.HasPrefix(t, "$ ") || t == command || (strings.HasPrefix(t, command+" ") && !isProse(t)) {
 				cmds = append(cmds, strings.TrimPrefix(t, "$ "))
 			} else if t != "" {
 				rest = append(rest, t)

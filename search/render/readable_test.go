@@ -29,6 +29,8 @@ func TestItemOf(t *testing.T) {
 			Item{Kind: index.KindExample, Label: "tar cf - . | zip -7 | dd of=/dev/nrst0 obs=8k\ndd if=/dev/nrst0 ibs=8k | funzip | tar xf -", Text: "For tape backups"}},
 		{"example with $ prompts", hit("find"), search.Match{Kind: index.KindExample, Text: "find(1) example\n$ find /tmp -name core -type f -print | xargs /bin/rm -f"},
 			Item{Kind: index.KindExample, Label: "find /tmp -name core -type f -print | xargs /bin/rm -f"}},
+		{"example whose command line goes on (a trailing backslash)", hit("find"), search.Match{Kind: index.KindExample, Text: "find(1) example\nList large files into big.txt.\n\n$ find / \\\n\\( -size +100M -fprintf /root/big.txt '%p\\n' \\)\n\nThe backslash continues the line."},
+			Item{Kind: index.KindExample, Label: "find / \\\n\\( -size +100M -fprintf /root/big.txt '%p\\n' \\)", Text: "List large files into big.txt."}},
 		{"example of prose and a bullet", hit("find"), search.Match{Kind: index.KindExample, Text: "find(1) example\nFind files named core in or below the directory /tmp and delete them.\n\n•"},
 			Item{Kind: index.KindExample, Text: "Find files named core in or below the directory /tmp and delete them."}},
 		{"summary: its prose, not its synopsis", hit("wc"), search.Match{Kind: index.KindSummary, Section: "NAME", Text: "wc(1) - print newline, word, and byte counts\nSYNOPSIS\nwc [OPTION]... [FILE]...\nPrint newline, word, and byte counts for each FILE. A word is ..."},

@@ -103,11 +103,17 @@ func (p Printer) Items(items []render.Item, pad string) {
 		case it.Kind == index.KindOption && it.Label != "":
 			p.option(lead, leadCols, pad, col, it)
 		case it.Kind == index.KindExample && it.Label != "":
+			prompt := "$ "
 			for i, l := range strings.Split(it.Label, "\n") {
 				if i > 0 {
 					lead, leadCols = pad, len(pad)
 				}
-				p.wrapped(lead+"$ ", leadCols+2, len(pad)+4, l, p.St.Example)
+				p.wrapped(lead+prompt, leadCols+2, len(pad)+4, l, p.St.Example)
+				// a line continued ("find / \\") goes on under it, not as a command of its own
+				prompt = "$ "
+				if strings.HasSuffix(l, "\\") {
+					prompt = "  "
+				}
 			}
 			p.wrapped(pad+"  ", len(pad)+2, len(pad)+2, it.Text, p.St.Dim)
 		default:

@@ -20,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/internal/termstyle"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // QueryOptions are the inputs of `cmdai index query`.
@@ -116,7 +117,7 @@ func newCmd(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Command {
 		&cli.IntFlag{Name: "max-tokens", Value: render.DefaultContextTokens, Usage: "token budget of --context: at most `N` tokens", Destination: &opts.ContextTokens},
 		&cli.StringFlag{Name: "distro", Usage: "query the index of distribution `ID` (default: this machine's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.StringFlag{Name: "mode", Value: string(search.DefaultMode), Usage: "`MODE`: learned (the default: every channel below and priors, weighed as learned on a train split), semantic (embeddings), keyword (BM25 and command names), hybrid (both, fused) or fused (semantic with BM25 over NAME chunks and whole pages, and command names)", EnvVars: []string{"CMDAI_QUERY_MODE"}, Destination: &opts.Mode},
-		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching options, examples or passages of each command (default: the options and examples that do what was asked, as many as the option ranker chose, else 2; --json: each cut to about 200 bytes; --context chooses its own)", Destination: &opts.Matches},
+		&cli.IntFlag{Name: "matches", Value: search.DefaultMatches, Usage: "show the `N` best matching options, examples or passages of each command (default: the options and examples that do what was asked, as many as the option ranker chose and a 4 KB answer holds, the first command the most, else 2; --json: an option's first sentence, else the first 200 bytes; --context chooses its own)", Destination: &opts.Matches},
 		&cli.BoolFlag{Name: "full", Usage: "show every matching chunk of each command with its whole text (by default the best --matches; --json cuts each to about 200 bytes)", Destination: &opts.Full},
 		&cli.BoolFlag{Name: "strict", Usage: "fail (exit 4) when Chroma cannot be reached, instead of a keyword-only answer from disk", Destination: &opts.Strict},
 		&cli.BoolFlag{Name: "scores", Usage: "show the ranking's scores and the sections matched", Destination: &opts.Scores},
@@ -190,7 +191,10 @@ func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error 
 	if err != nil {
 		return err
 	}
-	if text && !opts.Full {
+	switch {
+	case text && !opts.Full && opts.Matches == 0:
+		res.Commands = shown.Whole(res.Commands) // as many as --json shows
+	case text && !opts.Full:
 		res.Commands = search.Compact(res.Commands, opts.Matches, -1)
 	}
 	return printQuery(opts, res)
