@@ -26,8 +26,9 @@ type Match struct {
 	// BM25 is the keyword score of a chunk the keyword ranking found.
 	BM25 float64 `json:"bm25,omitempty"`
 	Text string  `json:"text"`
-	// Truncated: Text is the start of the chunk's text (a compact answer,
-	// search.Request.MatchText).
+	// Truncated: Text is shortened (a compact answer,
+	// search.Request.MatchText): the start of the chunk's text, or an
+	// example's start and its command line (exampleCut).
 	Truncated bool `json:"truncated,omitempty"`
 }
 
@@ -127,6 +128,8 @@ func Compact(hits []CommandHit, matches, text int) []CommandHit {
 			switch {
 			case text == 0 && ms[j].Kind == index.KindOption:
 				ms[j].Text, ms[j].Truncated = firstSentence(ms[j].Text, n)
+			case text == 0 && ms[j].Kind == index.KindExample && len(ms[j].Text) > n:
+				ms[j].Text, ms[j].Truncated = exampleCut(ms[j].Text, hits[i].Invocation(), n), true
 			case n > 0 && len(ms[j].Text) > n:
 				ms[j].Text, ms[j].Truncated = cutText(ms[j].Text, n), true
 			}
@@ -179,6 +182,40 @@ func firstSentence(s string, n int) (string, bool) {
 		return cutText(s, n), true
 	}
 	return s, false
+}
+
+// exampleCut is an example's text (its heading line, what it does, its
+// command line) within about n bytes that keeps its command line: what
+// it does cut shorter when the line would fall past n. The line is the
+// first that starts with "$ " or the command (invocation), with the
+// lines a trailing backslash continues; without one, cutText.
+func exampleCut(s, invocation string, n int) string {
+	lines := strings.Split(s, "\n")
+	start := -1
+	for i, l := range lines[1:] {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "$ ") || t == invocation || strings.HasPrefix(t, invocation+" ") {
+			start = i + 1
+			break
+		}
+	}
+	if start < 0 || len(strings.Join(lines[:start+1], "\n")) <= n {
+		return cutText(s, n)
+	}
+	end := start + 1
+	for end < len(lines) && strings.HasSuffix(strings.TrimSpace(lines[end-1]), "\\") {
+		end++
+	}
+	cmd := strings.Join(lines[start:end], "\n")
+	if len(cmd) > n/2 {
+		cmd = cutText(cmd, n/2)
+	}
+	desc := strings.TrimSpace(strings.Join(lines[1:start], "\n"))
+	if room := n - len(lines[0]) - len(cmd) - len("\n …\n\n"); room > 0 && len(desc) > room {
+		desc = cutText(desc, room)
+	} else if room <= 0 {
+		desc = "…"
+	}
+	return lines[0] + "\n" + desc + "\n\n" + cmd
 }
 
 // minSentence is how long a first sentence is at least: "e.g. " and

@@ -102,3 +102,19 @@ func TestLaterOptionsShowTheirFirstSentence(t *testing.T) {
 		t.Errorf("firstSentence: %q, %v", s, cut)
 	}
 }
+
+// An example whose command line starts past the cut keeps it: what it
+// does is cut shorter instead.
+func TestExampleKeepsItsCommandLine(t *testing.T) {
+	ex := "find(1) example\nTraverse the filesystem just once, listing set-user-ID files and directories into /root/suid.txt and large files into /root/big.txt, which takes a while on a big disk.\n\n$ find / \\\n\\( -size +100M -fprintf /root/big.txt '%p\\n' \\)\n\nThis example uses the line-continuation character."
+	h := []CommandHit{{Command: "find", Chosen: 2, Matches: []Match{{ID: "a", Kind: "option", Text: "find(1) option -size n\nFile uses n units of space."}, {ID: "b", Kind: "example", Text: ex}}}}
+	got := Compact(h, 0, 0)[0].Matches[1]
+	if !got.Truncated || !strings.HasPrefix(got.Text, "find(1) example\nTraverse the filesystem") || !strings.HasSuffix(got.Text, "$ find / \\\n\\( -size +100M -fprintf /root/big.txt '%p\\n' \\)") || len(got.Text) > ChosenMatchText+len(" …") {
+		t.Errorf("example cut to %q (%d bytes): want its heading, the start of what it does and its whole command line within %d bytes", got.Text, len(got.Text), ChosenMatchText)
+	}
+	// no command line to keep: its start
+	plain := strings.Repeat("Some prose about the example. ", 10)
+	if got := exampleCut("find(1) example\n"+plain, "find", 100); got != cutText("find(1) example\n"+plain, 100) {
+		t.Errorf("exampleCut without a command line: %q", got)
+	}
+}
