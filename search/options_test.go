@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -127,4 +129,44 @@ func chosenFlags(ms []Match, chosen int) []string {
 		}
 	}
 	return out
+}
+
+// A page with no OPTIONS section is answered from its examples; a page
+// with thousands of options gets a choice of at most Max, and the
+// answer stays within its byte budget.
+func TestChoiceWithoutOptionsAndWithThousands(t *testing.T) {
+	recs := []chroma.Record{
+		rec("frob.1#NAME", "frob", "summary", "frob(1) - twiddle bits", nil),
+		rec("frob.1#EXAMPLES#1", "frob", "example", "frob(1) example\nTwiddle every bit of a file in place:\n\nfrob -i data.bin", map[string]any{"section": "EXAMPLES"}),
+		rec("big.1#NAME", "big", "summary", "big(1) - a command with thousands of options", nil),
+	}
+	cos := map[string]float64{"frob.1#EXAMPLES#1": 0.7}
+	for i := range 3000 {
+		id := fmt.Sprintf("big.1#OPTIONS#--opt%d", i)
+		recs = append(recs, rec(id, "big", "option", fmt.Sprintf("big(1) option --opt%d N\nTwiddle bit %d of every file, %s.", i, i, strings.Repeat("and more words ", i%7)), map[string]any{"option": fmt.Sprintf("--opt%d", i), "section": "OPTIONS"}))
+		cos[id] = 0.3 + float64(i%100)/1000
+	}
+	f := &inFake{fakeCollection: newFake(recs, []float64{0.6, 0.55, 0.5, 0.4}), cos: cos}
+	kw, err := kwstore.Build(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Searcher{Coll: f, Embedder: fakeEmbedder{}, Keywords: kw}
+	a, err := s.Answer(context.Background(), Request{Query: "twiddle the bits of a file", K: 2, Mode: ModeSemantic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := commands(a.Commands); c != "frob big" {
+		t.Fatalf("commands %q, want frob big", c)
+	}
+	if frob := a.Commands[0]; frob.Chosen != 1 || frob.Matches[0].ID != "frob.1#EXAMPLES#1" {
+		t.Errorf("frob (no OPTIONS section) %+v, want its example chosen", frob)
+	}
+	big := a.Commands[1]
+	if big.Chosen < 1 || big.Chosen > optrank.Default.Max || len(big.Matches) != big.Chosen {
+		t.Errorf("big (3,000 options): %d chosen, %d shown; want 1 to %d, all shown", big.Chosen, len(big.Matches), optrank.Default.Max)
+	}
+	if b, _ := json.Marshal(a.Commands); len(b) > optrank.AnswerBudget {
+		t.Errorf("answer of %d bytes, over the budget of %d", len(b), optrank.AnswerBudget)
+	}
 }
