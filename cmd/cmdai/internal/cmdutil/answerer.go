@@ -37,6 +37,14 @@ func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *an
 // in this process (package serveorhere).
 type ServeOrHere = serveorhere.Answerer
 
+// AnswersHere says a command answers in this process whatever serve
+// runs: --no-serve, or another Chroma than serve's (--chroma-url,
+// --chroma-data). The command's model options add theirs
+// (ModelOptions.RulesOutServe).
+func AnswersHere(noServe bool, o ChromaOptions) bool {
+	return noServe || o.URL != "" || o.DataDir != ""
+}
+
 // ServeOrHere is who answers a command: a running serve unless noServe,
 // another Chroma (--chroma-url, --chroma-data) or local (the command's own
 // reasons) says otherwise, else here.
@@ -47,7 +55,7 @@ func (f *Factory) ServeOrHere(here answer.Answerer, noServe bool, o ChromaOption
 	a := &ServeOrHere{
 		Client: func(ctx context.Context) (*serve.Client, bool) { return f.ServeClient(ctx) },
 		Here:   here,
-		Local:  local || noServe || o.URL != "" || o.DataDir != "",
+		Local:  local || AnswersHere(noServe, o),
 	}
 	if !a.Local {
 		a.Start = f.autoStart(auto)

@@ -113,8 +113,9 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 	pc := answer.PerCall{Local: local}
 	sc := &serveConn{dial: p.dial, resolve: p.resolve, distro: opts.Distro}
 	wctx, stopWatch := context.WithCancel(ctx)
-	// another Chroma or model than serve's: serve cannot answer as we would
-	if !opts.NoServe && opts.Chroma.URL == "" && opts.Chroma.DataDir == "" && opts.Model.Variant == "" && opts.Model.Backend == "" {
+	// another Chroma, model or reranker than serve's: serve cannot answer
+	// as we would (the rule `index query` follows too)
+	if !cmdutil.AnswersHere(opts.NoServe, opts.Chroma) && !opts.Model.RulesOutServe() {
 		if socket, err := p.socket(); err == nil {
 			h := mcpserver.Handover{Local: local, Wanted: func() bool { return owns.Load() && p.starting(socket) },
 				Logf: func(format string, a ...any) { fmt.Fprintf(opts.IO.ErrOut, "cmdai mcp: "+format+"\n", a...) }}

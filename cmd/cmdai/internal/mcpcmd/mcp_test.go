@@ -223,7 +223,7 @@ func TestAnswererPrefersServePerCall(t *testing.T) {
 
 // A serve that holds another distribution's index is not asked (and its
 // client is closed); neither is serve with --no-serve, another Chroma or
-// another model than serve's.
+// another model or reranker than serve's.
 func TestAnswererAsksServeOnlyWhenItAnswersAsWeWould(t *testing.T) {
 	fp := &fakeParts{running: true, srv: &fakeServe{collection: "cmdai_linux_fedora-40"}}
 	opts, _ := testOptions(Options{Distro: "debian-12"})
@@ -238,6 +238,9 @@ func TestAnswererAsksServeOnlyWhenItAnswersAsWeWould(t *testing.T) {
 		"--chroma-data":   {Chroma: cmdutil.ChromaOptions{DataDir: "/tmp/other"}},
 		"--model-variant": {Model: cmdutil.ModelOptions{Variant: "fp32"}},
 		"--embed-backend": {Model: cmdutil.ModelOptions{Backend: "go"}},
+		// the reranker's choice too: a serve reranks as it loaded
+		"--no-rerank":    {Model: cmdutil.ModelOptions{Rerank: cmdutil.RerankOptions{Off: true}}},
+		"--reranker-dir": {Model: cmdutil.ModelOptions{Rerank: cmdutil.RerankOptions{Dir: "/tmp/other-reranker"}}},
 	} {
 		fp := &fakeParts{running: true, srv: &fakeServe{collection: "cmdai_linux_debian-12"}}
 		opts, _ := testOptions(o)
