@@ -199,5 +199,5 @@ func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, err
 		}
 		po.PathDirs, po.ManPath = pages.ScanDirs(getenv)
 	}
-	return CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, po)
+	return CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, q.Verify, po)
 }

@@ -86,6 +86,10 @@ type IndexStatus struct {
 // stale commands; ?path=...&manpath=... is the caller's environment.
 type StatusRequest struct {
 	Detailed bool
+	// Verify checks every record against its authenticator, not a
+	// sample (CheckIndex): seconds on a whole machine's index. Answered
+	// where it is asked (`index status --verify` rules serve out).
+	Verify bool
 	// Env is the caller's $PATH and $MANPATH, against which staleness is
 	// judged (the commands installed for the caller); nil, a request
 	// without path, judges against serve's own environment.

@@ -12,8 +12,8 @@ import (
 // CollectStatus is the status of the indexes on st's server (mode:
 // "embedded" or "remote", as the connection was made), with the
 // staleness of info's (against the commands po finds) and the check of
-// its records.
-func CollectStatus(ctx context.Context, st *chroma.Store, mode string, info distro.Info, detailed bool, po pages.Options) (IndexStatus, error) {
+// its records (all of them when verify, else a sample: CheckIndex).
+func CollectStatus(ctx context.Context, st *chroma.Store, mode string, info distro.Info, detailed, verify bool, po pages.Options) (IndexStatus, error) {
 	var s IndexStatus
 	var err error
 	s.Server.URL, s.Server.Mode, s.Server.Version = st.URL, mode, st.Version
@@ -34,7 +34,7 @@ func CollectStatus(ctx context.Context, st *chroma.Store, mode string, info dist
 		if c.Stale, err = builder.Stale(ctx, coll, po, detailed); err != nil {
 			return s, err
 		}
-		if c.Verification, err = VerifyIndex(ctx, coll); err != nil {
+		if c.Verification, err = CheckIndex(ctx, coll, verify); err != nil {
 			return s, err
 		}
 	}

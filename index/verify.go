@@ -18,6 +18,9 @@ type Verification struct {
 	// Metadata is the check of the collection's own metadata: "verified",
 	// "tampered" or "unauthenticated" (MetadataState).
 	Metadata string `json:"metadata_check"`
+	// Sampled: Records are a sample spread over the collection (a status
+	// asked without --verify), not all of it.
+	Sampled bool `json:"sampled,omitempty"`
 }
 
 // MetadataState names the check of a collection's metadata (OpenMeta's
@@ -82,9 +85,17 @@ func (v *Verification) Summary() string {
 		if v.Failed() > 0 {
 			line += fmt.Sprintf(" (also %d of %d records failed verification)", v.Failed(), v.Records)
 		}
-		return line
+		return line + v.sampleNote()
 	}
-	return v.records()
+	return v.records() + v.sampleNote()
+}
+
+// sampleNote says a failed check read a sample of the records (Sampled).
+func (v *Verification) sampleNote() string {
+	if !v.Sampled || v.Failed() == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d records checked, a sample: `cmdai index status --verify` checks every one)", v.Records)
 }
 
 func (v *Verification) records() string {

@@ -286,7 +286,7 @@ func (l *Index) Status(ctx context.Context, _ answer.StatusRequest) (answer.Inde
 	}
 	c := builder.CollectionStatus{Name: name, Records: n, Meta: index.ParseMeta(s.Coll.Metadata()), Current: true}
 	if coll, ok := s.Coll.(*chroma.Collection); ok {
-		if c.Verification, err = answer.VerifyIndex(ctx, coll); err != nil {
+		if c.Verification, err = answer.CheckIndex(ctx, coll, false); err != nil {
 			return answer.IndexStatus{}, l.fail(ctx, err)
 		}
 	}

@@ -145,5 +145,5 @@ func (w *Index) Status(ctx context.Context, req answer.StatusRequest) (answer.In
 		// scan with their own
 		po.PathDirs, po.ManPath = pages.ScanDirs(req.Env.Getenv)
 	}
-	return answer.CollectStatus(ctx, conn.Store, conn.Mode, w.info, req.Detailed, po)
+	return answer.CollectStatus(ctx, conn.Store, conn.Mode, w.info, req.Detailed, req.Verify, po)
 }

@@ -29,10 +29,10 @@ func TestStatusFlags(t *testing.T) {
 		got = nil
 		return runIndex(t, NewCmdStatus(f, func(o *StatusOptions) error { got = o; return nil }), env, args...)
 	}
-	if err := status(cmdtest.Env{"CMDAI_NO_SERVE": "1", "CMDAI_JSON": "true", "CMDAI_CHROMA_DATA": "/d"}, "--detailed", "--distro", "fedora-40"); err != nil || got == nil {
+	if err := status(cmdtest.Env{"CMDAI_NO_SERVE": "1", "CMDAI_JSON": "true", "CMDAI_CHROMA_DATA": "/d"}, "--detailed", "--verify", "--distro", "fedora-40"); err != nil || got == nil {
 		t.Fatal(err)
 	}
-	want := StatusOptions{Factory: f, Detailed: true, JSON: true, Distro: "fedora-40", NoServe: true, Chroma: cmdutil.ChromaOptions{TokenHeader: "Authorization", DataDir: "/d"}}
+	want := StatusOptions{Factory: f, Detailed: true, Verify: true, JSON: true, Distro: "fedora-40", NoServe: true, Chroma: cmdutil.ChromaOptions{TokenHeader: "Authorization", DataDir: "/d"}}
 	if !got.AutoServe.On || got.AutoServe.Idle != cmdutil.DefaultAutoServeIdle {
 		t.Errorf("auto-serve by default: %+v; want on, idle %s", got.AutoServe, cmdutil.DefaultAutoServeIdle)
 	}
@@ -134,5 +134,19 @@ func TestPrintStatus(t *testing.T) {
 	printStatus(&StatusOptions{Factory: f}, IndexStatus{})
 	if !strings.Contains(out.String(), "no cmdai indexes on this server\n") {
 		t.Errorf("empty server:\n%s", out)
+	}
+}
+
+// --verify says every record of this distribution's index was checked,
+// and how long the status took; nothing for a sample or another index.
+func TestPrintVerified(t *testing.T) {
+	st := IndexStatus{Collections: []builder.CollectionStatus{
+		{Name: "cmdai_linux_debian-12", Current: true, Verification: &index.Verification{Records: 900, Metadata: "verified"}},
+		{Name: "cmdai_linux_fedora-40", Verification: &index.Verification{Records: 10, Metadata: "verified"}},
+	}}
+	var b strings.Builder
+	printVerified(&b, st, 2345*time.Millisecond)
+	if want := "  verified: all 900 records match their authenticators (status took 2.3 s)\n"; b.String() != want {
+		t.Errorf("printed %q, want %q", b.String(), want)
 	}
 }

@@ -24,8 +24,11 @@ import (
 // StatusOptions are the inputs of `cmdai index status`.
 type StatusOptions struct {
 	*cmdutil.Factory
-	Detailed  bool
-	JSON      bool
+	Detailed bool
+	JSON     bool
+	// Verify checks every record, not a sample (answer.CheckIndex), in
+	// this process, and says how long it took.
+	Verify    bool
 	Distro    string
 	Chroma    cmdutil.ChromaOptions
 	NoServe   bool
@@ -45,6 +48,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Comm
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "detailed", Usage: "also list the stale commands and the index's metadata", Destination: &opts.Detailed},
 		&cli.BoolFlag{Name: "json", Usage: "print the status as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
+		&cli.BoolFlag{Name: "verify", Usage: "check every record against its authenticator, not a sample of " + fmt.Sprint(answer.StatusSample) + " (seconds on a large index; in this process)", Destination: &opts.Verify},
 		&cli.StringFlag{Name: "distro", Usage: "this machine's distribution `ID` (default: detected)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 	}
 	flags = append(flags, cmdutil.NoServeFlag(&opts.NoServe))
@@ -53,10 +57,12 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Comm
 	return &cli.Command{
 		Name:      "status",
 		Usage:     "show the indexes, their model, age, staleness and the server's health",
-		UsageText: "cmdai index status [--detailed] [--json]",
+		UsageText: "cmdai index status [--detailed] [--verify] [--json]",
 		Description: `Lists cmdai's collections with their record counts, model and build time,
 and, for this distribution's, how many installed commands changed since it
-was built (executable or man page), were installed or were removed.
+was built (executable or man page), were installed or were removed. It
+checks the index's sealed metadata and a sample of its records against
+their authenticators; --verify checks every record (as doctor does).
 Exit code 3 when this distribution has no index.
 
 EXAMPLES:
@@ -82,16 +88,21 @@ EXAMPLES:
 func RunStatus(ctx context.Context, opts *StatusOptions) error {
 	env, envOK := scanEnv(opts.getenv())
 	a := opts.answerer(envOK)
-	st, err := a.Status(ctx, answer.StatusRequest{Detailed: opts.Detailed, Env: &env})
+	start := time.Now()
+	st, err := a.Status(ctx, answer.StatusRequest{Detailed: opts.Detailed, Verify: opts.Verify, Env: &env})
 	if err != nil {
 		return err
 	}
+	took := time.Since(start)
 	if opts.JSON {
 		if err := jsonout.Encode(opts.IO.Out, st); err != nil {
 			return err
 		}
 	} else {
 		printStatus(opts, st)
+		if opts.Verify {
+			printVerified(opts.IO.Out, st, took)
+		}
 		printServe(ctx, opts, a.Started)
 	}
 	for _, c := range st.Collections {
@@ -100,6 +111,17 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 		}
 	}
 	return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
+}
+
+// printVerified says that --verify checked every record of this
+// distribution's index, and how long it took (failures are printed with
+// the collection).
+func printVerified(out io.Writer, st IndexStatus, took time.Duration) {
+	for _, c := range st.Collections {
+		if v := c.Verification; c.Current && v != nil && v.OK() {
+			fmt.Fprintf(out, "  verified: all %d records match their authenticators (status took %.1f s)\n", v.Records, took.Seconds())
+		}
+	}
 }
 
 // printServe says which serve answers this data home's read commands:

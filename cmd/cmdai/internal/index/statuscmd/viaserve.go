@@ -7,14 +7,15 @@ import (
 
 // answerer is who tells the status: a running serve, unless --no-serve,
 // another Chroma (--chroma-url, --chroma-data), the scan seams, an
-// environment serve would refuse (envOK false) or another distribution
-// than serve's is asked for, else this process. The request carries this
+// environment serve would refuse (envOK false), --verify (the whole
+// check, here) or another distribution than serve's is asked for, else
+// this process. The request carries this
 // process's $PATH and $MANPATH, so that serve judges staleness against
 // the commands installed for the caller, as this process does.
 func (opts *StatusOptions) answerer(envOK bool) *cmdutil.ServeOrHere {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
 	here.PathDirs, here.ManPath = opts.PathDirs, opts.ManPath
-	a := opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK, opts.AutoServe.For(opts.Distro))
+	a := opts.ServeOrHere(here, opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK || opts.Verify, opts.AutoServe.For(opts.Distro))
 	a.Distro = opts.Distro
 	return a
 }

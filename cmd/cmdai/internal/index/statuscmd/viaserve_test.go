@@ -25,6 +25,7 @@ func TestStatusAnswerer(t *testing.T) {
 		{"PathDirs", StatusOptions{PathDirs: []string{"/bin"}}, true, true},
 		{"ManPath", StatusOptions{ManPath: []string{"/man"}}, true, true},
 		{"relative MANPATH", StatusOptions{}, false, true},
+		{"--verify (every record, here)", StatusOptions{Verify: true}, true, true},
 	} {
 		opts := c.opts
 		opts.Factory, opts.Distro = &cmdutil.Factory{}, "debian-12"

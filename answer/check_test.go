@@ -1,0 +1,103 @@
+package answer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/testmode"
+)
+
+// A status checks a sample of a large collection's records (StatusSample
+// of them, spread over it), and finds a collection rewritten wholesale;
+// asked for all, it checks every one; a small collection is checked
+// whole either way. On a real Chroma server.
+func TestCheckIndexSamplesALargeCollection(t *testing.T) {
+	testmode.Heavy(t, "the Chroma server")
+	if os.Getenv("CMDAI_TOOLS") == "" {
+		t.Setenv("CMDAI_TOOLS", filepath.Join("..", ".tools"))
+	}
+	bin, err := chroma.FindBin("", os.Getenv)
+	if err != nil {
+		t.Fatalf("%v (run the tests with `make test`, which installs Chroma)", err)
+	}
+	ctx := context.Background()
+	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: filepath.Join(t.TempDir(), "chroma")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop() })
+	key := index.NewRecordKey(filepath.Join(t.TempDir(), index.KeyFileName))
+	st, err := chroma.Connect(ctx, chroma.Config{URL: srv.URL, Auth: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 3*StatusSample + 17
+	var recs []chroma.Record
+	for i := range n {
+		recs = append(recs, chroma.Record{ID: fmt.Sprintf("cmd%04d.1#NAME", i), Document: fmt.Sprintf("cmd%04d(1) - does thing %d", i, i),
+			Metadata: map[string]any{"command": fmt.Sprintf("cmd%04d", i), "kind": "summary"}, Embedding: []float32{1, float32(i % 7), 0}})
+	}
+	check := func(name string, all bool) *index.Verification {
+		t.Helper()
+		c, err := st.OpenCollection(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := CheckIndex(ctx, c, all)
+		if err != nil || v == nil {
+			t.Fatalf("CheckIndex(%s, %v): %v, %v", name, all, v, err)
+		}
+		return v
+	}
+	big, err := st.CreateCollection(ctx, "big", map[string]any{"k": "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Upsert(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	if v := check("big", false); !v.Sampled || v.Records != StatusSample || !v.OK() {
+		t.Errorf("a status of %d records: %+v, want a sample of %d, all verified", n, *v, StatusSample)
+	}
+	if v := check("big", true); v.Sampled || v.Records != n || !v.OK() {
+		t.Errorf("--verify of %d records: %+v, want every one checked", n, *v)
+	}
+	// rewritten wholesale by a writer without the key: the sample sees it
+	other, err := chroma.Connect(ctx, chroma.Config{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	oc, err := other.OpenCollection(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewritten := make([]chroma.Record, len(recs))
+	for i, r := range recs {
+		r.Document += " (rewritten)"
+		rewritten[i] = r
+	}
+	if err := oc.Upsert(ctx, rewritten); err != nil {
+		t.Fatal(err)
+	}
+	if v := check("big", false); v.OK() || v.Failed() != StatusSample || !strings.Contains(v.Summary(), "--verify") {
+		t.Errorf("a sample of a rewritten collection: %+v (%s), want every sampled record failed and --verify named", *v, v.Summary())
+	}
+	small, err := st.CreateCollection(ctx, "small", map[string]any{"k": "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := small.Upsert(ctx, recs[:StatusSample/2]); err != nil {
+		t.Fatal(err)
+	}
+	if v := check("small", false); v.Sampled || v.Records != StatusSample/2 {
+		t.Errorf("a status of %d records: %+v, want them all checked", StatusSample/2, *v)
+	}
+}
