@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/config/homemove"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/homemove"
 )
 
 // MoveOldHome brings the index and the model an older cmdai kept under
