@@ -7,9 +7,9 @@ import (
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/swap"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/ship"
 )
 
 // CollectionStatus describes one cmdai collection.
@@ -30,7 +30,7 @@ type CollectionStatus struct {
 // Temporary reports whether name is a collection a build or an import
 // works with beside an index.
 func Temporary(name string) bool {
-	for _, s := range []string{buildSuffix, ship.ImportSuffix, ship.OldSuffix} {
+	for _, s := range []string{buildSuffix, swap.ImportSuffix, swap.OldSuffix} {
 		if strings.HasSuffix(name, s) {
 			return true
 		}

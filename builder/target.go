@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/swap"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/ship"
 )
 
 // buildSuffix names the collection a first or --force build writes into
@@ -42,7 +42,7 @@ type stored struct {
 // import does, so that the previous index answers until then and no
 // reader ever sees a half index.
 func openTarget(ctx context.Context, store *chroma.Store, o Options, info embed.Info, meta index.Meta) (target, error) {
-	if err := ship.RecoverImport(ctx, store, o.Collection); err != nil {
+	if err := swap.Recover(ctx, store, o.Collection); err != nil {
 		return target{}, err
 	}
 	t := target{name: o.Collection, held: map[string]stored{}}
@@ -155,7 +155,7 @@ func (t *target) finish(ctx context.Context, store *chroma.Store, name string, s
 		return err
 	}
 	if t.name != name {
-		return ship.Swap(ctx, store, t.name, name)
+		return swap.Swap(ctx, store, t.name, name)
 	}
 	return nil
 }

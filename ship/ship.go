@@ -6,12 +6,12 @@ package ship
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/swap"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/packaging"
 )
@@ -94,18 +94,11 @@ type ImportOptions struct {
 	Limits   packaging.Limits
 }
 
-// Suffixes of the collections an import works with next to its target
-// (status shows them as temporary).
-const (
-	ImportSuffix = "__import"
-	OldSuffix    = "__old"
-)
-
 // Import loads a tarball into a collection atomically: the records go into
 // a temporary collection, which replaces the target only once all of them
 // are in and verified; a failure (or a kill) before that leaves the
 // previous index as it was, and a kill during the swap itself is repaired
-// by the next import (RecoverImport).
+// by the next import (swap.Recover).
 func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptions) (packaging.Manifest, string, error) {
 	var (
 		to              Target
@@ -138,10 +131,10 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 			if o.Validate {
 				return nil
 			}
-			if err := RecoverImport(ctx, store, target); err != nil {
+			if err := swap.Recover(ctx, store, target); err != nil {
 				return err
 			}
-			tmpName = target + ImportSuffix
+			tmpName = target + swap.ImportSuffix
 			md := index.Placed(m.CollectionMetadata, to.Distro, to.OS)
 			index.SetComplete(md, false) // until every record is in
 			tmp, err = store.CreateCollection(ctx, tmpName, md)
@@ -185,60 +178,5 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 	if o.Validate {
 		return m, target, nil
 	}
-	return m, target, Swap(ctx, store, tmpName, target)
-}
-
-// Swap puts the collection tmp in target's place: target is set aside as
-// target+OldSuffix first, so a kill between the two renames is undone by
-// RecoverImport. indexer's builds swap their result in with it too.
-func Swap(ctx context.Context, store *chroma.Store, tmp, target string) error {
-	old := target + OldSuffix
-	hadOld := true
-	if err := store.RenameCollection(ctx, target, old); errors.Is(err, chroma.ErrNoCollection) {
-		hadOld = false
-	} else if err != nil {
-		return fmt.Errorf("set the previous index aside: %w", err)
-	}
-	if err := store.RenameCollection(ctx, tmp, target); err != nil {
-		if hadOld {
-			if err2 := store.RenameCollection(context.WithoutCancel(ctx), old, target); err2 != nil {
-				return fmt.Errorf("put the new index in place: %w; and restoring the previous one failed: %v (run the import again: it repairs this)", err, err2)
-			}
-		}
-		return fmt.Errorf("put the new index in place: %w (the previous index is unchanged)", err)
-	}
-	if hadOld {
-		if err := store.DeleteCollection(ctx, old); err != nil {
-			return fmt.Errorf("imported, but removing the previous index %s failed: %w", old, err)
-		}
-	}
-	return nil
-}
-
-// RecoverImport repairs what a killed import leaves behind: a half-loaded
-// temporary collection is dropped, and if the kill fell between the two
-// renames of the swap, the previous index goes back in place.
-func RecoverImport(ctx context.Context, store *chroma.Store, target string) error {
-	names, err := store.ListCollections(ctx, target)
-	if err != nil {
-		return err
-	}
-	have := map[string]bool{}
-	for _, c := range names {
-		have[c.Name] = true
-	}
-	if have[target+ImportSuffix] {
-		if err := store.DeleteCollection(ctx, target+ImportSuffix); err != nil {
-			return fmt.Errorf("remove the leftover of an interrupted import: %w", err)
-		}
-	}
-	if have[target+OldSuffix] {
-		if have[target] {
-			return store.DeleteCollection(ctx, target+OldSuffix)
-		}
-		if err := store.RenameCollection(ctx, target+OldSuffix, target); err != nil {
-			return fmt.Errorf("restore the index an interrupted import set aside: %w", err)
-		}
-	}
-	return nil
+	return m, target, swap.Swap(ctx, store, tmpName, target)
 }
