@@ -5,9 +5,15 @@
 // serve (answer/warm), held for an MCP session (answer/session) or
 // opened per call for the CLI (OneShot); from disk when Chroma is down
 // (Degradable, marked degraded); and through a running serve
-// (serve.Remote, chosen per call by PerCall). `index query`, `explain`,
+// (serve.Remote, chosen per call by ServeFirst, the one rule of who
+// answers). `index query`, `explain`,
 // `serve` and `mcp` parse their input, make one call here and print;
 // every search reaches Search, every line Judge.
+//
+// Size: one room, answering: the request types, the search and judge
+// every door runs, the answers from disk and the two rules over them
+// (ServeFirst, Degrade) change together; the holders that keep an index
+// open live in answer/warm and answer/session.
 package answer
 
 import (

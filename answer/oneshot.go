@@ -30,9 +30,9 @@ func (c Conn) close() {
 // OneShot answers each call in this process and keeps nothing between
 // calls: it connects to Chroma, opens what the operation needs, answers
 // and closes. When Chroma cannot be started or reached, or another
-// cmdai holds its data (Degradable), queries, docs and explain answer
-// from disk instead, marked degraded. It is `index query`, `explain` and
-// `index status` when no serve answers for them.
+// cmdai holds its data, it returns Connect's error, which Degrade
+// answers from disk (Degraded). It is `index query`, `explain`, `show`
+// and `index status` when no serve answers for them.
 type OneShot struct {
 	// Connect reaches Chroma (the CLI's Factory.Connect, bound to the
 	// command's Chroma flags). Its failures are marked
@@ -76,14 +76,12 @@ func (o *OneShot) resolve(ctx context.Context, id string) (distro.Info, error) {
 
 // Query searches the distribution's index: the searcher of its
 // collection and model, with the keyword index unless the mode is
-// semantic. When Chroma cannot be reached the answer comes from disk
-// (QueryFromDisk): an assistant must not be blocked.
+// semantic.
 func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
 	req, err := SearchRequest(q)
 	if err != nil {
 		return QueryResult{}, err
 	}
-	start := time.Now()
 	info, err := o.resolve(ctx, q.Distro)
 	if err != nil {
 		return QueryResult{}, err
@@ -96,7 +94,7 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 	defer cleanup()
 	conn, err := o.Connect(ctx)
 	if err != nil {
-		return QueryFromDisk(ctx, o.Getenv, info.CollectionName(), req, start, err)
+		return QueryResult{}, err
 	}
 	defer conn.close()
 	keywordDir := ""
@@ -115,8 +113,7 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 
 // Docs is one command's records from the distribution's collection (no
 // model unless a request narrows it: then the model and the keyword
-// index rank its options, as a query's are); when Chroma cannot be
-// reached, from disk (DocsFromDisk).
+// index rank its options, as a query's are).
 func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, error) {
 	info, err := o.resolve(ctx, "")
 	if err != nil {
@@ -124,8 +121,7 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	}
 	conn, err := o.Connect(ctx)
 	if err != nil {
-		doc, err := DocsFromDisk(ctx, o.Getenv, info.CollectionName(), q.Command, q.Strict, err)
-		return NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
+		return search.CommandDoc{}, err
 	}
 	defer conn.close()
 	if q.Request == "" {
@@ -151,15 +147,14 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 // Explain judges the line by the distribution's option records. The
 // collection is opened on the first lookup (lazyIndex), so a line the
 // shell cannot parse, or one with no command to look up (assignments,
-// export, [[ ]]), starts no Chroma; no model is loaded at all. When Chroma cannot be reached the keyword
-// index on disk judges instead (degraded).
+// export, [[ ]]), starts no Chroma; no model is loaded at all.
 func (o *OneShot) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
 	start := time.Now()
 	info, err := o.resolve(ctx, q.Distro)
 	if err != nil {
 		return ExplainResult{}, err
 	}
-	ix := &lazyIndex{base: ctx, connect: o.Connect, getenv: o.Getenv, strict: q.Strict, collection: info.CollectionName()}
+	ix := &lazyIndex{base: ctx, connect: o.Connect, collection: info.CollectionName()}
 	defer ix.close()
 	res, err := Judge(ctx, q.Line, info.CollectionName(), explain.CachedLookup(ix.lookup), OnPath(ctx, info), start)
 	if err != nil {
@@ -169,9 +164,6 @@ func (o *OneShot) Explain(ctx context.Context, q ExplainRequest) (ExplainResult,
 			return ExplainResult{}, oerr
 		}
 		return ExplainResult{}, err
-	}
-	if reason := ix.degradedReason(); reason != "" {
-		res.Degraded, res.DegradedReason = true, reason
 	}
 	return res, nil
 }
@@ -200,4 +192,16 @@ func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, err
 		po.PathDirs, po.ManPath = pages.ScanDirs(getenv)
 	}
 	return CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, q.Verify, po)
+}
+
+// Degraded is o answering from disk when Chroma cannot be reached
+// (Degrade): what the CLI's commands ask.
+func (o *OneShot) Degraded() Degrade {
+	return Degrade{Inner: o, Getenv: o.Getenv, Index: func(ctx context.Context, id string) (string, func(string) bool, error) {
+		info, err := o.resolve(ctx, id)
+		if err != nil {
+			return "", nil, err
+		}
+		return info.CollectionName(), OnPath(ctx, info), nil
+	}}
 }

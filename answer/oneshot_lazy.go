@@ -9,23 +9,19 @@ import (
 )
 
 // lazyIndex opens a distribution's collection once, on the first lookup
-// (Chroma alone: the collection's records are all explain reads), or the
-// keyword index on disk when Chroma cannot be reached.
+// (Chroma alone: the collection's records are all explain reads).
 type lazyIndex struct {
 	// base is the call's context: the Chroma server started for the
 	// first lookup lives as long as the call, not that lookup.
 	base       context.Context
 	connect    func(context.Context) (Conn, error)
-	getenv     func(string) string
-	strict     bool
 	collection string
 
-	mu       sync.Mutex
-	opened   bool
-	l        explain.Lookup
-	err      error
-	degraded string
-	conn     Conn
+	mu     sync.Mutex
+	opened bool
+	l      explain.Lookup
+	err    error
+	conn   Conn
 }
 
 func (x *lazyIndex) lookup(ctx context.Context, command string) (search.CommandDoc, error) {
@@ -43,14 +39,11 @@ func (x *lazyIndex) lookup(ctx context.Context, command string) (search.CommandD
 }
 
 // open connects to Chroma (or a running serve's, under its lease) and
-// opens the collection; when Chroma cannot be reached, the keyword
-// index on disk answers (DiskLookup). Callers hold x.mu.
+// opens the collection. Callers hold x.mu.
 func (x *lazyIndex) open(ctx context.Context) (explain.Lookup, error) {
 	conn, err := x.connect(ctx)
 	if err != nil {
-		l, reason, err := DiskLookup(x.getenv, x.collection, x.strict, err)
-		x.degraded = reason
-		return l, err
+		return nil, err
 	}
 	x.conn = conn
 	coll, err := OpenAnswerable(ctx, conn.Store, x.collection)
@@ -64,12 +57,6 @@ func (x *lazyIndex) openErr() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.err
-}
-
-func (x *lazyIndex) degradedReason() string {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.degraded
 }
 
 // close ends the connection (a private Chroma server stops), if the

@@ -30,17 +30,20 @@ func oneShot(t *testing.T, getenv func(string) string, cause error, connects *in
 	}
 }
 
-// TestOneShotQueryFromDisk: a query whose Chroma cannot be reached (the
-// connection's failure marked unreachable) is answered from the keyword
-// index on disk, degraded; strict, it is Chroma's error with exit 4; a
-// failure disk cannot help (no index) is returned as it is.
+// TestOneShotQueryFromDisk: OneShot returns the connection's failure
+// (marked unreachable) as it is; Degrade over it answers the query from
+// the keyword index on disk, degraded; strict, it is Chroma's error with
+// exit 4; a failure disk cannot help (no index) is returned as it is.
 func TestOneShotQueryFromDisk(t *testing.T) {
 	getenv := machine(t)
 	saveKeywords(t, getenv)
 	ctx := context.Background()
 	var n int
 	q := QueryRequest{Request: "count words", K: 3, Mode: "keyword"}
-	res, err := oneShot(t, getenv, down, &n).Query(ctx, q)
+	if _, err := oneShot(t, getenv, down, &n).Query(ctx, q); !errors.Is(err, down) {
+		t.Errorf("the holder alone: %v; want Chroma's error", err)
+	}
+	res, err := oneShot(t, getenv, down, &n).Degraded().Query(ctx, q)
 	if err != nil || !res.Degraded || res.Collection != coll || len(res.Commands) != 1 || res.Commands[0].Command != "wc" {
 		t.Fatalf("Chroma down: %+v %v; want wc from the keyword index, degraded", res, err)
 	}
@@ -49,15 +52,15 @@ func TestOneShotQueryFromDisk(t *testing.T) {
 	}
 	strict := q
 	strict.Strict = true
-	if _, err := oneShot(t, getenv, down, &n).Query(ctx, strict); exitcode.Of(err) != exitcode.Unreachable || !errors.Is(err, down) {
+	if _, err := oneShot(t, getenv, down, &n).Degraded().Query(ctx, strict); exitcode.Of(err) != exitcode.Unreachable || !errors.Is(err, down) {
 		t.Errorf("strict: %v (exit %d); want Chroma's error, exit 4", err, exitcode.Of(err))
 	}
 	noIndex := exitcode.With(exitcode.NoIndex, errors.New("no index cmdai_linux_test"))
-	if _, err := oneShot(t, getenv, noIndex, &n).Query(ctx, q); !errors.Is(err, noIndex) || err.Error() != noIndex.Error() {
+	if _, err := oneShot(t, getenv, noIndex, &n).Degraded().Query(ctx, q); !errors.Is(err, noIndex) || err.Error() != noIndex.Error() {
 		t.Errorf("no index: %v; want it as it is", err)
 	}
-	if n != 3 {
-		t.Errorf("%d connections for 3 queries", n)
+	if n != 4 {
+		t.Errorf("%d connections for 4 queries", n)
 	}
 }
 
@@ -110,13 +113,13 @@ func TestOneShotResolvesTheRequestsDistro(t *testing.T) {
 // TestOneShotExplainIsLazy: explain connects on the first lookup only,
 // once per line: a line of shell syntax alone (export, [[ ]]) or one the shell cannot parse
 // reaches no Chroma; when Chroma cannot be reached the keyword index on
-// disk judges, degraded; strict, or an error disk cannot help, is the
-// open's own error with its exit code.
+// disk judges (Degrade), degraded; strict, or an error disk cannot help,
+// is the open's own error with its exit code.
 func TestOneShotExplainIsLazy(t *testing.T) {
 	getenv := machine(t)
 	ctx := context.Background()
 	var n int
-	a := oneShot(t, getenv, down, &n)
+	a := oneShot(t, getenv, down, &n).Degraded()
 	if res, err := a.Explain(ctx, ExplainRequest{Line: "export A=1 && [[ -n $A ]]"}); err != nil || res.Degraded || n != 0 {
 		t.Errorf("builtins: %+v %v, %d connections; want an answer and none", res, err, n)
 	}
@@ -139,7 +142,7 @@ func TestOneShotExplainIsLazy(t *testing.T) {
 		t.Errorf("strict: %v; want Chroma's error, exit 4", err)
 	}
 	noIndex := exitcode.With(exitcode.NoIndex, errors.New("no index cmdai_linux_test: build it"))
-	if _, err := oneShot(t, getenv, noIndex, &n).Explain(ctx, ExplainRequest{Line: "wc -l a"}); !errors.Is(err, noIndex) || exitcode.Of(err) != exitcode.NoIndex {
+	if _, err := oneShot(t, getenv, noIndex, &n).Degraded().Explain(ctx, ExplainRequest{Line: "wc -l a"}); !errors.Is(err, noIndex) || exitcode.Of(err) != exitcode.NoIndex {
 		t.Errorf("no index: %v; want it as it is, exit 3", err)
 	}
 }
@@ -151,7 +154,7 @@ func TestOneShotDocsAndStatus(t *testing.T) {
 	saveKeywords(t, getenv)
 	ctx := context.Background()
 	var n int
-	a := oneShot(t, getenv, down, &n)
+	a := oneShot(t, getenv, down, &n).Degraded()
 	doc, err := a.Docs(ctx, DocsRequest{Command: "wc"})
 	if err != nil || doc.Command != "wc" || !doc.Degraded {
 		t.Errorf("docs: %+v %v; want wc from disk, degraded", doc, err)

@@ -4,6 +4,10 @@
 // answers queries, docs, explain, status and health as JSON; Dial gives
 // other processes a client of it, and a writer's lease makes it step
 // aside while an index is written.
+//
+// Size: one room, the wire between processes: the server's handlers and
+// the client that reads them (Client, Remote, Finder) share the request
+// types, the error body and the limits, and change together.
 package serve
 
 import (

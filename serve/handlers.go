@@ -31,6 +31,10 @@ const (
 	maxTokens       = 100000
 )
 
+// Limits are what serve takes in one request (answer.ServeFirst sends a
+// request past them to the door's own process instead).
+var Limits = answer.Limits{MaxK: MaxK, MaxRequestBytes: MaxRequestBytes, MaxLine: explain.MaxLine}
+
 func (s *Server) routes(socket bool) http.Handler {
 	mux := http.NewServeMux()
 	allow := map[string][]string{"/v1/query": {"POST"}, "/v1/docs": {"GET"}, "/v1/explain": {"POST"}, "/v1/status": {"GET"}, "/v1/health": {"GET", "HEAD"}}
@@ -109,10 +113,8 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 	switch {
 	case q.Request == "":
 		return q, badRequest("empty request: say what you want to do, e.g. \"find files modified today\"")
-	case len(q.Request) > MaxRequestBytes:
-		return q, badRequest("request of %d bytes: at most %d", len(q.Request), MaxRequestBytes)
-	case q.K <= 0 || q.K > MaxK:
-		return q, badRequest("k must be 1 to %d, not %d", MaxK, q.K)
+	case q.Check(Limits) != nil:
+		return q, badRequest("%v", q.Check(Limits))
 	case q.MaxTokens <= 0 || q.MaxTokens > maxTokens:
 		return q, badRequest("max_tokens must be 1 to %d, not %d", maxTokens, q.MaxTokens)
 	case q.Matches < 0:

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -41,6 +42,9 @@ func (f *fakeServe) Docs(_ context.Context, command, _ string, strict bool) (sea
 	f.strict = append(f.strict, strict)
 	if f.gone {
 		return search.CommandDoc{}, errors.New("connection refused")
+	}
+	if command == "noindex" {
+		return search.CommandDoc{}, &Error{Status: 404, Message: "no index cmdai_linux_test: build it with `cmdai index init`", ExitCode: exitcode.NoIndex}
 	}
 	if command != "grep" {
 		return search.CommandDoc{}, &Error{Status: 404, Message: fmt.Sprintf("unknown command %q: it is not in the index", command), ExitCode: 2}
@@ -95,13 +99,18 @@ func TestRemoteAsksAsToldAndKeepsErrors(t *testing.T) {
 	if _, err := r.Query(ctx, QueryRequest{Request: "x", Distro: "fedora-40"}); err != nil || f.asked[1].Distro != "fedora-40" {
 		t.Errorf("a request's own distribution: %+v %v", f.asked[1], err)
 	}
-	if _, err := r.Query(ctx, QueryRequest{Request: "bad", K: 1}); err == nil || err.Error() != "request of 3000 bytes: at most 2000" || errors.Is(err, answer.ErrServeGone) {
+	if _, err := r.Query(ctx, QueryRequest{Request: "bad", K: 1}); err == nil || err.Error() != "request of 3000 bytes: at most 2000" || errors.Is(err, answer.ErrServeGone) || exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("serve's error answer: %v; want its message as it is", err)
 	}
-	if _, err := r.Docs(ctx, answer.DocsRequest{Command: "nosuch"}); !errors.Is(err, search.ErrUnknownCommand) || err.Error() != `unknown command "nosuch": it is not in the index` {
-		t.Errorf("unknown command: %v", err)
+	if _, err := r.Docs(ctx, answer.DocsRequest{Command: "nosuch"}); !errors.Is(err, search.ErrUnknownCommand) || err.Error() != `unknown command "nosuch": it is not in the index` || exitcode.Of(err) != exitcode.Usage {
+		t.Errorf("unknown command: %v (exit %d); want ErrUnknownCommand, exit 2", err, exitcode.Of(err))
 	}
-	if doc, err := r.Docs(ctx, answer.DocsRequest{Command: "grep", Strict: true}); err != nil || doc.Command != "grep" || !f.strict[1] {
+	// the exit code the command would have had: a 404 of exit 3 is no
+	// index, not an unknown command
+	if _, err := r.Docs(ctx, answer.DocsRequest{Command: "noindex"}); errors.Is(err, search.ErrUnknownCommand) || exitcode.Of(err) != exitcode.NoIndex || err.Error() != "no index cmdai_linux_test: build it with `cmdai index init`" {
+		t.Errorf("no index: %v (exit %d); want serve's message and exit 3", err, exitcode.Of(err))
+	}
+	if doc, err := r.Docs(ctx, answer.DocsRequest{Command: "grep", Strict: true}); err != nil || doc.Command != "grep" || !f.strict[2] {
 		t.Errorf("docs: %+v %v (strict asked %v)", doc, err, f.strict)
 	}
 	if ex, err := r.Explain(ctx, ExplainRequest{Line: "ls -l"}); err != nil || !ex.OK || f.explains[0] != (ExplainRequest{Line: "ls -l", Distro: "debian-12"}) {

@@ -38,14 +38,6 @@ type Index struct {
 	base   context.Context
 	open   Opener
 	loadKW func(ctx context.Context, s *search.Searcher) error
-	// Disk, when set, names the collection whose answers from disk
-	// (answer.QueryFromDisk, answer.DocsFromDisk, answer.ExplainFromDisk) stand in for a
-	// search, docs or explain the index could not be opened for (Chroma
-	// down or busy). Its error (no distribution) leaves the open's error.
-	Disk func(ctx context.Context) (collection string, err error)
-	// Getenv finds the keyword index on disk and the live pages (nil:
-	// os.Getenv).
-	Getenv func(string) string
 	// OpenDocs, when set, opens the index without its model (the
 	// collection alone): all Explain reads. A session that only checks
 	// lines loads no model; its first search, docs or status call reopens
@@ -187,21 +179,11 @@ func (l *Index) fail(ctx context.Context, err error) error {
 	return fmt.Errorf("%w (the index was closed: the next call opens it again)", err)
 }
 
-// fromDisk tells whether an answer from disk may stand in for a call
-// whose index could not be opened, and for which collection.
-func (l *Index) fromDisk(ctx context.Context) (string, bool) {
-	if l.Disk == nil || ctx.Err() != nil {
-		return "", false
-	}
-	collection, err := l.Disk(ctx)
-	return collection, err == nil
-}
-
 // Query implements answer.Answerer with answer.Search, the search of every front door.
-// When the index cannot be opened because Chroma cannot be started or
-// reached, answer.QueryFromDisk answers (the assistant is not blocked); a
-// Chroma that dies mid-session is an error once, and the next call
-// starts it again.
+// When the index cannot be opened, the opener's error (answer.Degrade
+// answers from disk when Chroma cannot be started or reached); a Chroma
+// that dies mid-session is an error once, and the next call starts it
+// again.
 func (l *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
 	req, err := answer.SearchRequest(q)
 	if err != nil {
@@ -212,28 +194,19 @@ func (l *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryR
 	defer l.rearm()
 	s, err := l.searcher(req.Mode != search.ModeSemantic)
 	if err != nil {
-		if collection, ok := l.fromDisk(ctx); ok {
-			return answer.QueryFromDisk(ctx, l.Getenv, collection, req, time.Now(), err)
-		}
 		return answer.QueryResult{}, err
 	}
 	res, err := answer.Search(ctx, *s, req)
 	return res, l.fail(ctx, err)
 }
 
-// Docs implements answer.Answerer. When the index cannot be opened because
-// Chroma cannot be started or reached, answer.DocsFromDisk answers, as Query's
-// answer.QueryFromDisk does.
+// Docs implements answer.Answerer; the opener's error as Query's.
 func (l *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.rearm()
 	s, err := l.searcher(q.Request != "") // a request's options are ranked with the keyword index too
 	if err != nil {
-		if collection, ok := l.fromDisk(ctx); ok {
-			doc, err := answer.DocsFromDisk(ctx, l.Getenv, collection, q.Command, q.Strict, err)
-			return answer.NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
-		}
 		return search.CommandDoc{}, err
 	}
 	doc, err := s.Docs(ctx, q.Command)
@@ -242,9 +215,7 @@ func (l *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandD
 }
 
 // Explain implements answer.Answerer with answer.Judge: each command's records read
-// once while the index stays open. When the index cannot be opened
-// because Chroma cannot be started or reached, answer.ExplainFromDisk answers,
-// as Query's answer.QueryFromDisk does.
+// once while the index stays open; the opener's error as Query's.
 func (l *Index) Explain(ctx context.Context, q answer.ExplainRequest) (answer.ExplainResult, error) {
 	start := time.Now()
 	l.mu.Lock()
@@ -252,9 +223,6 @@ func (l *Index) Explain(ctx context.Context, q answer.ExplainRequest) (answer.Ex
 	defer l.rearm()
 	s, err := l.docsSearcher()
 	if err != nil {
-		if collection, ok := l.fromDisk(ctx); ok {
-			return answer.ExplainFromDisk(ctx, l.Getenv, collection, q.Line, l.OnPath, q.Strict, time.Now(), err)
-		}
 		return answer.ExplainResult{}, err
 	}
 	if l.docs == nil {

@@ -117,11 +117,12 @@ func TestSessionClosesWhenIdle(t *testing.T) {
 	}
 }
 
-// A search, docs or explain call whose index cannot be opened because
-// Chroma is down is answered from disk (the keyword index, the live
-// pages) for the collection Disk names, degraded; a strict one, one
-// whose Disk has no collection, one without Disk and a status call get
-// the opener's error, and so does an error disk cannot help.
+// A search, docs or explain call whose index cannot be opened is the
+// opener's error; answer.Degrade over the session answers it from disk
+// (the keyword index, the live pages) for the collection its Index
+// names, degraded; a strict one, one whose Index has no collection and a
+// status call get the opener's error, and so does an error disk cannot
+// help.
 func TestSessionFallsBackToDisk(t *testing.T) {
 	getenv := answertest.Machine(t)
 	answertest.SaveKeywords(t, getenv)
@@ -132,45 +133,44 @@ func TestSessionFallsBackToDisk(t *testing.T) {
 	ctx := context.Background()
 	q := answer.QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Full: true}
 	if _, err := l.Query(ctx, q); !errors.Is(err, down) {
-		t.Errorf("without Disk: %v, want the opener's error", err)
+		t.Errorf("the session alone: %v, want the opener's error", err)
 	}
 	asked := 0
-	l.Getenv = getenv
-	l.Disk = func(context.Context) (string, error) {
+	d := answer.Degrade{Inner: l, Getenv: getenv, Index: func(context.Context, string) (string, func(string) bool, error) {
 		asked++
 		if asked == 1 {
-			return "", errors.New("detect distribution: no /etc/os-release")
+			return "", nil, errors.New("detect distribution: no /etc/os-release")
 		}
-		return answertest.Collection, nil
+		return answertest.Collection, func(string) bool { return true }, nil
+	}}
+	if _, err := d.Query(ctx, q); !errors.Is(err, down) || asked != 1 {
+		t.Errorf("Index without a collection: %v (asked %d); want the opener's error", err, asked)
 	}
-	if _, err := l.Query(ctx, q); !errors.Is(err, down) || asked != 1 {
-		t.Errorf("Disk without a collection: %v (asked %d); want the opener's error", err, asked)
-	}
-	res, err := l.Query(ctx, q)
+	res, err := d.Query(ctx, q)
 	if err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only answer from") || res.Collection != answertest.Collection || len(res.Commands) != 1 || res.Commands[0].Command != "wc" {
 		t.Errorf("degraded search: %+v %v", res, err)
 	}
-	if _, err := l.Query(ctx, answer.QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Strict: true}); !errors.Is(err, down) {
+	if _, err := d.Query(ctx, answer.QueryRequest{Request: "print byte counts", K: 3, Mode: "semantic", Strict: true}); !errors.Is(err, down) {
 		t.Errorf("strict search: %v, want the opener's error", err)
 	}
-	if doc, err := l.Docs(ctx, answer.DocsRequest{Command: "wc"}); err != nil || !doc.Degraded || doc.Command != "wc" || !strings.Contains(doc.DegradedReason, "from the keyword index") {
+	if doc, err := d.Docs(ctx, answer.DocsRequest{Command: "wc"}); err != nil || !doc.Degraded || doc.Command != "wc" || !strings.Contains(doc.DegradedReason, "from the keyword index") {
 		t.Errorf("degraded docs: %+v %v", doc, err)
 	}
-	if doc, err := l.Docs(ctx, answer.DocsRequest{Command: "frob"}); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "read live from") {
+	if doc, err := d.Docs(ctx, answer.DocsRequest{Command: "frob"}); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "read live from") {
 		t.Errorf("docs of an installed command the keyword index lacks: %+v %v", doc, err)
 	}
-	if _, err := l.Docs(ctx, answer.DocsRequest{Command: "wc", Strict: true}); !errors.Is(err, down) {
+	if _, err := d.Docs(ctx, answer.DocsRequest{Command: "wc", Strict: true}); !errors.Is(err, down) {
 		t.Errorf("strict docs: %v, want the opener's error", err)
 	}
-	if ex, err := l.Explain(ctx, answer.ExplainRequest{Line: "wc -l f"}); err != nil || !ex.Degraded || ex.Collection != answertest.Collection || len(ex.Commands) != 1 {
+	if ex, err := d.Explain(ctx, answer.ExplainRequest{Line: "wc -l f"}); err != nil || !ex.Degraded || ex.Collection != answertest.Collection || len(ex.Commands) != 1 {
 		t.Errorf("degraded explain: %+v %v", ex, err)
 	}
 	n := asked
-	if _, err := l.Status(ctx, answer.StatusRequest{}); !errors.Is(err, down) || asked != n {
-		t.Errorf("status: %v (Disk asked %d more times); want the opener's error, no disk", err, asked-n)
+	if _, err := d.Status(ctx, answer.StatusRequest{}); !errors.Is(err, down) || asked != n {
+		t.Errorf("status: %v (Index asked %d more times); want the opener's error, no disk", err, asked-n)
 	}
 	openErr = errors.New("no index cmdai_linux_test: build it with `cmdai index init`")
-	if _, err := l.Query(ctx, q); err != openErr {
+	if _, err := d.Query(ctx, q); err != openErr {
 		t.Errorf("an error disk cannot help: %v, want it as it is", err)
 	}
 	if l.Held() {

@@ -16,7 +16,7 @@ import (
 )
 
 // Query answers a search from the searcher the Index holds; when Chroma
-// cannot be reached, keyword-only from disk (answer.QueryFromDisk).
+// cannot be reached, Chroma's error (Held answers it from disk).
 func (w *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
 	if err := w.holds(q.Distro); err != nil {
 		return answer.QueryResult{}, err
@@ -25,12 +25,9 @@ func (w *Index) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryR
 	if err != nil {
 		return answer.QueryResult{}, err
 	}
-	start := time.Now()
 	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (answer.QueryResult, error) {
 		return answer.Search(ctx, s, req)
-	}, func(error) bool { return true }, func(cause error) (answer.QueryResult, error) {
-		return answer.QueryFromDisk(ctx, w.getenv, w.info.CollectionName(), req, start, cause)
-	})
+	}, func(error) bool { return true })
 }
 
 // holds refuses a request for another distribution's index than the one
@@ -51,27 +48,25 @@ func (w *Index) holds(id string) error {
 }
 
 // answerWarm answers a request from the index (fromIndex, with the
-// searcher held for reading) or, when the Index runs without Chroma or
-// Chroma stopped answering during it, from disk (fromDisk, given why).
-// fromDisk runs with nothing held: it may be slow (a page read live
-// from a slow disk) and must not keep other requests, or the swap of a
-// reopened index, waiting. check says which errors of fromIndex may be
-// Chroma's (then Chroma is asked whether it still answers).
-func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool, fromDisk func(cause error) (T, error)) (T, error) {
+// searcher held for reading); when the Index runs without Chroma or
+// Chroma stopped answering during it, the error says so (marked
+// chroma.ErrUnreachable: Held answers from disk, with nothing held,
+// since that may be slow, a page read live from a slow disk, and must
+// not keep other requests, or the swap of a reopened index, waiting).
+// check says which errors of fromIndex may be Chroma's (then Chroma is
+// asked whether it still answers).
+func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool) (T, error) {
+	var zero T
 	w.mu.RLock()
+	defer w.mu.RUnlock()
 	if w.openErr != nil {
-		cause := w.openErr
-		w.mu.RUnlock()
-		return fromDisk(cause)
+		return zero, w.openErr
 	}
 	res, err := fromIndex(w.s, w.docs)
-	var gone error
 	if err != nil && ctx.Err() == nil && check(err) {
-		gone = w.chromaGone(ctx)
-	}
-	w.mu.RUnlock()
-	if gone != nil {
-		return fromDisk(gone)
+		if gone := w.chromaGone(ctx); gone != nil {
+			return zero, gone
+		}
 	}
 	return res, err
 }
@@ -96,23 +91,17 @@ func (w *Index) chromaGone(ctx context.Context) error {
 }
 
 // Docs is one command's records, from the searcher the Index holds; when
-// Chroma cannot be reached, from the keyword index on disk or the
-// command's page parsed live (degraded), as queries degrade; strict
-// gets Chroma's error instead.
+// Chroma cannot be reached, Chroma's error, as Query's.
 func (w *Index) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
 	return answerWarm(ctx, w, func(s search.Searcher, _ explain.Lookup) (search.CommandDoc, error) {
 		doc, err := s.Docs(ctx, q.Command)
 		return answer.NarrowDoc(ctx, s, doc, err, q.Request)
-	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) }, func(cause error) (search.CommandDoc, error) {
-		doc, err := answer.DocsFromDisk(ctx, w.getenv, w.info.CollectionName(), q.Command, q.Strict, cause)
-		return answer.NarrowDoc(ctx, search.Searcher{}, doc, err, q.Request)
-	})
+	}, func(err error) bool { return !errors.Is(err, search.ErrUnknownCommand) })
 }
 
 // Explain judges a line by the option records of the index held, each
 // command's read once per index (cached until a writer's lease ends);
-// when Chroma cannot be reached, by the keyword index on disk
-// (degraded), as queries degrade.
+// when Chroma cannot be reached, Chroma's error, as Query's.
 func (w *Index) Explain(ctx context.Context, req answer.ExplainRequest) (answer.ExplainResult, error) {
 	if err := w.holds(req.Distro); err != nil {
 		return answer.ExplainResult{}, err
@@ -121,9 +110,7 @@ func (w *Index) Explain(ctx context.Context, req answer.ExplainRequest) (answer.
 	collection := w.info.CollectionName()
 	return answerWarm(ctx, w, func(_ search.Searcher, docs explain.Lookup) (answer.ExplainResult, error) {
 		return answer.Judge(ctx, req.Line, collection, docs, w.onPath, start)
-	}, func(err error) bool { return !exitcode.Has(err) }, func(cause error) (answer.ExplainResult, error) {
-		return answer.ExplainFromDisk(ctx, w.getenv, collection, req.Line, w.onPath, req.Strict, start, cause)
-	})
+	}, func(err error) bool { return !exitcode.Has(err) })
 }
 
 // Status is the indexes on the Index's Chroma, with staleness judged
@@ -147,3 +134,27 @@ func (w *Index) Status(ctx context.Context, req answer.StatusRequest) (answer.In
 	}
 	return answer.CollectStatus(ctx, conn.Store, conn.Mode, w.info, req.Detailed, req.Verify, po)
 }
+
+// Held is what serve holds (serve.Backend): the warm index, its answers
+// degraded from disk when Chroma cannot be reached as every door's
+// (answer.Degrade).
+type Held struct {
+	answer.Degrade
+	Index *Index
+}
+
+// Held is w as serve holds it.
+func (w *Index) Held() Held {
+	return Held{Index: w, Degrade: answer.Degrade{Inner: w, Getenv: w.getenv, Index: func(context.Context, string) (string, func(string) bool, error) {
+		return w.info.CollectionName(), w.onPath, nil
+	}}}
+}
+
+// Where says what the Index holds (Index.Where).
+func (h Held) Where() answer.Holding { return h.Index.Where() }
+
+// Reload re-reads the index after a writer (Index.Reload).
+func (h Held) Reload(ctx context.Context) error { return h.Index.Reload(ctx) }
+
+// Close closes the index (Index.Close).
+func (h Held) Close() { h.Index.Close() }

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 )
@@ -174,11 +177,10 @@ func TestLoseWakesTheRetry(t *testing.T) {
 	if h := w.Where(); !h.Degraded || h.DegradedReason != gone.Error() || h.DataDir != "" {
 		t.Errorf("health after: %+v; want degraded, the reason, no data dir", h)
 	}
-	var cause error
-	answerWarm(context.Background(), w, func(search.Searcher, explain.Lookup) (int, error) {
+	_, cause := answerWarm(context.Background(), w, func(search.Searcher, explain.Lookup) (int, error) {
 		t.Error("answered from the index serve lost")
 		return 0, nil
-	}, nil, func(c error) (int, error) { cause = c; return 0, nil })
+	}, nil)
 	if exitcode.Of(cause) != exitcode.Unreachable {
 		t.Errorf("answered from disk because of %v; want Chroma's error, exit 4 (degraded, not 500)", cause)
 	}
@@ -193,25 +195,30 @@ func TestLoseWakesTheRetry(t *testing.T) {
 // one after another and a fast one waited for all.)
 func TestSlowAnswerFromDiskHoldsNothing(t *testing.T) {
 	w := degradedWarm(&fakeChroma{}, time.Hour)
+	w.openErr = errmark.As(errors.New("down at start"), chroma.ErrUnreachable)
 	release := make(chan struct{})
 	var inSlow sync.WaitGroup
 	const slow = 10
 	inSlow.Add(slow)
 	done := make(chan struct{}, slow)
+	held := w.Held()
+	slowDisk := held
+	slowDisk.Degrade.Index = func(context.Context, string) (string, func(string) bool, error) {
+		inSlow.Done()
+		<-release
+		return "", nil, errors.New("no answer from disk in this test")
+	}
+	q := answer.QueryRequest{Request: "x", K: 1, Mode: "keyword"}
 	for range slow {
 		go func() {
-			answerWarm(context.Background(), w, nil, nil, func(error) (int, error) {
-				inSlow.Done()
-				<-release
-				return 0, nil
-			})
+			slowDisk.Query(context.Background(), q)
 			done <- struct{}{}
 		}()
 	}
 	inSlow.Wait() // all ten at once: none waits for another
 	fast := make(chan struct{})
 	go func() {
-		answerWarm(context.Background(), w, nil, nil, func(error) (int, error) { return 0, nil })
+		answerWarm[int](context.Background(), w, nil, nil)
 		w.Where()
 		w.swap(search.Searcher{}, errors.New("reopened"))
 		close(fast)

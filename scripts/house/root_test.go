@@ -49,3 +49,24 @@ func TestRootDirsWithoutGitignore(t *testing.T) {
 		t.Fatalf("rootDirs = %q, want %q", got, want)
 	}
 }
+
+// A package comment paragraph that starts "Size:" notes the package's
+// size (no warning); a comment that only mentions size does not.
+func TestMeasureFindsSizeNotes(t *testing.T) {
+	root := t.TempDir()
+	for dir, doc := range map[string]string{
+		"big":   "// Package big does one job.\n//\n// Size: one room; its parts share the request types.\n",
+		"plain": "// Package plain mentions Size: in passing.\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "a.go"), []byte(doc+"package "+dir+"\n\nfunc F() {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, noted, err := measure(root)
+	if err != nil || !noted["big"] || noted["plain"] {
+		t.Errorf("noted %v, %v; want big alone", noted, err)
+	}
+}

@@ -17,7 +17,7 @@ type Holder interface {
 // its data. Local's private Chroma locks the data directory; a serve
 // starting on the same data home waits for that lock (its --wait), and
 // meanwhile the calls of this session wait for serve. Closing Local
-// frees the lock, serve starts, and answer.PerCall sends the next calls
+// frees the lock, serve starts, and answer.ServeFirst sends the next calls
 // to it: none reopens Local while serve is starting, since Dial waits
 // for a starting serve.
 type Handover struct {

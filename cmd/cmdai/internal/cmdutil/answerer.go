@@ -2,9 +2,9 @@ package cmdutil
 
 import (
 	"context"
+	"time"
 
 	"github.com/cmdai/cmdai/answer"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/serveorhere"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -33,9 +33,26 @@ func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *an
 	}
 }
 
-// ServeOrHere answers a command's request through a running serve, else
-// in this process (package serveorhere).
-type ServeOrHere = serveorhere.Answerer
+// ServeOrHere is who answers a command's request (answer.ServeFirst,
+// the rule every door shares): a running serve that holds the index
+// asked for, else this process, which then starts a serve in the
+// background when none ran (Started: its pid).
+type ServeOrHere struct {
+	answer.ServeFirst
+	// Distro is the distribution whose index a serve must hold to answer
+	// ("": any, serve's own).
+	Distro  string
+	Started int
+}
+
+// LockedWait bounds how long a command that finds the index data held by
+// another cmdai waits for it: a one-shot command holds it about a
+// second, and a serve that starts beside it answers within a few.
+var LockedWait = 30 * time.Second
+
+// ServeLimits are serve's: a request past them is answered here, which
+// takes or refuses it with the command's own message.
+var ServeLimits = serve.Limits
 
 // AnswersHere says a command answers in this process whatever serve
 // runs: --no-serve, or another Chroma than serve's (--chroma-url,
@@ -45,20 +62,31 @@ func AnswersHere(noServe bool, o ChromaOptions) bool {
 	return noServe || o.URL != "" || o.DataDir != ""
 }
 
-// ServeOrHere is who answers a command: a running serve unless noServe,
-// another Chroma (--chroma-url, --chroma-data) or local (the command's own
-// reasons) says otherwise, else here.
-// When none runs, the command answers here, then starts one in the
-// background (auto, Factory.AutoServeOff) for the calls after it, unless
-// it asked for what serve would not give it (local, another Chroma).
+// ServeOrHere is who answers a command: a running serve holding the
+// index of auto.Distro, unless noServe, another Chroma (--chroma-url,
+// --chroma-data) or local (the command's own reasons) rules serve out;
+// else here (the command's OneShot.Degraded). When none runs, the command answers here, then starts one
+// in the background (auto, Factory.AutoServeOff) for the calls after it,
+// unless it asked for what serve would not give it.
 func (f *Factory) ServeOrHere(here answer.Answerer, noServe bool, o ChromaOptions, local bool, auto AutoServeOptions) *ServeOrHere {
-	a := &ServeOrHere{
-		Client: func(ctx context.Context) (*serve.Client, bool) { return f.ServeClient(ctx) },
-		Here:   here,
-		Local:  local || AnswersHere(noServe, o),
+	a := &ServeOrHere{ServeFirst: answer.ServeFirst{Local: here, Limits: ServeLimits, LockedWait: LockedWait}, Distro: auto.Distro}
+	if local || AnswersHere(noServe, o) {
+		return a
 	}
-	if !a.Local {
-		a.Start = f.autoStart(auto)
+	finder := &serve.Finder{Distro: auto.Distro, Once: true, Dial: func(ctx context.Context) (serve.Conn, bool) {
+		c, ok := f.ServeClient(ctx)
+		if !ok {
+			return nil, false
+		}
+		return c, true
+	}}
+	a.Serve = finder.Answerer
+	if start := f.autoStart(auto); start != nil {
+		a.AnsweredHere = func(holdable bool) {
+			if holdable {
+				a.Started = start()
+			}
+		}
 	}
 	return a
 }

@@ -101,7 +101,8 @@ func TestServeOrHere(t *testing.T) {
 	ctx := context.Background()
 	var dials int
 	h := &here{}
-	a := &ServeOrHere{Client: fakeServe(t, &dials), Here: h}
+	f := &Factory{ServeClient: fakeServe(t, &dials)}
+	a := f.ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{})
 	res, err := a.Query(ctx, answer.QueryRequest{Request: "count lines", K: 5})
 	if err != nil || res.Collection != "serve" || res.Request != "count lines" || h.calls != 0 || dials != 1 {
 		t.Fatalf("query: %+v %v (here %d, dials %d); want serve's answer", res, err, h.calls, dials)
@@ -130,11 +131,11 @@ func TestServeOrHere(t *testing.T) {
 	if dials != 0 || h.calls != 4 {
 		t.Errorf("beyond serve's limits: %d dials, %d here; want 0 and 4", dials, h.calls)
 	}
-	a.Local = true
+	a = f.ServeOrHere(h, false, ChromaOptions{}, true, AutoServeOptions{})
 	if res, _ := a.Query(ctx, answer.QueryRequest{Request: "count lines", K: 5}); res.Collection != "here" || dials != 0 {
 		t.Errorf("local: answered by %s after %d dials; want here, none", res.Collection, dials)
 	}
-	none := &ServeOrHere{Client: func(context.Context) (*serve.Client, bool) { return nil, false }, Here: h}
+	none := (&Factory{ServeClient: func(context.Context) (*serve.Client, bool) { return nil, false }}).ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{})
 	if st, _ := none.Status(ctx, answer.StatusRequest{}); st.Current != "here" {
 		t.Errorf("no serve: status from %s; want here", st.Current)
 	}
@@ -147,10 +148,10 @@ func TestServeOrHereStatus(t *testing.T) {
 	ctx := context.Background()
 	var dials int
 	h := &here{}
-	a := &ServeOrHere{Client: fakeServe(t, &dials), Here: h}
+	f := &Factory{ServeClient: fakeServe(t, &dials)}
 	env := &answer.ScanEnv{Path: "/opt/bin"}
 	for _, c := range []struct{ distro, want string }{{"", "serve /opt/bin"}, {"debian-12", "serve /opt/bin"}, {"fedora-40", "here"}, {"Not An ID!", "here"}} {
-		a.Distro = c.distro
+		a := f.ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{Distro: c.distro})
 		st, err := a.Status(ctx, answer.StatusRequest{Env: env})
 		if err != nil || st.Current != c.want {
 			t.Errorf("--distro %q: %q %v; want %q", c.distro, st.Current, err, c.want)
@@ -175,8 +176,8 @@ func TestServeOrHereConditions(t *testing.T) {
 		{"--chroma-data", false, ChromaOptions{DataDir: "/d"}, false, true},
 		{"the command's", false, ChromaOptions{}, true, true},
 	} {
-		if got := f.ServeOrHere(&here{}, c.noServe, c.o, c.local, AutoServeOptions{}).Local; got != c.want {
-			t.Errorf("%s: Local %v, want %v", c.name, got, c.want)
+		if got := f.ServeOrHere(&here{}, c.noServe, c.o, c.local, AutoServeOptions{}).Serve == nil; got != c.want {
+			t.Errorf("%s: serve ruled out %v, want %v", c.name, got, c.want)
 		}
 	}
 }

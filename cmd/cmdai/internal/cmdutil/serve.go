@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/serveorhere"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -32,10 +31,6 @@ func (f *Factory) serveClient(ctx context.Context) (*serve.Client, bool) {
 	}
 	return c, true
 }
-
-// ServeError turns an error answer of serve into the error the command
-// would have returned itself (serveorhere.ServeError).
-func ServeError(err error) error { return serveorhere.ServeError(err) }
 
 // connectThroughServe: when a serve owns the private server of dataDir,
 // the command uses that server under serve's write lease (serve's queries

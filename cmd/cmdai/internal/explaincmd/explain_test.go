@@ -94,12 +94,12 @@ func TestExplainAnswerer(t *testing.T) {
 	} {
 		o := parsed(t, nil, append([]string{"ls -l", "--distro", "fedora-40"}, c.args...)...)
 		a, ok := o.answerer().(*cmdutil.ServeOrHere)
-		if !ok || a.Local != c.local {
-			t.Errorf("%q: %#v; want Local %v", c.args, a, c.local)
+		if !ok || (a.Serve == nil) != c.local {
+			t.Errorf("%q: %#v; want serve ruled out %v", c.args, a, c.local)
 			continue
 		}
-		if here, ok := a.Here.(*answer.OneShot); !ok || here.Distro != "fedora-40" {
-			t.Errorf("%q: here is %#v", c.args, a.Here)
+		if here, ok := a.Local.(answer.Degrade).Inner.(*answer.OneShot); !ok || here.Distro != "fedora-40" {
+			t.Errorf("%q: here is %#v", c.args, a.Local)
 		}
 	}
 }

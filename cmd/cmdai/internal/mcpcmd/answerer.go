@@ -2,10 +2,8 @@ package mcpcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,14 +31,6 @@ const holder = "this process (cmdai mcp)"
 // a serve would need).
 type indexOpener func(ctx context.Context) (s search.Searcher, closeFn func(), ownsData bool, err error)
 
-// serveClient is what mcp needs of a running serve: serve.Client.
-type serveClient interface {
-	serve.RemoteAPI
-	Health(ctx context.Context) (serve.Health, error)
-	Socket() string
-	Close()
-}
-
 // parts are what the Answerer of `cmdai mcp` is built from: realParts
 // opens Chroma and the model and dials serve; tests give fakes.
 type parts struct {
@@ -52,7 +42,7 @@ type parts struct {
 	open, openDocs indexOpener
 	loadKeywords   func(ctx context.Context, s *search.Searcher) error
 	// dial reaches the running serve of this data home, if one runs.
-	dial func(ctx context.Context) (serveClient, bool)
+	dial func(ctx context.Context) (serve.Conn, bool)
 	// socket is serve's socket (an error: no handover to a serve).
 	socket func() (string, error)
 	// starting tells whether a serve is starting on socket.
@@ -69,7 +59,7 @@ func realParts(opts *Options) parts {
 		open:         opener(opts),
 		openDocs:     docsOpener(opts),
 		loadKeywords: session.LoadKeywords(opts.Getenv),
-		dial: func(ctx context.Context) (serveClient, bool) {
+		dial: func(ctx context.Context) (serve.Conn, bool) {
 			c, ok := opts.ServeClient(ctx)
 			if !ok {
 				return nil, false
@@ -81,7 +71,7 @@ func realParts(opts *Options) parts {
 	}
 }
 
-// newAnswerer is what answers the tools, per call (answer.PerCall): a
+// newAnswerer is what answers the tools, per call (answer.ServeFirst): a
 // running serve that holds the index asked for (serve.Remote), else the
 // index held in this process (session.Index), which is handed over to a
 // serve that starts on its data (mcpserver.Handover). The returned
@@ -102,16 +92,16 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 	local.KeepOpen = opts.KeepOpen
 	local.OpenDocs = track(p.openDocs)
 	local.Holder = holder
-	local.Getenv = opts.Getenv
-	local.Disk = func(ctx context.Context) (string, error) {
-		info, err := p.resolve(ctx)
-		return info.CollectionName(), err
-	}
 	if info, err := p.resolve(ctx); err == nil {
 		local.OnPath = answer.OnPath(ctx, info)
 	}
-	pc := answer.PerCall{Local: local}
-	sc := &serveConn{dial: p.dial, resolve: p.resolve, distro: opts.Distro}
+	// the session's answers degrade as every door's (answer.Degrade)
+	degraded := answer.Degrade{Inner: local, Getenv: opts.Getenv, Index: func(ctx context.Context, _ string) (string, func(string) bool, error) {
+		info, err := p.resolve(ctx)
+		return info.CollectionName(), local.OnPath, err
+	}}
+	pc := answer.ServeFirst{Local: degraded}
+	sc := &serve.Finder{Dial: p.dial, Resolve: p.resolve, Distro: opts.Distro}
 	wctx, stopWatch := context.WithCancel(ctx)
 	// another Chroma, model or reranker than serve's: serve cannot answer
 	// as we would (the rule `index query` follows too)
@@ -122,68 +112,13 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 			go h.Watch(wctx, handoverEvery)
 			pc.Serve = func(ctx context.Context) (answer.Answerer, func(error), bool) {
 				h.Check()
-				return sc.answerer(ctx)
+				return sc.Answerer(ctx)
 			}
 		} else {
-			pc.Serve = sc.answerer
+			pc.Serve = sc.Answerer
 		}
 	}
-	return pc, func() { stopWatch(); sc.drop(nil); local.Close() }
-}
-
-// serveConn keeps the client of the running serve between calls (one
-// connection, kept alive) until a call finds serve gone; then the next
-// call looks for a serve again.
-type serveConn struct {
-	dial    func(ctx context.Context) (serveClient, bool)
-	resolve func(ctx context.Context) (distro.Info, error)
-	// distro is --distro, which serve is asked for.
-	distro     string
-	mu         sync.Mutex
-	c          serveClient
-	collection string
-}
-
-// answerer is serve's Answerer when a serve holding the distribution's
-// index answers.
-func (s *serveConn) answerer(ctx context.Context) (answer.Answerer, func(error), bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c == nil {
-		c, ok := s.dial(ctx)
-		if !ok {
-			return nil, nil, false
-		}
-		h, err := c.Health(ctx)
-		if err == nil {
-			var info distro.Info
-			if info, err = s.resolve(ctx); err == nil && info.CollectionName() != h.Collection {
-				err = serve.ErrNotHeld
-			}
-		}
-		if err != nil {
-			c.Close()
-			return nil, nil, false
-		}
-		s.c, s.collection = c, h.Collection
-	}
-	c := s.c
-	done := func(err error) {
-		if errors.Is(err, answer.ErrServeGone) {
-			s.drop(c)
-		}
-	}
-	return serve.Remote{C: c, Collection: s.collection, Socket: c.Socket(), Distro: s.distro}, done, true
-}
-
-// drop forgets the client c (nil: any).
-func (s *serveConn) drop(c serveClient) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c != nil && (c == nil || s.c == c) {
-		s.c.Close()
-		s.c = nil
-	}
+	return pc, func() { stopWatch(); sc.Close(); local.Close() }
 }
 
 // serveStarting tells whether a serve holds its lock on socket but does

@@ -155,7 +155,7 @@ func (fp *fakeParts) parts(socket bool) parts {
 	p := parts{
 		resolve: func(context.Context) (distro.Info, error) { return distro.Parse("debian-12") },
 		open:    open, openDocs: open,
-		dial: func(context.Context) (serveClient, bool) {
+		dial: func(context.Context) (serve.Conn, bool) {
 			fp.dials++
 			if !fp.running {
 				return nil, false

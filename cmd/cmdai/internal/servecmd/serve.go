@@ -228,7 +228,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	// while serve has Chroma too: a reload that finds Chroma gone wakes
 	// it. Start says first when serve runs degraded.
 	defer w.Start()()
-	srv := serve.New(w, serve.Options{
+	srv := serve.New(w.Held(), serve.Options{
 		Listen:         opts.Listen,
 		TCP:            tcp,
 		Token:          token,

@@ -186,8 +186,8 @@ func TestShowAnswerer(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, ok := got.answerer().(*cmdutil.ServeOrHere)
-		if !ok || a.Local != c.local {
-			t.Errorf("%q: %#v; want Local %v", c.args, a, c.local)
+		if !ok || (a.Serve == nil) != c.local {
+			t.Errorf("%q: %#v; want serve ruled out %v", c.args, a, c.local)
 		}
 	}
 }

@@ -114,13 +114,13 @@ func TestQueryAnswerer(t *testing.T) {
 	} {
 		o := parsed(t, append([]string{"x", "--distro", "fedora-40"}, c.args...)...)
 		a, ok := o.answerer().(*cmdutil.ServeOrHere)
-		if !ok || a.Local != c.local {
-			t.Errorf("%q: %#v; want Local %v", c.args, a, c.local)
+		if !ok || (a.Serve == nil) != c.local {
+			t.Errorf("%q: %#v; want serve ruled out %v", c.args, a, c.local)
 			continue
 		}
-		here, ok := a.Here.(*answer.OneShot)
+		here, ok := a.Local.(answer.Degrade).Inner.(*answer.OneShot)
 		if !ok || here.Distro != "fedora-40" || here.Variant != o.Model.Variant {
-			t.Errorf("%q: here is %#v", c.args, a.Here)
+			t.Errorf("%q: here is %#v", c.args, a.Local)
 		}
 	}
 }

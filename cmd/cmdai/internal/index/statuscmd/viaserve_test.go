@@ -30,13 +30,13 @@ func TestStatusAnswerer(t *testing.T) {
 		opts := c.opts
 		opts.Factory, opts.Distro = &cmdutil.Factory{}, "debian-12"
 		a := opts.answerer(c.envOK)
-		if a.Local != c.local || a.Distro != "debian-12" {
-			t.Errorf("%s: %#v; want Local %v, Distro debian-12", c.name, a, c.local)
+		if (a.Serve == nil) != c.local || a.Distro != "debian-12" {
+			t.Errorf("%s: %#v; want serve ruled out %v, Distro debian-12", c.name, a, c.local)
 			continue
 		}
-		here, ok := a.Here.(*answer.OneShot)
+		here, ok := a.Local.(answer.Degrade).Inner.(*answer.OneShot)
 		if !ok || here.Distro != "debian-12" || len(here.PathDirs) != len(opts.PathDirs) || len(here.ManPath) != len(opts.ManPath) {
-			t.Errorf("%s: here is %#v", c.name, a.Here)
+			t.Errorf("%s: here is %#v", c.name, a.Local)
 		}
 	}
 }
