@@ -5,27 +5,12 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder/pages"
-	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
 )
-
-// Conn is an open Chroma connection as the answering layer uses it: its
-// store, how it was made ("embedded" or "remote", which status reports)
-// and what ends it (a private server stops with it).
-type Conn struct {
-	Store *chroma.Store
-	Mode  string
-	Close func()
-}
-
-func (c Conn) close() {
-	if c.Close != nil {
-		c.Close()
-	}
-}
 
 // OneShot answers each call in this process and keeps nothing between
 // calls: it connects to Chroma, opens what the operation needs, answers
@@ -37,7 +22,7 @@ type OneShot struct {
 	// Connect reaches Chroma (the CLI's Factory.Connect, bound to the
 	// command's Chroma flags). Its failures are marked
 	// chroma.ErrUnreachable or chroma.ErrLocked when disk may answer.
-	Connect func(ctx context.Context) (Conn, error)
+	Connect func(ctx context.Context) (*connect.Connection, error)
 	// Resolve gives the distribution of an id (the request's Distro, else
 	// Distro; "": this machine's), with the error and exit code a bad or
 	// undetectable one gets. Nil: distro.Parse, or distro.Detect.
@@ -96,7 +81,7 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 	if err != nil {
 		return QueryResult{}, err
 	}
-	defer conn.close()
+	defer conn.Close()
 	keywordDir := ""
 	if req.Mode != search.ModeSemantic {
 		if keywordDir, err = config.KeywordDir(orOS(o.Getenv)); err != nil {
@@ -123,7 +108,7 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	if err != nil {
 		return search.CommandDoc{}, err
 	}
-	defer conn.close()
+	defer conn.Close()
 	if q.Request == "" {
 		coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
 		if err != nil {
@@ -182,7 +167,7 @@ func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, err
 	if err != nil {
 		return IndexStatus{}, err
 	}
-	defer conn.close()
+	defer conn.Close()
 	po := pages.Options{Distro: info, PathDirs: o.PathDirs, ManPath: o.ManPath}
 	if po.PathDirs == nil && po.ManPath == nil {
 		getenv := orOS(o.Getenv)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
 )
@@ -14,14 +15,14 @@ type lazyIndex struct {
 	// base is the call's context: the Chroma server started for the
 	// first lookup lives as long as the call, not that lookup.
 	base       context.Context
-	connect    func(context.Context) (Conn, error)
+	connect    func(context.Context) (*connect.Connection, error)
 	collection string
 
 	mu     sync.Mutex
 	opened bool
 	l      explain.Lookup
 	err    error
-	conn   Conn
+	conn   *connect.Connection
 }
 
 func (x *lazyIndex) lookup(ctx context.Context, command string) (search.CommandDoc, error) {
@@ -64,6 +65,6 @@ func (x *lazyIndex) openErr() error {
 func (x *lazyIndex) close() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.conn.close()
-	x.conn = Conn{}
+	x.conn.Close()
+	x.conn = nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/exitcode"
@@ -17,9 +18,9 @@ import (
 func oneShot(t *testing.T, getenv func(string) string, cause error, connects *int) *OneShot {
 	t.Helper()
 	return &OneShot{
-		Connect: func(context.Context) (Conn, error) {
+		Connect: func(context.Context) (*connect.Connection, error) {
 			*connects++
-			return Conn{}, cause
+			return nil, cause
 		},
 		Distro: "test",
 		Model: func(context.Context, string) (embed.Embedder, error) {

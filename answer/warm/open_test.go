@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/errmark"
@@ -57,8 +58,8 @@ func TestOpenDegraded(t *testing.T) {
 	var log []string
 	home := t.TempDir()
 	w, err := Open(context.Background(), Options{
-		Open: func(context.Context) (distro.Info, *Conn, error) { return debian(t), nil, unreachable },
-		Connect: func(context.Context) (*Conn, error) {
+		Open: func(context.Context) (distro.Info, *connect.Connection, error) { return debian(t), nil, unreachable },
+		Connect: func(context.Context) (*connect.Connection, error) {
 			tries.Add(1)
 			return nil, unreachable
 		},
@@ -141,11 +142,12 @@ func TestOpenFails(t *testing.T) {
 			want = c.chroma
 		}
 		e := &fakeEmbedder{}
-		var closed atomic.Bool
+		var conn *connect.Connection
 		w, err := Open(context.Background(), Options{
-			Open: func(context.Context) (distro.Info, *Conn, error) {
+			Open: func(context.Context) (distro.Info, *connect.Connection, error) {
 				if c.anyConn {
-					return debian(t), &Conn{Close: func() { closed.Store(true) }}, nil
+					conn = &connect.Connection{}
+					return debian(t), conn, nil
 				}
 				return debian(t), nil, c.chroma
 			},
@@ -159,7 +161,7 @@ func TestOpenFails(t *testing.T) {
 		if w != nil || err != want {
 			t.Errorf("%s: %v %v; want %v", c.name, w, err, want)
 		}
-		if c.anyConn && !closed.Load() {
+		if c.anyConn && !conn.Closed() {
 			t.Errorf("%s: the connection was left open", c.name)
 		}
 		if c.modelOut && !e.closed.Load() {

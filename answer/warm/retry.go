@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
@@ -39,7 +40,7 @@ type retry struct {
 	wake chan struct{}
 
 	logf    func(format string, a ...any)
-	connect func(context.Context) (*Conn, error)
+	connect func(context.Context) (*connect.Connection, error)
 }
 
 // setRetry fills w's retry: url the Chroma asked for, every the first
@@ -166,7 +167,7 @@ func (w *Index) lose(gone error, when string) {
 	w.s, w.docs = search.Searcher{}, nil
 	w.openErr, w.retry.down = gone, gone
 	w.mu.Unlock()
-	if conn != nil && conn.Close != nil {
+	if conn != nil {
 		conn.Close()
 	}
 	r := &w.retry

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/internal/exitcode"
@@ -24,7 +25,7 @@ type fakeChroma struct {
 	hold                  chan struct{} // when set, a try waits on it
 }
 
-func (f *fakeChroma) connect(ctx context.Context) (*Conn, error) {
+func (f *fakeChroma) connect(ctx context.Context) (*connect.Connection, error) {
 	if f.stopped.Load() {
 		f.late.Store(true)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
@@ -29,17 +30,6 @@ import (
 	"github.com/cmdai/cmdai/search/recvec"
 )
 
-// Conn is an open connection to Chroma as the Index holds it: the store,
-// how it was made ("embedded" or "remote"), the private server's data
-// directory ("" when remote) and what closes it (the store, and the
-// private server with it).
-type Conn struct {
-	Store   *chroma.Store
-	Mode    string
-	DataDir string
-	Close   func()
-}
-
 // Options are what Open needs from its caller (the CLI fills them from
 // its Factory and flags).
 type Options struct {
@@ -47,11 +37,11 @@ type Options struct {
 	// first connection to Chroma (which may wait for the data another
 	// cmdai holds); its errors carry their exit codes. An unreachable
 	// Chroma (exit 4) is not fatal: the Index starts degraded.
-	Open func(ctx context.Context) (distro.Info, *Conn, error)
+	Open func(ctx context.Context) (distro.Info, *connect.Connection, error)
 	// Connect makes each later connection (the retries while degraded):
 	// it must not wait for the data, which would hold a retry, and so
 	// serve's stop, for that long.
-	Connect func(ctx context.Context) (*Conn, error)
+	Connect func(ctx context.Context) (*connect.Connection, error)
 	// ChromaURL is the server asked for ("": a private one), which Where
 	// names while there is no Chroma.
 	ChromaURL string
@@ -85,8 +75,8 @@ type Index struct {
 	getenv  func(string) string
 
 	mu      sync.RWMutex
-	conn    *Conn          // nil while Chroma cannot be reached
-	e       embed.Embedder // kept across reloads while it fits the index
+	conn    *connect.Connection // nil while Chroma cannot be reached
+	e       embed.Embedder      // kept across reloads while it fits the index
 	rr      embed.Embedder
 	closeRR func()
 	s       search.Searcher
@@ -225,7 +215,7 @@ func (w *Index) Where() answer.Holding {
 	if w.retry.down != nil {
 		return answer.Holding{Collection: w.info.CollectionName(), ChromaURL: w.retry.url, Degraded: true, DegradedReason: w.retry.down.Error()}
 	}
-	return answer.Holding{Collection: w.info.CollectionName(), ChromaURL: w.conn.Store.URL, DataDir: w.conn.DataDir}
+	return answer.Holding{Collection: w.info.CollectionName(), ChromaURL: w.conn.Store.URL, DataDir: w.conn.DataDir()}
 }
 
 // Reload opens the index again after a writer's lease (no request is
@@ -264,7 +254,7 @@ func (w *Index) Close() {
 	conn := w.conn
 	w.conn = nil
 	w.mu.Unlock()
-	if conn != nil && conn.Close != nil {
+	if conn != nil {
 		conn.Close()
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/completioncmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
@@ -218,7 +219,7 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	var notFound clix.NotFound
 	app.CommandNotFound = notFound.Hook
 	jsonOn := clix.WatchBool(app, "json")
-	ctx, watch := cmdutil.WithChromaWatch(ctx)
+	ctx, watch := connect.WithWatch(ctx)
 	err := watch.Explain(app.RunContext(ctx, clix.HoistFlags(app, args)))
 	if err == nil {
 		err = notFound.Err()

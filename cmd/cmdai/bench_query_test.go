@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
@@ -29,7 +30,7 @@ func BenchmarkQueryWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer conn.Close()
-	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
+	coll, err := answerlayer.OpenIndex(ctx, conn.Store, info.CollectionName())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -15,12 +16,8 @@ import (
 // Variant "": the index's own).
 func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *answer.OneShot {
 	return &answer.OneShot{
-		Connect: func(ctx context.Context) (answer.Conn, error) {
-			conn, err := f.Connect(ctx, o)
-			if err != nil {
-				return answer.Conn{}, err
-			}
-			return answer.Conn{Store: conn.Store, Mode: conn.Mode, Close: conn.Close}, nil
+		Connect: func(ctx context.Context) (*connect.Connection, error) {
+			return f.Connect(ctx, o)
 		},
 		Resolve: func(ctx context.Context, id string) (distro.Info, error) {
 			return ResolveDistro(ctx, id, f.DetectDistro)
@@ -52,25 +49,28 @@ var LockedWait = 30 * time.Second
 
 // ServeLimits are serve's: a request past them is answered here, which
 // takes or refuses it with the command's own message.
-var ServeLimits = serve.Limits
+var ServeLimits = serve.Limits // a variable: tests set their own
 
-// AnswersHere says a command answers in this process whatever serve
-// runs: --no-serve, or another Chroma than serve's (--chroma-url,
-// --chroma-data). The command's model options add theirs
-// (ModelOptions.RulesOutServe).
-func AnswersHere(noServe bool, o ChromaOptions) bool {
-	return noServe || o.URL != "" || o.DataDir != ""
+// ServeRuledOut is the one rule of which options keep a door's answers
+// in its own process whatever serve runs, used by every door that may
+// ask serve (the CLI's read commands, MCP): --no-serve; another Chroma
+// than serve's (--chroma-url, --chroma-data); or another model variant,
+// backend or reranker than the ones serve loaded (--model-variant,
+// --embed-backend, --reranker-dir, --no-rerank), since serve answers
+// with its own.
+func ServeRuledOut(noServe bool, o ChromaOptions, mo ModelOptions) bool {
+	return noServe || o.URL != "" || o.DataDir != "" ||
+		mo.Variant != "" || mo.Backend != "" || mo.Rerank != RerankOptions{}
 }
 
 // ServeOrHere is who answers a command: a running serve holding the
-// index of auto.Distro, unless noServe, another Chroma (--chroma-url,
-// --chroma-data) or local (the command's own reasons) rules serve out;
-// else here (the command's OneShot.Degraded). When none runs, the command answers here, then starts one
+// index of auto.Distro, unless ruledOut (ServeRuledOut, or the command's
+// own reasons); else here (the command's OneShot.Degraded). When none runs, the command answers here, then starts one
 // in the background (auto, Factory.AutoServeOff) for the calls after it,
 // unless it asked for what serve would not give it.
-func (f *Factory) ServeOrHere(here answer.Answerer, noServe bool, o ChromaOptions, local bool, auto AutoServeOptions) *ServeOrHere {
+func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServeOptions) *ServeOrHere {
 	a := &ServeOrHere{ServeFirst: answer.ServeFirst{Local: here, Limits: ServeLimits, LockedWait: LockedWait}, Distro: auto.Distro}
-	if local || AnswersHere(noServe, o) {
+	if ruledOut {
 		return a
 	}
 	finder := &serve.Finder{Distro: auto.Distro, Once: true, Dial: func(ctx context.Context) (serve.Conn, bool) {

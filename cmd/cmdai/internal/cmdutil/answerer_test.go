@@ -102,7 +102,7 @@ func TestServeOrHere(t *testing.T) {
 	var dials int
 	h := &here{}
 	f := &Factory{ServeClient: fakeServe(t, &dials)}
-	a := f.ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{})
+	a := f.ServeOrHere(h, false, AutoServeOptions{})
 	res, err := a.Query(ctx, answer.QueryRequest{Request: "count lines", K: 5})
 	if err != nil || res.Collection != "serve" || res.Request != "count lines" || h.calls != 0 || dials != 1 {
 		t.Fatalf("query: %+v %v (here %d, dials %d); want serve's answer", res, err, h.calls, dials)
@@ -131,11 +131,11 @@ func TestServeOrHere(t *testing.T) {
 	if dials != 0 || h.calls != 4 {
 		t.Errorf("beyond serve's limits: %d dials, %d here; want 0 and 4", dials, h.calls)
 	}
-	a = f.ServeOrHere(h, false, ChromaOptions{}, true, AutoServeOptions{})
+	a = f.ServeOrHere(h, true, AutoServeOptions{})
 	if res, _ := a.Query(ctx, answer.QueryRequest{Request: "count lines", K: 5}); res.Collection != "here" || dials != 0 {
 		t.Errorf("local: answered by %s after %d dials; want here, none", res.Collection, dials)
 	}
-	none := (&Factory{ServeClient: func(context.Context) (*serve.Client, bool) { return nil, false }}).ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{})
+	none := (&Factory{ServeClient: func(context.Context) (*serve.Client, bool) { return nil, false }}).ServeOrHere(h, false, AutoServeOptions{})
 	if st, _ := none.Status(ctx, answer.StatusRequest{}); st.Current != "here" {
 		t.Errorf("no serve: status from %s; want here", st.Current)
 	}
@@ -151,7 +151,7 @@ func TestServeOrHereStatus(t *testing.T) {
 	f := &Factory{ServeClient: fakeServe(t, &dials)}
 	env := &answer.ScanEnv{Path: "/opt/bin"}
 	for _, c := range []struct{ distro, want string }{{"", "serve /opt/bin"}, {"debian-12", "serve /opt/bin"}, {"fedora-40", "here"}, {"Not An ID!", "here"}} {
-		a := f.ServeOrHere(h, false, ChromaOptions{}, false, AutoServeOptions{Distro: c.distro})
+		a := f.ServeOrHere(h, false, AutoServeOptions{Distro: c.distro})
 		st, err := a.Status(ctx, answer.StatusRequest{Env: env})
 		if err != nil || st.Current != c.want {
 			t.Errorf("--distro %q: %q %v; want %q", c.distro, st.Current, err, c.want)
@@ -176,8 +176,35 @@ func TestServeOrHereConditions(t *testing.T) {
 		{"--chroma-data", false, ChromaOptions{DataDir: "/d"}, false, true},
 		{"the command's", false, ChromaOptions{}, true, true},
 	} {
-		if got := f.ServeOrHere(&here{}, c.noServe, c.o, c.local, AutoServeOptions{}).Serve == nil; got != c.want {
+		if got := f.ServeOrHere(&here{}, ServeRuledOut(c.noServe, c.o, ModelOptions{}) || c.local, AutoServeOptions{}).Serve == nil; got != c.want {
 			t.Errorf("%s: serve ruled out %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestServeRuledOut: the one rule every door asks (the CLI's read
+// commands and MCP): --no-serve, another Chroma, or another model
+// variant, backend or reranker than serve loaded keeps the answer here.
+func TestServeRuledOut(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		noServe bool
+		o       ChromaOptions
+		mo      ModelOptions
+		want    bool
+	}{
+		{"default", false, ChromaOptions{}, ModelOptions{}, false},
+		{"--model-dir alone (serve loads the same installed model)", false, ChromaOptions{}, ModelOptions{Dir: "/m"}, false},
+		{"--no-serve", true, ChromaOptions{}, ModelOptions{}, true},
+		{"--chroma-url", false, ChromaOptions{URL: "http://h:8000"}, ModelOptions{}, true},
+		{"--chroma-data", false, ChromaOptions{DataDir: "/d"}, ModelOptions{}, true},
+		{"--model-variant", false, ChromaOptions{}, ModelOptions{Variant: "fp32"}, true},
+		{"--embed-backend", false, ChromaOptions{}, ModelOptions{Backend: "go"}, true},
+		{"--no-rerank", false, ChromaOptions{}, ModelOptions{Rerank: RerankOptions{Off: true}}, true},
+		{"--reranker-dir", false, ChromaOptions{}, ModelOptions{Rerank: RerankOptions{Dir: "/r"}}, true},
+	} {
+		if got := ServeRuledOut(c.noServe, c.o, c.mo); got != c.want {
+			t.Errorf("%s: ruled out %v, want %v", c.name, got, c.want)
 		}
 	}
 }

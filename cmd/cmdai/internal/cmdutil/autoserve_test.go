@@ -79,7 +79,7 @@ func TestAutoServeStartsAfterALoneAnswer(t *testing.T) {
 			f, calls, _ := autoFactory(c.env, nil)
 			f.Batch = c.batch
 			o := autoFlags(t, c.flags, c.args...)
-			a := f.ServeOrHere(&here{}, false, ChromaOptions{}, c.local, o)
+			a := f.ServeOrHere(&here{}, c.local, o)
 			if _, err := a.Query(context.Background(), answer.QueryRequest{Request: "list files", K: 3}); err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestAutoServeDistroAndFailures(t *testing.T) {
 	env := map[string]string{"HOME": "/home/u"}
 	o := autoFlags(t, nil)
 	f, calls, _ := autoFactory(env, nil)
-	a := f.ServeOrHere(&here{}, false, ChromaOptions{}, false, o.For("debian-12"))
+	a := f.ServeOrHere(&here{}, false, o.For("debian-12"))
 	a.Explain(context.Background(), answer.ExplainRequest{Line: "ls -l"})
 	if got := strings.Join(*calls, "|"); got != "5m0s debian-12" {
 		t.Errorf("explain --distro debian-12 started %q", got)
@@ -107,7 +107,7 @@ func TestAutoServeDistroAndFailures(t *testing.T) {
 	// a status without this distribution's index starts nothing: a
 	// serve would have nothing to hold
 	f, calls, _ = autoFactory(env, nil)
-	a = f.ServeOrHere(&here{}, false, ChromaOptions{}, false, o)
+	a = f.ServeOrHere(&here{}, false, o)
 	a.Status(context.Background(), answer.StatusRequest{})
 	if len(*calls) != 0 {
 		t.Errorf("status with no index started a serve: %q", *calls)
@@ -115,12 +115,12 @@ func TestAutoServeDistroAndFailures(t *testing.T) {
 
 	// one already running: quiet; failing: a warning, and the answer
 	f, _, errOut := autoFactory(env, autostart.ErrRunning)
-	a = f.ServeOrHere(&here{}, false, ChromaOptions{}, false, o)
+	a = f.ServeOrHere(&here{}, false, o)
 	if res, err := a.Query(context.Background(), answer.QueryRequest{Request: "x", K: 1}); err != nil || res.Collection != "here" || errOut.Len() != 0 {
 		t.Errorf("with a serve starting elsewhere: %+v %v %q", res, err, errOut)
 	}
 	f, _, errOut = autoFactory(env, errors.New("socket directory not writable"))
-	a = f.ServeOrHere(&here{}, false, ChromaOptions{}, false, o)
+	a = f.ServeOrHere(&here{}, false, o)
 	if res, err := a.Query(context.Background(), answer.QueryRequest{Request: "x", K: 1}); err != nil || res.Collection != "here" {
 		t.Errorf("a serve that cannot start cost the answer: %+v %v", res, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
@@ -38,7 +39,7 @@ type Factory struct {
 
 	// Connect reaches the configured Chroma server, starting the private
 	// one when no URL is given. Errors carry the exit code and the fix.
-	Connect func(ctx context.Context, o ChromaOptions) (*Connection, error)
+	Connect func(ctx context.Context, o ChromaOptions) (*connect.Connection, error)
 	// Embedder opens the installed model; a missing or damaged model is
 	// exit 5 with the command that installs it.
 	Embedder func(ctx context.Context, o ModelOptions, threads int) (embed.Embedder, error)
@@ -72,7 +73,7 @@ func NewFactory(io *IOStreams, getenv func(string) string, version string) *Fact
 // OpenDistroIndex resolves the distribution (--distro, else detected)
 // and connects to Chroma: the start of every command that reads or
 // changes an index. The caller closes the connection.
-func (f *Factory) OpenDistroIndex(ctx context.Context, distroID string, o ChromaOptions) (distro.Info, *Connection, error) {
+func (f *Factory) OpenDistroIndex(ctx context.Context, distroID string, o ChromaOptions) (distro.Info, *connect.Connection, error) {
 	info, err := ResolveDistro(ctx, distroID, f.DetectDistro)
 	if err != nil {
 		return info, nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/distro"
 )
 
@@ -50,7 +51,7 @@ func TestNewFactory(t *testing.T) {
 	}
 	f.DetectDistro = func(context.Context) (distro.Info, error) { return distro.Info{OS: "linux", ID: "arch"}, nil }
 	var asked ChromaOptions
-	f.Connect = func(_ context.Context, o ChromaOptions) (*Connection, error) {
+	f.Connect = func(_ context.Context, o ChromaOptions) (*connect.Connection, error) {
 		asked = o
 		return nil, WithCode(ExitUnreachable, errors.New("down"))
 	}
@@ -59,7 +60,7 @@ func TestNewFactory(t *testing.T) {
 		t.Errorf("detected %+v, Connect asked %+v, err %v", info, asked, err)
 	}
 	calls := 0
-	f.Connect = func(context.Context, ChromaOptions) (*Connection, error) { calls++; return nil, nil }
+	f.Connect = func(context.Context, ChromaOptions) (*connect.Connection, error) { calls++; return nil, nil }
 	if _, _, err := f.OpenDistroIndex(context.Background(), "Debian 12", ChromaOptions{}); ExitCode(err) != ExitUsage || calls != 0 {
 		t.Errorf("a bad --distro: %v, %d connections; want a usage error before any", err, calls)
 	}

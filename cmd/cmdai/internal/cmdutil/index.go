@@ -4,30 +4,12 @@ import (
 	"context"
 
 	"github.com/cmdai/cmdai/answer"
-	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 )
-
-// OpenIndex opens this distribution's collection on conn (answer.OpenIndex:
-// exit code 3 and the command to run when there is none).
-func OpenIndex(ctx context.Context, conn *Connection, name string) (*chroma.Collection, error) {
-	return answer.OpenIndex(ctx, conn.Store, name)
-}
-
-// Answerable refuses an index a query cannot trust (answer.Answerable).
-func Answerable(ctx context.Context, coll *chroma.Collection) error {
-	return answer.Answerable(ctx, coll)
-}
-
-// VerifyIndex checks coll's metadata and records against their
-// authenticators (answer.VerifyIndex).
-func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
-	return answer.VerifyIndex(ctx, coll)
-}
 
 // Model is the model the flags mo choose, for the answering layer: it
 // opens the variant the index asks for unless mo names one.
@@ -51,7 +33,7 @@ const answerThreads = 1
 // (answer.OpenSearcher): info's collection, the model of mo (or the
 // index's variant), and, when withKeywords, the keyword index under the
 // data home. Query, eval and the MCP server share it.
-func (f *Factory) OpenSearcher(ctx context.Context, conn *Connection, info distro.Info, mo ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
+func (f *Factory) OpenSearcher(ctx context.Context, conn *connect.Connection, info distro.Info, mo ModelOptions, withKeywords bool) (search.Searcher, func(), error) {
 	dir := ""
 	if withKeywords {
 		var err error

@@ -15,15 +15,6 @@ type ModelOptions struct {
 	Rerank RerankOptions
 }
 
-// RulesOutServe says a running serve cannot answer as this process
-// would: it answers with the model variant, backend and reranker it
-// loaded, and these options ask for others (--model-variant,
-// --embed-backend, --reranker-dir, --no-rerank). Every door that answers
-// requests (query, search, mcp) asks it: one list, so that no door drifts.
-func (o ModelOptions) RulesOutServe() bool {
-	return o.Variant != "" || o.Backend != "" || o.Rerank != RerankOptions{}
-}
-
 // ModelFlags are --model-dir, --model-variant and --embed-backend, shared
 // by every command that embeds.
 func ModelFlags(o *ModelOptions) []cli.Flag {

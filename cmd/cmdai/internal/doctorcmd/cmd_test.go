@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/distro"
@@ -151,7 +152,7 @@ func TestCheckIndex(t *testing.T) {
 	} {
 		f, _, _ := cmdtest.Factory(t, nil)
 		connects := 0
-		f.Connect = func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+		f.Connect = func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) {
 			connects++
 			return nil, tc.connect
 		}
@@ -171,7 +172,7 @@ func TestCheckIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	var asked cmdutil.ChromaOptions
-	f.Connect = func(_ context.Context, o cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+	f.Connect = func(_ context.Context, o cmdutil.ChromaOptions) (*connect.Connection, error) {
 		asked = o
 		return nil, cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("did not start"))
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed"
@@ -89,7 +90,7 @@ func describeIndex(ctx context.Context, c Component, coll *chroma.Collection, mo
 	c.Detail = fmt.Sprintf("%d records, %d commands, built %s with %s %s (sha256 %.12s)", n, meta.Commands, meta.BuiltAt.Format("2006-01-02 15:04"), meta.Model, meta.ModelVariant, meta.ModelSHA256)
 	c.Status = StatusOK
 	start := time.Now()
-	v, err := cmdutil.VerifyIndex(ctx, coll)
+	v, err := answer.VerifyIndex(ctx, coll)
 	if v != nil {
 		c.Detail += fmt.Sprintf("; every record checked against its authenticator in %.1f s", time.Since(start).Seconds())
 	}

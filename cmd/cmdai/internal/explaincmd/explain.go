@@ -154,7 +154,7 @@ func (opts *Options) request() answer.ExplainRequest {
 // process (no model: explain reads the option records alone).
 func (opts *Options) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
-	return opts.ServeOrHere(here.Degraded(), opts.NoServe, opts.Chroma, false, opts.AutoServe.For(opts.Distro))
+	return opts.ServeOrHere(here.Degraded(), cmdutil.ServeRuledOut(opts.NoServe, opts.Chroma, cmdutil.ModelOptions{}), opts.AutoServe.For(opts.Distro))
 }
 
 // printResult prints a result as text or JSON, and a degraded one's

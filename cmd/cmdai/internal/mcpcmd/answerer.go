@@ -105,7 +105,7 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 	wctx, stopWatch := context.WithCancel(ctx)
 	// another Chroma, model or reranker than serve's: serve cannot answer
 	// as we would (the rule `index query` follows too)
-	if !cmdutil.AnswersHere(opts.NoServe, opts.Chroma) && !opts.Model.RulesOutServe() {
+	if !cmdutil.ServeRuledOut(opts.NoServe, opts.Chroma, opts.Model) {
 		if socket, err := p.socket(); err == nil {
 			h := mcpserver.Handover{Local: local, Wanted: func() bool { return owns.Load() && p.starting(socket) },
 				Logf: func(format string, a ...any) { fmt.Fprintf(opts.IO.ErrOut, "cmdai mcp: "+format+"\n", a...) }}

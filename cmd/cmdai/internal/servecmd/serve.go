@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer/warm"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -272,13 +273,11 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		logf("%v\n  waiting up to %s for it to let go (--wait); queries wait for serve meanwhile", holder, opts.Wait)
 	}
 	return warm.Open(ctx, warm.Options{
-		Open: func(ctx context.Context) (distro.Info, *warm.Conn, error) {
-			info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, first)
-			return info, warmConn(conn), err
+		Open: func(ctx context.Context) (distro.Info, *connect.Connection, error) {
+			return opts.OpenDistroIndex(ctx, opts.Distro, first)
 		},
-		Connect: func(ctx context.Context) (*warm.Conn, error) {
-			conn, err := opts.Connect(ctx, co)
-			return warmConn(conn), err
+		Connect: func(ctx context.Context) (*connect.Connection, error) {
+			return opts.Connect(ctx, co)
 		},
 		ChromaURL:  co.URL,
 		Model:      opts.Factory.Model(opts.Model),
@@ -288,12 +287,4 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		Logf:       logf,
 		RetryEvery: opts.RetryEvery,
 	})
-}
-
-// warmConn is conn as the warm index holds it (nil stays nil).
-func warmConn(conn *cmdutil.Connection) *warm.Conn {
-	if conn == nil {
-		return nil
-	}
-	return &warm.Conn{Store: conn.Store, Mode: conn.Mode, DataDir: conn.DataDir(), Close: conn.Close}
 }

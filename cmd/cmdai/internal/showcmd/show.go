@@ -131,7 +131,7 @@ EXAMPLES:
 // their command, not searched).
 func (opts *Options) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
-	return opts.ServeOrHere(here.Degraded(), opts.NoServe, opts.Chroma, opts.Distro != "", opts.AutoServe.For(opts.Distro))
+	return opts.ServeOrHere(here.Degraded(), cmdutil.ServeRuledOut(opts.NoServe, opts.Chroma, cmdutil.ModelOptions{}) || opts.Distro != "", opts.AutoServe.For(opts.Distro))
 }
 
 // runShow asks a for the command's records, in one call, and prints

@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/embed"
@@ -44,7 +45,7 @@ func Factory(t *testing.T, env Env) (f *cmdutil.Factory, out, errOut *bytes.Buff
 		e[k] = v
 	}
 	f = cmdutil.NewFactory(&cmdutil.IOStreams{Out: out, ErrOut: errOut}, func(k string) string { return e[k] }, "test")
-	f.Connect = func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+	f.Connect = func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) {
 		t.Errorf("the command connected to Chroma; the test did not expect it")
 		return nil, errors.New("cmdtest: no Chroma in a unit test")
 	}
@@ -63,8 +64,8 @@ func Factory(t *testing.T, env Env) (f *cmdutil.Factory, out, errOut *bytes.Buff
 
 // Unreachable is a Connect that fails as a Chroma server that does not
 // answer does (exit 4), and counts its calls.
-func Unreachable(calls *int) func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
-	return func(context.Context, cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+func Unreachable(calls *int) func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) {
+	return func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) {
 		*calls++
 		return nil, cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("chroma at http://127.0.0.1:1 does not answer"))
 	}

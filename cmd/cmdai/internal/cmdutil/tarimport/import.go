@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -93,7 +94,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	here, _ := cmdutil.ResolveDistro(ctx, "", opts.DetectDistro)
 	var (
-		conn       *cmdutil.Connection
+		conn       *connect.Connection
 		connectErr error
 	)
 	fo := ship.FileOptions{Check: check(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: progress(opts)}

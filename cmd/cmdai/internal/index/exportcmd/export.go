@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -90,7 +91,7 @@ func runExport(ctx context.Context, opts *ExportOptions) error {
 		return err
 	}
 	defer conn.Close()
-	coll, err := cmdutil.OpenIndex(ctx, conn, info.CollectionName())
+	coll, err := answer.OpenIndex(ctx, conn.Store, info.CollectionName())
 	if err != nil {
 		return err
 	}

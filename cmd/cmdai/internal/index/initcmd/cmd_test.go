@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/config"
@@ -236,7 +237,7 @@ func TestRefreshChromaDown(t *testing.T) {
 func TestBuildDetectsDistro(t *testing.T) {
 	f, _, _ := cmdtest.Factory(t, nil)
 	var asked cmdutil.ChromaOptions
-	f.Connect = func(_ context.Context, o cmdutil.ChromaOptions) (*cmdutil.Connection, error) {
+	f.Connect = func(_ context.Context, o cmdutil.ChromaOptions) (*connect.Connection, error) {
 		asked = o
 		return nil, cmdutil.WithCode(cmdutil.ExitUnreachable, errors.New("down"))
 	}

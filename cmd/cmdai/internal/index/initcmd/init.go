@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -204,7 +205,7 @@ func work(p builder.Progress) (done, total int) {
 	return p.Pages + p.Embedded, p.TotalPages + max(toEmbed, p.Embedded)
 }
 
-func printInit(opts *InitOptions, conn *cmdutil.Connection, sum builder.Summary, workers int) error {
+func printInit(opts *InitOptions, conn *connect.Connection, sum builder.Summary, workers int) error {
 	if opts.BatchMode || opts.JSON {
 		return jsonout.Encode(opts.IO.Out, struct {
 			builder.Summary

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/scanner"
 )
@@ -22,7 +23,7 @@ func bufferOpts(o InitOptions) (*InitOptions, *bytes.Buffer, *bytes.Buffer) {
 	return &o, out, errOut
 }
 
-var testConn = &cmdutil.Connection{Store: &chroma.Store{URL: "http://127.0.0.1:8765"}, Mode: "embedded"}
+var testConn = &connect.Connection{Store: &chroma.Store{URL: "http://127.0.0.1:8765"}, Mode: "embedded"}
 
 func sec(s float64) pages.Duration { return pages.Duration(time.Duration(s * float64(time.Second))) }
 

@@ -206,7 +206,7 @@ func runQuery(ctx context.Context, opts *QueryOptions, a answer.Answerer) error 
 // --model-dir), else this process.
 func (opts *QueryOptions) answerer() answer.Answerer {
 	here := opts.OneShot(opts.Chroma, opts.Distro, opts.Model)
-	return opts.ServeOrHere(here.Degraded(), opts.NoServe, opts.Chroma, opts.Model.RulesOutServe(), opts.AutoServe.For(opts.Distro))
+	return opts.ServeOrHere(here.Degraded(), cmdutil.ServeRuledOut(opts.NoServe, opts.Chroma, opts.Model), opts.AutoServe.For(opts.Distro))
 }
 
 // request is the query the options ask for, as serve and the MCP tools

@@ -15,7 +15,7 @@ import (
 func (opts *StatusOptions) answerer(envOK bool) *cmdutil.ServeOrHere {
 	here := opts.OneShot(opts.Chroma, opts.Distro, cmdutil.ModelOptions{})
 	here.PathDirs, here.ManPath = opts.PathDirs, opts.ManPath
-	a := opts.ServeOrHere(here.Degraded(), opts.NoServe, opts.Chroma, opts.PathDirs != nil || opts.ManPath != nil || !envOK || opts.Verify, opts.AutoServe.For(opts.Distro))
+	a := opts.ServeOrHere(here.Degraded(), cmdutil.ServeRuledOut(opts.NoServe, opts.Chroma, cmdutil.ModelOptions{}) || opts.PathDirs != nil || opts.ManPath != nil || !envOK || opts.Verify, opts.AutoServe.For(opts.Distro))
 	return a
 }
 
