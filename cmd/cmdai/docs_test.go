@@ -30,8 +30,8 @@ type docLine struct {
 // integration tests.
 func TestDocsCommandsParse(t *testing.T) {
 	app := newApp(cmdutil.NewFactory(&cmdutil.IOStreams{}, func(string) string { return "" }, ""))
-	files := []string{"../../README.md"}
-	more, err := filepath.Glob("../../docs/*.md")
+	files := []string{repoFile("README.md")}
+	more, err := filepath.Glob(repoFile("docs/*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,8 +331,8 @@ var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // README.md, BENCHMARKS.md and docs/ names a file that exists, and an
 // anchor (#...) names a heading of that file, as GitHub spells it.
 func TestDocsLinksResolve(t *testing.T) {
-	files := []string{"../../README.md", "../../BENCHMARKS.md"}
-	for _, glob := range []string{"../../docs/*.md", "../../docs/*/*.md"} {
+	files := []string{repoFile("README.md"), repoFile("BENCHMARKS.md")}
+	for _, glob := range []string{repoFile("docs/*.md"), repoFile("docs/*/*.md")} {
 		more, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

@@ -155,7 +155,7 @@ func checkLearnedWeightsLoop(t *testing.T, queries, dir string) {
 		}
 	}
 	py := filepath.Join(os.Getenv("CMDAI_TOOLS"), "venv", "bin", "python")
-	cmd := exec.Command(py, "../../scripts/research/learn-ranker.py", "--l2", "0.1", "1", "--", featuresPath)
+	cmd := exec.Command(py, repoFile("scripts/research/learn-ranker.py"), "--l2", "0.1", "1", "--", featuresPath)
 	weights, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("learn-ranker.py: %v", err)

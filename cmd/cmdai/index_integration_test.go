@@ -43,7 +43,7 @@ func realEnv(t *testing.T) {
 	testmode.Heavy(t, "the model, ONNX Runtime and Chroma")
 	tools := os.Getenv("CMDAI_TOOLS")
 	if tools == "" {
-		tools, _ = filepath.Abs(filepath.Join("..", "..", ".tools"))
+		tools = repoFile(".tools")
 		t.Setenv("CMDAI_TOOLS", tools)
 	}
 	model := os.Getenv("CMDAI_TEST_MODEL_DIR")
@@ -71,7 +71,7 @@ type request struct {
 }
 
 func readRequests(t testing.TB) []request {
-	f, err := os.Open(filepath.Join("testdata", "requests.jsonl"))
+	f, err := os.Open(repoFile("cmd/cmdai/testdata/requests.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestIndexEndToEnd(t *testing.T) {
 	// index eval over the same requests, every mode and the baseline
 	// (BM25 over whole man pages): hybrid must beat the baseline's hit@5
 	// by 15 points (issue #6's goal), and every mode must find most.
-	code, out, errOut = runCLI(t, "index", "eval", "--queries", "testdata/requests.jsonl", "--json")
+	code, out, errOut = runCLI(t, "index", "eval", "--queries", repoFile("cmd/cmdai/testdata/requests.jsonl"), "--json")
 	if code != 0 {
 		t.Fatalf("eval: exit %d %s %s", code, out, errOut)
 	}
@@ -376,7 +376,7 @@ func TestRefresh(t *testing.T) {
 
 	// install "wobble" (an executable and its page)
 	os.WriteFile(filepath.Join(bin, "wobble"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
-	src, err := os.ReadFile("../../manparse/testdata/wobble.1")
+	src, err := os.ReadFile(repoFile("manparse/testdata/wobble.1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestRefresh(t *testing.T) {
 
 	// upgrade frob: one option's text changes; only that chunk is embedded
 	page := filepath.Join(man, "man1", "frob.1.gz")
-	frob, _ := os.ReadFile("../../manparse/testdata/frob.1")
+	frob, _ := os.ReadFile(repoFile("manparse/testdata/frob.1"))
 	changed := strings.Replace(string(frob), "Descend into directories", "Descend into every directory", 1)
 	if changed == string(frob) {
 		t.Fatal("fixture text not found")

@@ -22,7 +22,7 @@ import (
 func badPages(t *testing.T) (bin, man string) {
 	t.Helper()
 	bin, man, _ = fakeMachine(t)
-	src, err := os.ReadFile("../../manparse/testdata/twodesc.1")
+	src, err := os.ReadFile(repoFile("manparse/testdata/twodesc.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -305,13 +305,24 @@ func TestRunScanUnknownCommand(t *testing.T) {
 	}
 }
 
-// frobFixture is manparse's fixture page, by an absolute path found once
-// when the tests start: read by many tests of this package, it must not
-// depend on the working directory at the time.
-var frobFixture = func() string {
-	p, err := filepath.Abs(filepath.Join("..", "..", "manparse", "testdata", "frob.1"))
+// repoRoot is the repository, by an absolute path found once when the
+// tests start: every file a test reads or hands cmdai is named from it,
+// never by a path relative to the working directory. Loading a model
+// with ONNX Runtime (hugot) changes the process's working directory
+// into the model's for the while, and tests of this package run cmdai in
+// process, in parallel: a relative path resolved meanwhile names a
+// file under the model's directory (the flaky "open
+// ../../manparse/testdata/frob.1: no such file or directory").
+var repoRoot = func() string {
+	p, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		panic(err)
 	}
 	return p
 }()
+
+// repoFile is the repository's file rel (slash-separated), absolute.
+func repoFile(rel string) string { return filepath.Join(repoRoot, filepath.FromSlash(rel)) }
+
+// frobFixture is manparse's fixture page, absolute.
+var frobFixture = repoFile("manparse/testdata/frob.1")

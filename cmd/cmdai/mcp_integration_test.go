@@ -88,7 +88,7 @@ func mcpCheck(t *testing.T, py string, args ...string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	args = append([]string{filepath.Join("..", "..", "scripts", "ci", "mcp-client-check.py"), "--calls", "5"}, args...)
+	args = append([]string{repoFile("scripts/ci/mcp-client-check.py"), "--calls", "5"}, args...)
 	cmd := exec.CommandContext(ctx, py, append(args, "--", exe)...)
 	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI=mcp")
 	var stdout, stderr bytes.Buffer

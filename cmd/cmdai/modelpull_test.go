@@ -176,7 +176,7 @@ func realModelDir() string {
 	if src := os.Getenv("CMDAI_TEST_MODEL_DIR"); src != "" {
 		return src
 	}
-	return filepath.Join("..", "..", ".tools", "model", embed.ModelName)
+	return repoFile(".tools/model/" + embed.ModelName)
 }
 
 // installOtherReranker imports a reranker that is not the pinned one (the

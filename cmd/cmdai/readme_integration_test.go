@@ -43,7 +43,7 @@ func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 func TestREADMEAnswers(t *testing.T) {
 	realEnv(t)
 	initSmall(t)
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile(repoFile("README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -288,7 +288,7 @@ func TestInterruptedUpdateKeepsAnswering(t *testing.T) {
 	base := smallInit(t)
 	// a new page for frob: the update has something to do
 	page := filepath.Join(base.ManPath[0], "man1", "frob.1.gz")
-	src, err := os.ReadFile("../../manparse/testdata/frob.1")
+	src, err := os.ReadFile(repoFile("manparse/testdata/frob.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

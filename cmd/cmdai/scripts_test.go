@@ -18,7 +18,7 @@ var earlyExitPipe = regexp.MustCompile(`\|\s*(grep\s+(-[a-zA-Z]*[qm]|--quiet|--s
 
 // TestScriptsHaveNoEarlyExitPipes checks every script CI runs.
 func TestScriptsHaveNoEarlyExitPipes(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := repoRoot
 	var files []string
 	for _, glob := range []string{"scripts/*/*.sh", ".ci/*", ".github/workflows/*.yml", "Makefile"} {
 		m, err := filepath.Glob(filepath.Join(root, glob))

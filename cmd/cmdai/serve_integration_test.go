@@ -207,7 +207,7 @@ func TestServeWriters(t *testing.T) {
 	// install wobble, refresh while serve runs (its own lease follows
 	// ours: it waits for it)
 	os.WriteFile(filepath.Join(bin, "wobble"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
-	src, err := os.ReadFile("../../manparse/testdata/wobble.1")
+	src, err := os.ReadFile(repoFile("manparse/testdata/wobble.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

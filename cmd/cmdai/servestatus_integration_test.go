@@ -34,7 +34,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	page, err := os.ReadFile("../../manparse/testdata/wobble.1")
+	page, err := os.ReadFile(repoFile("manparse/testdata/wobble.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func pagesMachine(t *testing.T, n int) (bin, man string) {
 			t.Fatal(err)
 		}
 	}
-	src, err := os.ReadFile("../../manparse/testdata/frob.1")
+	src, err := os.ReadFile(repoFile("manparse/testdata/frob.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

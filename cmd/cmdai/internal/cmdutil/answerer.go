@@ -2,6 +2,8 @@ package cmdutil
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
@@ -15,6 +17,7 @@ import (
 // this machine's), a query with the model the flags mo choose (their
 // Variant "": the index's own).
 func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *answer.OneShot {
+	AbsPaths(&o, &mo)
 	return &answer.OneShot{
 		Connect: func(ctx context.Context) (*connect.Connection, error) {
 			return f.Connect(ctx, o)
@@ -89,4 +92,26 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 		}
 	}
 	return a
+}
+
+// AbsPaths makes the paths a command was given (--chroma-data,
+// --chroma-bin, --model-dir, --reranker-dir) absolute, before any work
+// starts in parallel: loading a model with ONNX Runtime (hugot) changes
+// the process's working directory into the model's for the while, and a
+// relative path resolved meanwhile (the private server started while
+// the reranker loads) would name the wrong file. A path that cannot be
+// made absolute is left as it was.
+func AbsPaths(o *ChromaOptions, mo *ModelOptions) {
+	paths := []*string{&o.DataDir, &mo.Dir, &mo.Rerank.Dir}
+	if strings.ContainsRune(o.Bin, filepath.Separator) {
+		paths = append(paths, &o.Bin) // a bare name is looked up on $PATH
+	}
+	for _, p := range paths {
+		if *p == "" || filepath.IsAbs(*p) {
+			continue
+		}
+		if abs, err := filepath.Abs(*p); err == nil {
+			*p = abs
+		}
+	}
 }

@@ -208,3 +208,24 @@ func TestServeRuledOut(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsPaths: the paths a command was given are absolute before any
+// work starts (a model load moves the working directory for the while);
+// a bare --chroma-bin name is looked up on $PATH and stays as it is.
+func TestAbsPaths(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ChromaOptions{DataDir: "data", Bin: "chroma", URL: "http://h:8000"}
+	mo := ModelOptions{Dir: "../m", Rerank: RerankOptions{Dir: "/abs/r"}}
+	AbsPaths(&o, &mo)
+	if o.DataDir != filepath.Join(wd, "data") || o.Bin != "chroma" || mo.Dir != filepath.Join(filepath.Dir(wd), "m") || mo.Rerank.Dir != "/abs/r" || o.URL != "http://h:8000" {
+		t.Errorf("%+v %+v", o, mo)
+	}
+	o = ChromaOptions{Bin: "./venv/bin/chroma"}
+	AbsPaths(&o, &ModelOptions{})
+	if o.Bin != filepath.Join(wd, "venv", "bin", "chroma") || o.DataDir != "" {
+		t.Errorf("a --chroma-bin path: %+v", o)
+	}
+}

@@ -105,6 +105,7 @@ EXAMPLES:
 // Run serves until the client goes or ctx ends, then closes the index
 // (and stops the private Chroma server, if it started one).
 func Run(ctx context.Context, opts *Options) error {
+	cmdutil.AbsPaths(&opts.Chroma, &opts.Model)
 	ans, closeAns := newAnswerer(ctx, opts, realParts(opts))
 	defer closeAns()
 	t := opts.Transport

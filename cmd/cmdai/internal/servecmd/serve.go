@@ -158,6 +158,7 @@ EXAMPLES:
 // RunServe holds the index and serves until ctx ends or the idle timeout
 // (its flags checked by NewCmdServe).
 func RunServe(ctx context.Context, opts *ServeOptions) error {
+	cmdutil.AbsPaths(&opts.Chroma, &opts.Model)
 	socket := opts.Socket
 	if socket == "" {
 		var err error

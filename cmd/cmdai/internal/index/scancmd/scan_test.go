@@ -82,7 +82,7 @@ func machine(t *testing.T) (bin, man string) {
 			t.Fatal(err)
 		}
 	}
-	src, err := os.ReadFile("../../../../../manparse/testdata/frob.1")
+	src, err := os.ReadFile(frobPage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,3 +215,14 @@ func TestScanPrinterStats(t *testing.T) {
 		t.Errorf("stats do not end with %q:\n%s", want, out)
 	}
 }
+
+// frobPage is manparse's fixture page by an absolute path found when the
+// tests start (loading a model changes the working directory for the
+// while: see cmd/cmdai's repoRoot).
+var frobPage = func() string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "..", "manparse", "testdata", "frob.1"))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
