@@ -71,6 +71,12 @@ func realParts(opts *Options) parts {
 	}
 }
 
+// NewAnswerer is what answers the tools of `cmdai mcp` run with opts
+// (newAnswerer on the real parts).
+func NewAnswerer(ctx context.Context, opts *Options) (answer.Answerer, func()) {
+	return newAnswerer(ctx, opts, realParts(opts))
+}
+
 // newAnswerer is what answers the tools, per call (answer.ServeFirst): a
 // running serve that holds the index asked for (serve.Remote), else the
 // index held in this process (session.Index), which is handed over to a

@@ -106,7 +106,7 @@ EXAMPLES:
 // (and stops the private Chroma server, if it started one).
 func Run(ctx context.Context, opts *Options) error {
 	cmdutil.AbsPaths(&opts.Chroma, &opts.Model)
-	ans, closeAns := newAnswerer(ctx, opts, realParts(opts))
+	ans, closeAns := NewAnswerer(ctx, opts)
 	defer closeAns()
 	t := opts.Transport
 	if t == nil {

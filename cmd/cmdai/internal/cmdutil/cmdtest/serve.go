@@ -1,0 +1,74 @@
+package cmdtest
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/serve"
+)
+
+// Serve is a running serve for a unit test: it listens on a Unix socket,
+// holds collection, and answers every call with a result from "serve"
+// (a query's and explain's Collection, a doc's Description, a status's
+// Holder), counting the calls it answered.
+type Serve struct {
+	Socket string
+	// Answered counts the queries, docs, explain and status calls.
+	Answered atomic.Int64
+}
+
+// NewServe starts a Serve holding collection until the test ends.
+func NewServe(t *testing.T, collection string) *Serve {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cmdai-serve") // a socket path must be short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	s := &Serve{Socket: filepath.Join(dir, "s")}
+	ln, err := net.Listen("unix", s.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := func(w http.ResponseWriter, v any) {
+		s.Answered.Add(1)
+		json.NewEncoder(w).Encode(v)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/health", func(w http.ResponseWriter, _ *http.Request) {
+		json.NewEncoder(w).Encode(serve.Health{OK: true, Collection: collection})
+	})
+	mux.HandleFunc("/v1/query", func(w http.ResponseWriter, r *http.Request) {
+		var q answer.QueryRequest
+		json.NewDecoder(r.Body).Decode(&q)
+		reply(w, answer.QueryResult{Request: q.Request, Collection: "serve"})
+	})
+	mux.HandleFunc("/v1/explain", func(w http.ResponseWriter, _ *http.Request) {
+		reply(w, answer.ExplainResult{Collection: "serve"})
+	})
+	mux.HandleFunc("/v1/docs", func(w http.ResponseWriter, r *http.Request) {
+		reply(w, search.CommandDoc{CommandHit: search.CommandHit{Command: r.URL.Query().Get("command"), Description: "serve"}})
+	})
+	mux.HandleFunc("/v1/status", func(w http.ResponseWriter, _ *http.Request) {
+		reply(w, answer.IndexStatus{Current: collection, Collections: []builder.CollectionStatus{{Name: collection, Current: true}}})
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+// Dial is a Factory's ServeClient that reaches s.
+func (s *Serve) Dial(ctx context.Context) (*serve.Client, bool) {
+	c, err := serve.Dial(ctx, s.Socket)
+	return c, err == nil
+}
