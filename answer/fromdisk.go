@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cmdai/cmdai/answer/livedoc"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
-	"github.com/cmdai/cmdai/search/livedoc"
 )
 
 // Degradable says whether an answer from disk may stand in for the

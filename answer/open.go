@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
@@ -148,7 +147,7 @@ func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, m
 	if err != nil {
 		return search.Searcher{}, nil, err
 	}
-	if err := builder.CheckModel(meta, e.Info()); err != nil {
+	if err := CheckModel(meta, e.Info()); err != nil {
 		e.Close()
 		return search.Searcher{}, nil, exitcode.With(exitcode.Verification, err)
 	}
@@ -167,4 +166,15 @@ func OpenSearcher(ctx context.Context, st *chroma.Store, name, variant string, m
 	}
 	s.Reranker = r
 	return s, func() { closeR(); e.Close() }, nil
+}
+
+// CheckModel says whether vectors from info can be compared with those of
+// an index of metadata m, and what to do when not: every opener of an
+// index for answering asks it (OpenSearcher, answer/warm).
+func CheckModel(m index.Meta, info embed.Info) error {
+	if m.ModelSHA256 == info.SHA256 {
+		return nil
+	}
+	return fmt.Errorf("the index was built with %s %s (sha256 %.12s) but the embedder is %s %s (sha256 %.12s): use --model-variant %s, or rebuild with `cmdai index init --force`",
+		m.Model, m.ModelVariant, m.ModelSHA256, info.Model, info.Variant, info.SHA256, m.ModelVariant)
 }

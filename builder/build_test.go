@@ -2,7 +2,6 @@ package builder
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,20 +9,8 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
-	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
-
-func TestCheckModel(t *testing.T) {
-	m := index.Meta{Model: "all-MiniLM-L6-v2", ModelSHA256: "abc", ModelVariant: "int8"}
-	if err := CheckModel(m, embed.Info{SHA256: "abc"}); err != nil {
-		t.Errorf("same model: %v", err)
-	}
-	err := CheckModel(m, embed.Info{Model: "all-MiniLM-L6-v2", Variant: "fp32", SHA256: "def"})
-	if err == nil || !strings.Contains(err.Error(), "--model-variant int8") {
-		t.Errorf("other model: %v", err)
-	}
-}
 
 func TestKeyOfChangesWithTextOrFingerprint(t *testing.T) {
 	a := keyOf(index.FromChroma(map[string]any{"content_hash": "h1", "fingerprint": "f1"}))

@@ -1,11 +1,9 @@
 package builder
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
 )
 
@@ -35,14 +33,4 @@ func keyOf(md index.Metadata) string {
 		key += "/refs=" + strings.Join(md.References, ",")
 	}
 	return key
-}
-
-// CheckModel says whether vectors from info can be compared with those of
-// an index of metadata m, and what to do when not.
-func CheckModel(m index.Meta, info embed.Info) error {
-	if m.ModelSHA256 == info.SHA256 {
-		return nil
-	}
-	return fmt.Errorf("the index was built with %s %s (sha256 %.12s) but the embedder is %s %s (sha256 %.12s): use --model-variant %s, or rebuild with `cmdai index init --force`",
-		m.Model, m.ModelVariant, m.ModelSHA256, info.Model, info.Variant, info.SHA256, m.ModelVariant)
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
-	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
@@ -189,7 +188,7 @@ func (w *Index) searcher(ctx context.Context) (search.Searcher, error) {
 			return search.Searcher{}, err
 		}
 	}
-	if err := builder.CheckModel(meta, w.e.Info()); err != nil {
+	if err := answer.CheckModel(meta, w.e.Info()); err != nil {
 		return search.Searcher{}, exitcode.With(exitcode.Verification, err)
 	}
 	dir, err := config.KeywordDir(w.getenv)

@@ -10,7 +10,7 @@ import (
 
 // BenchmarkAnswerRealPages is the cost of one degraded answer read live
 // from this machine's pages (tar and grep: two man pages listed, read,
-// parsed and ranked): `go test -bench AnswerRealPages ./search/livedoc`.
+// parsed and ranked): `go test -bench AnswerRealPages ./answer/livedoc`.
 func BenchmarkAnswerRealPages(b *testing.B) {
 	o := FromEnv(os.Getenv)
 	req := search.Request{Query: "tar or grep: extract a gz archive, count matching lines", K: 5}
@@ -23,7 +23,7 @@ func BenchmarkAnswerRealPages(b *testing.B) {
 }
 
 // BenchmarkDocRealPage is one command's documentation read live (grep's
-// man page): `go test -bench DocRealPage ./search/livedoc`.
+// man page): `go test -bench DocRealPage ./answer/livedoc`.
 func BenchmarkDocRealPage(b *testing.B) {
 	o := FromEnv(os.Getenv)
 	for i := 0; i < b.N; i++ {
