@@ -15,7 +15,7 @@ import (
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 
 	"github.com/cmdai/cmdai/chroma/wire"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // ErrUnreachable means no Chroma server answered at the configured URL.
@@ -61,8 +61,8 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 		timeout = 60 * time.Second
 	}
 	// Each call is bounded as a whole (a server that accepts and then
-	// stalls cannot hang cmdai), and connecting by netx's dial timeout.
-	hc := netx.NewClient(timeout)
+	// stalls cannot hang cmdai), and connecting by netwait's dial timeout.
+	hc := netwait.NewClient(timeout)
 	hc.Timeout = timeout
 	opts := []v2.ClientOption{v2.WithBaseURL(base), v2.WithHTTPClient(hc)}
 	if cfg.Tenant != "" || cfg.Database != "" {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // A configuration file is a few lines of settings. What cmdai reads
@@ -32,13 +32,13 @@ var ReadTimeout = 10 * time.Second
 var readFile = readRegular
 
 // readRegular reads path if it is a regular file of at most MaxFileSize
-// bytes (fsx.ReadRegular: a FIFO, a device or a growing file is refused
+// bytes (safefile.ReadRegular: a FIFO, a device or a growing file is refused
 // before it can block or fill memory), saying so in a configuration
 // file's words.
 func readRegular(path string) ([]byte, error) {
-	data, _, err := fsx.ReadRegular(path, MaxFileSize)
-	var notRegular *fsx.NotRegularError
-	var tooLarge *fsx.TooLargeError
+	data, _, err := safefile.ReadRegular(path, MaxFileSize)
+	var notRegular *safefile.NotRegularError
+	var tooLarge *safefile.TooLargeError
 	switch {
 	case errors.As(err, &notRegular):
 		return nil, fmt.Errorf("%v: cmdai reads its settings only from a regular file", notRegular)

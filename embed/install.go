@@ -13,8 +13,8 @@ import (
 
 	"github.com/mholt/archiver/v4"
 
-	"github.com/cmdai/cmdai/internal/fsx"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // Install verifies the model in src and installs it as dst, atomically:
@@ -43,11 +43,11 @@ func install(src, dst string, k kind) (Manifest, error) {
 	}
 	defer os.RemoveAll(tmp)
 	for name := range m.Files {
-		if err := fsx.CopyFile(filepath.Join(src, name), filepath.Join(tmp, name), 0o644); err != nil {
+		if err := safefile.CopyFile(filepath.Join(src, name), filepath.Join(tmp, name), 0o644); err != nil {
 			return m, fmt.Errorf("install model: %w", err)
 		}
 	}
-	if err := fsx.CopyFile(filepath.Join(src, ManifestFile), filepath.Join(tmp, ManifestFile), 0o644); err != nil {
+	if err := safefile.CopyFile(filepath.Join(src, ManifestFile), filepath.Join(tmp, ManifestFile), 0o644); err != nil {
 		return m, fmt.Errorf("install model: %w", err)
 	}
 	if _, err := verify(tmp, "", k); err != nil {
@@ -88,7 +88,7 @@ func swapDir(src, dst string) error {
 		return err
 	}
 	// The swap is durable only once the parent directory is on disk.
-	if err := fsx.SyncDir(filepath.Dir(dst)); err != nil {
+	if err := safefile.SyncDir(filepath.Dir(dst)); err != nil {
 		return err
 	}
 	if old != "" {
@@ -223,10 +223,10 @@ var hubFiles = map[string]string{
 // Pull downloads the model from baseURL (HubURL for real users) and
 // installs it as dst. For online machines only: nothing else in cmdai
 // needs the network. A file that receives no byte for idle
-// (netx.DefaultIdleTimeout when 0) ends the pull with a netx.ErrIdle.
+// (netwait.DefaultIdleTimeout when 0) ends the pull with a netwait.ErrIdle.
 func Pull(ctx context.Context, client *http.Client, baseURL, dst string, idle time.Duration) (Manifest, error) {
 	if client == nil {
-		client = netx.NewClient(idle)
+		client = netwait.NewClient(idle)
 	}
 	tmp, err := os.MkdirTemp("", "cmdai-model-pull-")
 	if err != nil {
@@ -255,7 +255,7 @@ func download(ctx context.Context, client *http.Client, url, dst string, idle ti
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return netx.Network(err)
+		return netwait.Network(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -265,7 +265,7 @@ func download(ctx context.Context, client *http.Client, url, dst string, idle ti
 	if err != nil {
 		return err
 	}
-	body := netx.NewIdleReader(resp.Body, idle, cancel)
+	body := netwait.NewIdleReader(resp.Body, idle, cancel)
 	defer body.Close()
 	if n, err := io.Copy(f, body); err != nil {
 		f.Close()
@@ -273,7 +273,7 @@ func download(ctx context.Context, client *http.Client, url, dst string, idle ti
 		if resp.ContentLength >= 0 {
 			of = fmt.Sprintf("of %d", resp.ContentLength)
 		}
-		return netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s", url, err, n, of))
+		return netwait.Network(fmt.Errorf("fetch %s: %w after %d bytes %s", url, err, n, of))
 	}
 	return f.Close()
 }

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // ModelName is the one model cmdai embeds with.
@@ -199,7 +199,7 @@ func WriteManifest(dir string, m Manifest) error {
 	if err != nil {
 		return err
 	}
-	return fsx.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+	return safefile.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
 }
 
 // PickModelDir chooses the model to read: the user's installed one

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // KeyFileName is the record key's file in cmdai's data directory.
@@ -127,7 +127,7 @@ func makeKey(path string) ([]byte, error) {
 		return nil, fmt.Errorf("make the index's record key: %w", err)
 	}
 	tmp := fmt.Sprintf("%s.new-%d-%x", path, os.Getpid(), tag)
-	if err := fsx.WriteBytes(tmp, key, 0o600); err != nil {
+	if err := safefile.WriteBytes(tmp, key, 0o600); err != nil {
 		return nil, fmt.Errorf("make the index's record key: %w", err)
 	}
 	defer os.Remove(tmp)
@@ -137,7 +137,7 @@ func makeKey(path string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("make the index's record key: %w", err)
 	}
-	if err := fsx.SyncDir(filepath.Dir(path)); err != nil {
+	if err := safefile.SyncDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("make the index's record key: %w", err)
 	}
 	return key, nil

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
@@ -42,7 +42,7 @@ func WriteChecksumFile(path string) (string, error) {
 		return "", err
 	}
 	line := fmt.Sprintf("%s  %s\n", sum, filepath.Base(path))
-	return sum, fsx.WriteBytes(path+ChecksumSuffix, []byte(line), 0o644)
+	return sum, safefile.WriteBytes(path+ChecksumSuffix, []byte(line), 0o644)
 }
 
 // ParseChecksums reads sha256sum output: "<64 hex>  <name>" per line
@@ -99,11 +99,11 @@ func VerifyFile(path, sums string) error {
 	return nil
 }
 
-// WriteFile writes a tarball to path atomically (fsx.WriteFile), so that
+// WriteFile writes a tarball to path atomically (safefile.WriteFile), so that
 // a failure never leaves a half file under the final name; then the
 // checksums file beside it. It returns the tarball's sha256.
 func WriteFile(path string, write func(io.Writer) error) (string, error) {
-	if err := fsx.WriteFile(path, 0o644, write); err != nil {
+	if err := safefile.WriteFile(path, 0o644, write); err != nil {
 		return "", err
 	}
 	return WriteChecksumFile(path)

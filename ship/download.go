@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship/release"
 )
@@ -59,7 +59,7 @@ type Fetched struct {
 // signature always. A cut transfer is kept for the next call to resume; a
 // file that fails verification is removed, so that the next call fetches
 // it anew instead of resuming a wrong one. Failures to reach the location
-// wrap netx.ErrNetwork.
+// wrap netwait.ErrNetwork.
 func Fetch(ctx context.Context, src release.Source, distroID, dir string, trust Trust, progress release.Progress) (Fetched, error) {
 	name := release.TarballName(distroID)
 	var got Fetched
@@ -106,7 +106,7 @@ func Fetch(ctx context.Context, src release.Source, distroID, dir string, trust 
 	}
 	got.Path = path
 	sums := path + packaging.ChecksumSuffix
-	if err := fsx.WriteBytes(sums, []byte(got.SHA256+"  "+name+"\n"), 0o644); err != nil {
+	if err := safefile.WriteBytes(sums, []byte(got.SHA256+"  "+name+"\n"), 0o644); err != nil {
 		return Fetched{}, err
 	}
 	if err := packaging.VerifyFile(path, sums); err != nil {
@@ -120,7 +120,7 @@ func Fetch(ctx context.Context, src release.Source, distroID, dir string, trust 
 		// Kept beside the tarball, so that `index import` (here, or across
 		// an air gap) checks the signature again.
 		for file, data := range map[string][]byte{release.ChecksumsName: signed.Data, release.ChecksumsName + packaging.SignatureSuffix: signed.Signature} {
-			if err := fsx.WriteBytes(filepath.Join(dir, file), data, 0o644); err != nil {
+			if err := safefile.WriteBytes(filepath.Join(dir, file), data, 0o644); err != nil {
 				return Fetched{}, err
 			}
 		}

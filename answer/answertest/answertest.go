@@ -15,7 +15,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/internal/exitcode"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
@@ -60,7 +60,7 @@ func SaveKeywords(t *testing.T, getenv func(string) string) {
 	}
 	md := index.Metadata{Command: "wc", Kind: index.KindSummary, Section: "NAME", Description: "print newline, word, and byte counts"}
 	ix := bm25.Build([]bm25.Doc{{ID: "wc.1#NAME", Command: "wc", Text: "wc(1) - print newline, word, and byte counts", Meta: md}})
-	if err := fsx.WriteFile(filepath.Join(dir, Collection+"-0123.checked.bm25"), 0o644, ix.Save); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, Collection+"-0123.checked.bm25"), 0o644, ix.Save); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/chroma/room"
+	"github.com/cmdai/cmdai/chroma/diskspace"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/internal/exitcode"
@@ -109,7 +109,7 @@ func (c *Connection) CheckSpace(records, dims int) error {
 	if dims <= 0 {
 		dims = embed.Dims
 	}
-	return room.Check(c.dataDir, room.Needed(records, dims))
+	return diskspace.Check(c.dataDir, diskspace.Needed(records, dims))
 }
 
 // A first init's space estimate: about what a desktop's commands give
@@ -269,9 +269,9 @@ func (w *Watch) Explain(err error) error {
 		if c.dataDir != "" {
 			// A failed compaction is a full disk only when the disk is
 			// nearly full.
-			mount, free := room.DiskOf(c.dataDir)
+			mount, free := diskspace.DiskOf(c.dataDir)
 			if noSpace || (chroma.IsCompactionFailure(err) && free >= 0 && free < chroma.LowSpace) {
-				return fmt.Errorf("%w (Chroma's log: %s)", room.Error(mount, 0, free), chroma.LogPath(c.dataDir))
+				return fmt.Errorf("%w (Chroma's log: %s)", diskspace.Error(mount, 0, free), chroma.LogPath(c.dataDir))
 			}
 		}
 		if lost != nil {

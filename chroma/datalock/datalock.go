@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmdai/cmdai/internal/fsx"
 	"github.com/cmdai/cmdai/internal/procgroup"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // ErrLocked means another process owns the data directory.
@@ -163,7 +163,7 @@ func Record(dir string, server, port int) {
 	srv, _ := procgroup.StartTime(server)
 	// Atomic, so that a cmdai reading it while it is written (readPID)
 	// never sees half a line.
-	_ = fsx.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d %d %d\n", os.Getpid(), server, port, self, srv)), 0o644)
+	_ = safefile.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d %d %d\n", os.Getpid(), server, port, self, srv)), 0o644)
 }
 
 // record is what Record wrote; an older cmdai's has no start times (0).

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
-	"github.com/cmdai/cmdai/chroma/room"
+	"github.com/cmdai/cmdai/chroma/diskspace"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
@@ -340,7 +340,7 @@ func smallDisk(t *testing.T, size string) string {
 // of them when leave is 0) and returns its path.
 func fill(t *testing.T, dir string, leave int64) string {
 	t.Helper()
-	_, free := room.DiskOf(dir)
+	_, free := diskspace.DiskOf(dir)
 	path := filepath.Join(dir, "filler")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {

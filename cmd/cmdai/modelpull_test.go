@@ -16,7 +16,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/embed/embedtest"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship/modeldist"
@@ -187,7 +187,7 @@ func installOtherReranker(t *testing.T) (string, []byte) {
 	built, src := realRerankerDir(t), t.TempDir()
 	entries, _ := os.ReadDir(built)
 	for _, e := range entries {
-		if err := fsx.CopyFile(filepath.Join(built, e.Name()), filepath.Join(src, e.Name()), 0o644); err != nil {
+		if err := safefile.CopyFile(filepath.Join(built, e.Name()), filepath.Join(src, e.Name()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

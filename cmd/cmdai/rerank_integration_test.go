@@ -10,7 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/search/adapter"
 )
@@ -78,7 +78,7 @@ func TestRerankerInstalledDamagedAsked(t *testing.T) {
 	}
 
 	// damaged: a warning, and learned mode alone
-	if err := fsx.WriteBytes(filepath.Join(installed, "model_int8.onnx"), []byte("not a model"), 0o644); err != nil {
+	if err := safefile.WriteBytes(filepath.Join(installed, "model_int8.onnx"), []byte("not a model"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	used, code, errText := rerankFeatures(t, queries)

@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
@@ -156,7 +156,7 @@ func writeVectors(path string, d *Vectors) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	return safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		dims := 0
 		if len(d.vecs) > 0 {
 			dims = len(d.vecs[0])

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/evalstat"
 )
@@ -62,7 +62,7 @@ type Miss struct {
 // WriteMisses writes, atomically, one JSON line per missed request per
 // mode, modes in the order given, requests in file order.
 func WriteMisses(path string, results []EvalResult) error {
-	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	return safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, r := range results {
 			for _, o := range r.Misses() {
@@ -123,7 +123,7 @@ type OutcomeLine struct {
 // modes in the order given, requests in file order: what
 // scripts/research/paired-outcomes.py pairs across two runs.
 func WriteOutcomes(path string, results []EvalResult) error {
-	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	return safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, r := range results {
 			for _, o := range r.Outcomes {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
@@ -137,7 +137,7 @@ func save(ix *bm25.Index, dir, collection, path string) error {
 		return err
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, collection+"-*.bm25"))
-	if err := fsx.WriteFile(path, 0o644, ix.Save); err != nil {
+	if err := safefile.WriteFile(path, 0o644, ix.Save); err != nil {
 		return err
 	}
 	for _, o := range old {

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
 
@@ -180,7 +180,7 @@ func write(path string, v *Vectors, ids []string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	return safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		if _, err := io.WriteString(w, magic); err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // maxTokenFile bounds what ReadToken reads: a token is 64 hex digits.
@@ -20,9 +20,9 @@ const maxTokenFile = 4 << 10
 // only its owner may read (mode 0600 or stricter): a token others can
 // read authenticates nobody.
 func ReadToken(path string) (string, error) {
-	b, mode, err := fsx.ReadRegular(path, maxTokenFile)
-	var notRegular *fsx.NotRegularError
-	var tooLarge *fsx.TooLargeError
+	b, mode, err := safefile.ReadRegular(path, maxTokenFile)
+	var notRegular *safefile.NotRegularError
+	var tooLarge *safefile.TooLargeError
 	switch {
 	case errors.As(err, &notRegular):
 		return "", fmt.Errorf("serve's token %s is not a regular file: remove it, and cmdai serve --listen makes a new one", path)
@@ -56,7 +56,7 @@ func LoadOrCreateToken(path string) (tok string, created bool, err error) {
 		return "", false, fmt.Errorf("make serve's token: %w", err)
 	}
 	tok = hex.EncodeToString(b)
-	if err := fsx.WriteBytes(path, []byte(tok+"\n"), 0o600); err != nil {
+	if err := safefile.WriteBytes(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", false, fmt.Errorf("make serve's token: %w", err)
 	}
 	return tok, true, nil

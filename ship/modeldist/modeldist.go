@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -136,6 +136,6 @@ func WriteTarball(ctx context.Context, modelDir, rerankerDir, outDir string) (st
 		}
 	}
 	out := filepath.Join(outDir, TarballName())
-	err := fsx.WriteFile(out, 0o644, func(w io.Writer) error { return packaging.WriteTarGz(ctx, w, epoch, entries) })
+	err := safefile.WriteFile(out, 0o644, func(w io.Writer) error { return packaging.WriteTarGz(ctx, w, epoch, entries) })
 	return out, err
 }

@@ -33,7 +33,7 @@ type Installed struct {
 // rerankerDst (InstallTarball). The tarball is removed afterwards, kept
 // only when a cut download can be resumed. Errors from a file that is not
 // the pinned models wrap ErrNotPinned or ErrDamaged; errors reaching the
-// location wrap netx.ErrNetwork; a location without the tarball wraps
+// location wrap netwait.ErrNetwork; a location without the tarball wraps
 // release.ErrNotFound.
 func Pull(ctx context.Context, src release.Source, dir, dst, rerankerDst string, progress release.Progress) (Installed, error) {
 	name := TarballName()

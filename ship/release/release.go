@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/internal/fsx"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/packaging"
 )
 
@@ -41,7 +41,7 @@ type Source struct {
 	Base   string
 	Client *http.Client
 	// IdleTimeout ends a transfer that receives no byte for this long
-	// (netx.DefaultIdleTimeout when 0); the partial file is kept.
+	// (netwait.DefaultIdleTimeout when 0); the partial file is kept.
 	IdleTimeout time.Duration
 }
 
@@ -49,7 +49,7 @@ func (s Source) client() *http.Client {
 	if s.Client != nil {
 		return s.Client
 	}
-	return netx.NewClient(s.IdleTimeout)
+	return netwait.NewClient(s.IdleTimeout)
 }
 
 // local returns the directory of a file:// or plain-path base.
@@ -128,7 +128,7 @@ func (s Source) small(ctx context.Context, name string) ([]byte, error) {
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return nil, netx.Network(fmt.Errorf("fetch %s: %w", s.urlOf(name), err))
+		return nil, netwait.Network(fmt.Errorf("fetch %s: %w", s.urlOf(name), err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
@@ -137,11 +137,11 @@ func (s Source) small(ctx context.Context, name string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("fetch %s: %s", s.urlOf(name), resp.Status)
 	}
-	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
+	body := netwait.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
 	defer body.Close()
 	data, err := io.ReadAll(io.LimitReader(body, 1<<20))
 	if err != nil {
-		return nil, netx.Network(fmt.Errorf("fetch %s: %w after %d bytes", s.urlOf(name), err, len(data)))
+		return nil, netwait.Network(fmt.Errorf("fetch %s: %w after %d bytes", s.urlOf(name), err, len(data)))
 	}
 	return data, nil
 }
@@ -240,7 +240,7 @@ func (s Source) Fetch(ctx context.Context, name, dir string, progress Progress) 
 // half file ever stands under the final name.
 func copyLocal(src, name, dir string) (string, error) {
 	final := filepath.Join(dir, name)
-	if err := fsx.CopyFile(filepath.Join(src, name), final, 0o644); err != nil {
+	if err := safefile.CopyFile(filepath.Join(src, name), final, 0o644); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("%w: %s", ErrNotFound, filepath.Join(src, name))
 		}
@@ -283,7 +283,7 @@ func (s Source) fetchHTTP(ctx context.Context, name, dir string, progress Progre
 	if err != nil {
 		return "", err
 	}
-	body := netx.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
+	body := netwait.NewIdleReader(resp.Body, s.IdleTimeout, cancel)
 	defer body.Close()
 	if err := s.receive(f, body, name, have, total, progress); err != nil {
 		return "", err
@@ -293,7 +293,7 @@ func (s Source) fetchHTTP(ctx context.Context, name, dir string, progress Progre
 		return "", err
 	}
 	// The rename is durable only once the directory entry is on disk.
-	return final, fsx.SyncDir(dir)
+	return final, safefile.SyncDir(dir)
 }
 
 // get requests name, from byte have on when a partial download exists.
@@ -307,7 +307,7 @@ func (s Source) get(ctx context.Context, name string, have int64) (*http.Respons
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return nil, netx.Network(fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err))
+		return nil, netwait.Network(fmt.Errorf("fetch %s: %w (run the same command again to resume)", s.urlOf(name), err))
 	}
 	return resp, nil
 }
@@ -359,7 +359,7 @@ func (s Source) receive(f *os.File, body io.Reader, name string, have, total int
 		if total >= 0 {
 			of = fmt.Sprintf("of %d", total)
 		}
-		return netx.Network(fmt.Errorf("fetch %s: %w after %d bytes %s (the partial download is kept in %s: run the same command again to resume)", s.urlOf(name), err, got, of, f.Name()))
+		return netwait.Network(fmt.Errorf("fetch %s: %w after %d bytes %s (the partial download is kept in %s: run the same command again to resume)", s.urlOf(name), err, got, of, f.Name()))
 	}
 	if err := f.Sync(); err != nil {
 		return err

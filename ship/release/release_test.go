@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // stallingServer sends the headers and the first cut bytes of its file,
@@ -57,7 +57,7 @@ func TestFetchStalledBody(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Fetch still blocked 10 s after the server stalled")
 	}
-	if !errors.Is(err, netx.ErrIdle) || !errors.Is(err, netx.ErrNetwork) {
+	if !errors.Is(err, netwait.ErrIdle) || !errors.Is(err, netwait.ErrNetwork) {
 		t.Fatalf("err = %v, want an idle network error", err)
 	}
 	part := filepath.Join(dir, "x.tar.gz.part")
@@ -116,7 +116,7 @@ func TestFetchNoHeaders(t *testing.T) {
 	go func() { _, err := src.Fetch(context.Background(), "x.tar.gz", t.TempDir(), nil); done <- err }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, netx.ErrNetwork) || !strings.Contains(err.Error(), srv.URL+"/x.tar.gz") {
+		if !errors.Is(err, netwait.ErrNetwork) || !strings.Contains(err.Error(), srv.URL+"/x.tar.gz") {
 			t.Errorf("err = %v, want a network error naming the URL", err)
 		}
 	case <-time.After(10 * time.Second):

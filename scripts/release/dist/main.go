@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship/modeldist"
 )
@@ -80,7 +80,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	archive := filepath.Join(o.out, name+".tar.gz")
-	if err := fsx.WriteFile(archive, 0o644, func(w io.Writer) error { return writeTarGz(w, files, time.Unix(o.mtime, 0)) }); err != nil {
+	if err := safefile.WriteFile(archive, 0o644, func(w io.Writer) error { return writeTarGz(w, files, time.Unix(o.mtime, 0)) }); err != nil {
 		return fmt.Errorf("write %s: %w", archive, err)
 	}
 	sums := []string{archive}
@@ -236,5 +236,5 @@ func writeSums(out string, files ...string) error {
 		}
 		fmt.Fprintf(&b, "%s  %s\n", sum, filepath.Base(f))
 	}
-	return fsx.WriteBytes(out, []byte(b.String()), 0o644)
+	return safefile.WriteBytes(out, []byte(b.String()), 0o644)
 }

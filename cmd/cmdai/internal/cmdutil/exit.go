@@ -5,7 +5,7 @@ import (
 
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/exitcode"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // Exit codes are part of the interface: scripts and CI branch on them.
@@ -54,7 +54,7 @@ func ExitCode(err error) int { return exitcode.Of(err) }
 
 // NetworkCode gives a failure to reach or hear from a server exit 4.
 func NetworkCode(err error) error {
-	if errors.Is(err, netx.ErrNetwork) {
+	if errors.Is(err, netwait.ErrNetwork) {
 		return WithCode(ExitUnreachable, err)
 	}
 	return err

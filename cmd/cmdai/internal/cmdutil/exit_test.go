@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/internal/clix"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // TestExitCode: every kind of error a command returns gets its code,
@@ -23,7 +23,7 @@ func TestExitCode(t *testing.T) {
 		{"clix usage, wrapped", fmt.Errorf("import: %w", clix.Usagef("pass --yes")), ExitUsage},
 		{"no index", WithCode(ExitNoIndex, errors.New("no index")), ExitNoIndex},
 		{"busy, wrapped", fmt.Errorf("init: %w", WithCode(ExitBusy, errors.New("locked"))), ExitBusy},
-		{"network", NetworkCode(fmt.Errorf("fetch: %w", netx.ErrNetwork)), ExitUnreachable},
+		{"network", NetworkCode(fmt.Errorf("fetch: %w", netwait.ErrNetwork)), ExitUnreachable},
 		{"not network", NetworkCode(errors.New("disk")), ExitFailure},
 		{"explain --check", WithCode(ExitUnknownOption, errors.New("the line does not check")), 7},
 	} {

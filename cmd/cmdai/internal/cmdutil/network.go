@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/internal/clix"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // StallTimeoutFlags are --stall-timeout, shared by the commands that
@@ -15,7 +15,7 @@ import (
 // is serve's exit-when-idle, one word with one meaning.
 func StallTimeoutFlags(d *time.Duration, f *Factory) []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "stall-timeout", Usage: "give up a download that receives no byte for `DURATION` (the partial file is kept for a resume)", Value: netx.DefaultIdleTimeout, EnvVars: []string{"CMDAI_STALL_TIMEOUT"}, Destination: d},
+		&cli.DurationFlag{Name: "stall-timeout", Usage: "give up a download that receives no byte for `DURATION` (the partial file is kept for a resume)", Value: netwait.DefaultIdleTimeout, EnvVars: []string{"CMDAI_STALL_TIMEOUT"}, Destination: d},
 		&clix.Deprecated{Old: "idle-timeout", New: "stall-timeout", OldEnv: "CMDAI_IDLE_TIMEOUT", NewEnv: "CMDAI_STALL_TIMEOUT",
 			Why: "--idle-timeout is serve's time to exit when idle", Out: errOut{f}},
 	}

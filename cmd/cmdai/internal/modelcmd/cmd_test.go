@@ -16,7 +16,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/embed"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 	"github.com/cmdai/cmdai/ship/modeldist"
 	"github.com/cmdai/cmdai/ship/release"
 )
@@ -179,7 +179,7 @@ func TestPullFlags(t *testing.T) {
 	if err := pull(nil); err != nil || got == nil {
 		t.Fatal(err)
 	}
-	if want := (PullOptions{Factory: f, Base: release.DefaultBase, URL: embed.HubURL, IdleTimeout: netx.DefaultIdleTimeout}); !reflect.DeepEqual(*got, want) {
+	if want := (PullOptions{Factory: f, Base: release.DefaultBase, URL: embed.HubURL, IdleTimeout: netwait.DefaultIdleTimeout}); !reflect.DeepEqual(*got, want) {
 		t.Errorf("defaults %+v, want %+v", *got, want)
 	}
 	if err := pull(cmdtest.Env{"CMDAI_RELEASE_URL": "/mirror", "CMDAI_STALL_TIMEOUT": "2m"}, "--dir", "/dl", "--model-dir", "/m"); err != nil ||

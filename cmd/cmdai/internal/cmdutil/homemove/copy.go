@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // copyTree copies the directory src to dst (which must not exist):
@@ -40,7 +40,7 @@ func copyTree(src, dst string) error {
 			}
 			return os.Symlink(link, target)
 		case d.Type().IsRegular():
-			return fsx.CopyFile(path, target, info.Mode().Perm())
+			return safefile.CopyFile(path, target, info.Mode().Perm())
 		}
 		return nil
 	})

@@ -19,7 +19,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/config"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // Result says what a Run did: the parts it moved (relative paths), or,
@@ -110,7 +110,7 @@ func move(ctx context.Context, h config.OldHome, res Result, pinned []string) (R
 		}
 		// The marker first: from here on, a crash is finished by the
 		// next run, not taken for "both roots hold data".
-		if err := fsx.WriteBytes(h.Marker, []byte(h.From+"\n"), 0o644); err != nil {
+		if err := safefile.WriteBytes(h.Marker, []byte(h.From+"\n"), 0o644); err != nil {
 			return res, fmt.Errorf("%w: %v", ErrMove, err)
 		}
 		if err := afterStep("marker"); err != nil {
@@ -154,7 +154,7 @@ func movePart(src, dst, name string) error {
 	}
 	err := rename(src, dst)
 	if err == nil {
-		_ = fsx.SyncDir(filepath.Dir(dst))
+		_ = safefile.SyncDir(filepath.Dir(dst))
 		return afterStep("renamed " + name)
 	}
 	if !errors.Is(err, syscall.EXDEV) {
@@ -176,7 +176,7 @@ func movePart(src, dst, name string) error {
 	if err := os.Rename(staging, dst); err != nil {
 		return copyFailed(err, src, dst, staging)
 	}
-	_ = fsx.SyncDir(filepath.Dir(dst))
+	_ = safefile.SyncDir(filepath.Dir(dst))
 	if err := afterStep("placed " + name); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/internal/clix"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 )
 
 // DocsNewOptions are the inputs of `cmdai index docs new`.
@@ -89,7 +89,7 @@ func runDocsNew(opts *DocsNewOptions) error {
 	}
 	// Atomic: with --force the old doc stays whole until the template
 	// replaces it.
-	if err := fsx.WriteBytes(path, []byte(customdocs.Template(name)), 0o644); err != nil {
+	if err := safefile.WriteBytes(path, []byte(customdocs.Template(name)), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s: edit it, then run `cmdai index refresh`\n", path)

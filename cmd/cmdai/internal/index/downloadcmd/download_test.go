@@ -13,7 +13,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/tarimport"
-	"github.com/cmdai/cmdai/internal/netx"
+	"github.com/cmdai/cmdai/internal/netwait"
 	"github.com/cmdai/cmdai/ship/release"
 )
 
@@ -32,7 +32,7 @@ func TestDownloadFlags(t *testing.T) {
 	if err := index(t, cmd(), nil, "ubuntu-24.04"); err != nil {
 		t.Fatal(err)
 	}
-	want := DownloadOptions{Import: tarimport.Options{Factory: f, Chroma: defaultChroma}, Distro: "ubuntu-24.04", Base: release.DefaultBase, IdleTimeout: netx.DefaultIdleTimeout}
+	want := DownloadOptions{Import: tarimport.Options{Factory: f, Chroma: defaultChroma}, Distro: "ubuntu-24.04", Base: release.DefaultBase, IdleTimeout: netwait.DefaultIdleTimeout}
 	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 )
@@ -46,7 +46,7 @@ func writeFeatures(ctx context.Context, s search.Searcher, queries []evaluate.Ev
 // indexed (want: the command's name in the index), atomically: a failed
 // run leaves no half file.
 func writePerRequest(flag, path string, s search.Searcher, queries []evaluate.EvalQuery, line func(q evaluate.EvalQuery, want string) (any, error)) error {
-	err := fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	err := safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, q := range queries {
 			want, ok := s.Keywords.Command(q.Command)

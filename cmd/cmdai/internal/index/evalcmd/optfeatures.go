@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/internal/fsx"
+	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/search/optrank"
@@ -58,7 +58,7 @@ func writeOptionFeatures(ctx context.Context, s search.Searcher, queries []evalu
 	if pageExamples {
 		jobs = append(jobs, pageExampleJobs(s)...)
 	}
-	return fsx.WriteFile(path, 0o644, func(w io.Writer) error {
+	return safefile.WriteFile(path, 0o644, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		const batch = 32
 		for start := 0; start < len(jobs); start += batch {

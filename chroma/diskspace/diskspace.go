@@ -1,7 +1,6 @@
-// Package room tells whether the disk under a Chroma server's data has
-// room for a write, and says so in one message when it has not (moved
-// out of package chroma, which is at the house's size limit).
-package room
+// Package diskspace tells whether the disk under a Chroma server's data
+// has room for a write, and says so in one message when it has not.
+package diskspace
 
 import (
 	"fmt"

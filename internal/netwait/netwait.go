@@ -1,8 +1,8 @@
-// Package netx bounds every network wait cmdai makes: one HTTP client
+// Package netwait bounds every network wait cmdai makes: one HTTP client
 // constructor with connect, TLS and response-header timeouts, and a body
 // reader that gives up when no byte arrives for a while. Downloads (index
 // tarballs, the model) and Chroma calls share them, so none can hang.
-package netx
+package netwait
 
 import (
 	"context"

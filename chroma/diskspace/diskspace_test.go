@@ -1,4 +1,4 @@
-package room
+package diskspace
 
 import (
 	"errors"

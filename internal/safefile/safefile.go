@@ -1,9 +1,10 @@
-// Package fsx writes files the one safe way cmdai knows: into a
-// temporary file beside the target, synced, renamed over it, and the
-// directory synced, so that a reader (or a crash) sees the old file or
-// the new one, never half of either. It imports nothing of cmdai's, so
+// Package safefile reads and writes files the safe ways cmdai knows: it
+// writes into a temporary file beside the target, synced, renamed over
+// it, and the directory synced, so that a reader (or a crash) sees the
+// old file or the new one, never half of either; it reads a regular file
+// of bounded size, refusing anything else. It imports nothing of cmdai's, so
 // every package can use it.
-package fsx
+package safefile
 
 import (
 	"fmt"
