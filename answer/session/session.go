@@ -1,7 +1,8 @@
 // Package session holds an index for an MCP session (cmdai mcp): opened
 // on the first call that needs it (without the model for explain alone),
 // kept while calls come, closed after --keep-open idle or when a serve
-// takes over, and answered from disk while Chroma is down.
+// takes over. Its errors are Chroma's: answer.Degrade answers from disk
+// while Chroma is down.
 package session
 
 import (
