@@ -16,7 +16,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/answer/warm"
-	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
@@ -217,7 +216,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 		logf("stopped")
 		return nil
 	}
-	if errors.Is(err, chroma.ErrLocked) {
+	if cmdutil.ExitCode(err) == cmdutil.ExitBusy { // another cmdai holds the data (connect.Open)
 		return cmdutil.WithCode(cmdutil.ExitBusy, fmt.Errorf("cmdai serve cannot hold the index: %w\n  stop that process (or let it finish) and start serve again, or give it longer with --wait", err))
 	}
 	if err != nil {

@@ -6,13 +6,12 @@ package clearcmd
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -101,7 +100,7 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 		}
 	} else {
 		names = []string{info.CollectionName()}
-		if _, err := conn.OpenCollection(ctx, names[0]); errors.Is(err, chroma.ErrNoCollection) {
+		if _, err := answer.OpenIndex(ctx, conn.Store, names[0]); cmdutil.ExitCode(err) == cmdutil.ExitNoIndex {
 			return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index %s on %s: nothing to clear", names[0], conn.URL))
 		}
 	}
