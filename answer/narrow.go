@@ -8,6 +8,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/optrank"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // NarrowDoc narrows a command's documentation to a request (when the doc
@@ -40,7 +41,7 @@ func NarrowDoc(ctx context.Context, s search.Searcher, doc search.CommandDoc, er
 		}
 	}
 	recs := make([]optrank.Chunk, len(doc.Records))
-	byID := make(map[string]search.Match, len(doc.Records))
+	byID := make(map[string]shown.Match, len(doc.Records))
 	for i, r := range doc.Records {
 		recs[i] = optrank.Chunk{ID: r.ID, Kind: r.Kind, Section: r.Section, Option: r.Option, Text: r.Text}
 		byID[r.ID] = r
@@ -54,7 +55,7 @@ func NarrowDoc(ctx context.Context, s search.Searcher, doc search.CommandDoc, er
 	w := s.OptionWeights()
 	ranked := w.Rank(s.Keywords, request, page)
 	n := w.Choose(ranked)
-	out := make([]search.Match, 0, len(doc.Records))
+	out := make([]shown.Match, 0, len(doc.Records))
 	seen := map[string]bool{}
 	for _, r := range ranked[:n] {
 		out = append(out, byID[r.ID])

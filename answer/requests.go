@@ -3,7 +3,7 @@ package answer
 import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // QueryRequest is one search: the options of `cmdai index query`, the
@@ -15,7 +15,7 @@ type QueryRequest struct {
 	Context   bool   `json:"with_context,omitempty"`
 	MaxTokens int    `json:"max_tokens,omitempty"`
 	// Matches is how many matches of each command to show (0: the
-	// default, search.DefaultMatches); Full shows every match, whole.
+	// default, shown.DefaultMatches); Full shows every match, whole.
 	Matches int  `json:"matches_count,omitempty"`
 	Full    bool `json:"full,omitempty"`
 	// Distro is the distribution whose index is asked for ("": the one
@@ -29,10 +29,10 @@ type QueryRequest struct {
 // QueryResult is what `index query --json` prints, and the answer of
 // POST /v1/query (which adds Context when asked).
 type QueryResult struct {
-	Request    string              `json:"request"`
-	Collection string              `json:"collection"`
-	Commands   []search.CommandHit `json:"commands"`
-	Millis     float64             `json:"query_ms"`
+	Request    string             `json:"request"`
+	Collection string             `json:"collection"`
+	Commands   []shown.CommandHit `json:"commands"`
+	Millis     float64            `json:"query_ms"`
 	// Degraded: Chroma could not be reached; the answer is keyword-only,
 	// from the keyword index on disk, for the reason given.
 	Degraded       bool   `json:"degraded,omitempty"`

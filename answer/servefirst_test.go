@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fakeAnswerer answers every call with its name, or fails with fail; it
@@ -29,7 +30,7 @@ func (f *fakeAnswerer) Query(_ context.Context, q QueryRequest) (QueryResult, er
 
 func (f *fakeAnswerer) Docs(_ context.Context, q DocsRequest) (search.CommandDoc, error) {
 	f.calls++
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: q.Command, Description: f.name}}, f.fail
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: q.Command, Description: f.name}}, f.fail
 }
 
 func (f *fakeAnswerer) Explain(_ context.Context, q ExplainRequest) (ExplainResult, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/customdocs"
 	"github.com/cmdai/cmdai/distro"
@@ -45,7 +46,7 @@ func TestStaleness(t *testing.T) {
 	}
 	skipped := map[string]string{"broken": "b1", "empty": "e1"}
 	st := staleness(recs, installed, skipped, true)
-	want := &Staleness{Indexed: 3, Changed: 2, Added: 1, Removed: 1, Stale: 4, Names: []string{"~empty", "-gone", "~ls", "+new"}}
+	want := &stale.Staleness{Indexed: 3, Changed: 2, Added: 1, Removed: 1, Stale: 4, Names: []string{"~empty", "-gone", "~ls", "+new"}}
 	if !reflect.DeepEqual(st, want) {
 		t.Errorf("got  %+v\nwant %+v", st, want)
 	}

@@ -21,8 +21,8 @@ type CollectionStatus struct {
 	Current bool `json:"current"`
 	// Temporary marks a collection a build or an import writes aside
 	// (and one an interrupted run left): not an index to query.
-	Temporary bool       `json:"temporary,omitempty"`
-	Stale     *Staleness `json:"staleness,omitempty"`
+	Temporary bool             `json:"temporary,omitempty"`
+	Stale     *stale.Staleness `json:"staleness,omitempty"`
 	// Verification of the current index's records' authenticators.
 	Verification *index.Verification `json:"verification,omitempty"`
 }
@@ -37,9 +37,6 @@ func Temporary(name string) bool {
 	}
 	return false
 }
-
-// Staleness compares an index with the commands installed now.
-type Staleness = stale.Staleness
 
 // Collections lists the cmdai collections on the server.
 func Collections(ctx context.Context, store *chroma.Store, current string) ([]CollectionStatus, error) {
@@ -56,7 +53,7 @@ func Collections(ctx context.Context, store *chroma.Store, current string) ([]Co
 
 // Stale compares the commands the index holds (their summary records'
 // fingerprints) with what a quick scan of this machine finds.
-func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, names bool) (*Staleness, error) {
+func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, names bool) (*stale.Staleness, error) {
 	skipped := index.ParseMeta(coll.Metadata()).Skipped
 	recs, err := coll.All(ctx, chroma.Include{Where: index.WhereKind(index.KindSummary)})
 	if err != nil {
@@ -71,7 +68,7 @@ func Stale(ctx context.Context, coll *chroma.Collection, popts pages.Options, na
 
 // staleness compares the summary records and skipped commands of an index
 // with the installed commands (stale.Compare).
-func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[string]string, names bool) *Staleness {
+func staleness(recs []chroma.Record, installed []pages.Installed, skipped map[string]string, names bool) *stale.Staleness {
 	mds := make([]index.Metadata, len(recs))
 	for i, r := range recs {
 		mds[i] = metaOf(r)

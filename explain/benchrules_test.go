@@ -1,6 +1,10 @@
 package explain
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cmdai/cmdai/explain/judge"
+)
 
 // Rules found by the NL2Bash benchmark's train half (scripts/bench/explainbench;
 // BENCHMARKS.md, "cmdai explain: accuracy on NL2Bash"), each on our own
@@ -18,14 +22,14 @@ func init() {
 func TestChoiceInUsageLine(t *testing.T) {
 	r := explainT(t, "mnt --make-rprivate / && mnt --make-shared /x")
 	for _, w := range cmdOf(t, r, "mnt").Words {
-		if w.Text == "--make-rprivate" && w.Verdict != Known {
+		if w.Text == "--make-rprivate" && w.Verdict != judge.Known {
 			t.Errorf("--make-rprivate: %s (%s), want known from the usage line's choice\n%s", w.Verdict, w.Note, show(r))
 		}
 	}
 	r = explainT(t, "mnt --make-private /")
-	wantWord(t, r, "mnt", "--make-private", UnknownOption, "")
+	wantWord(t, r, "mnt", "--make-private", judge.UnknownOption, "")
 	r = explainT(t, "mnt --make-rslave /")
-	wantWord(t, r, "mnt", "--make-rslave", UnknownOption, "")
+	wantWord(t, r, "mnt", "--make-rslave", judge.UnknownOption, "")
 }
 
 // A long option all in capitals (less's --QUIT-AT-EOF) is a spelling,
@@ -33,9 +37,9 @@ func TestChoiceInUsageLine(t *testing.T) {
 // --LTYPE-line-format still is one.
 func TestCapitalLongOptionIsASpelling(t *testing.T) {
 	r := explainT(t, "pager --QUIT-AT-EOF --LINE-NUMBERS --old-line-format=x f")
-	wantWord(t, r, "pager", "--QUIT-AT-EOF", Known, "--QUIT-AT-EOF")
-	wantWord(t, r, "pager", "--LINE-NUMBERS", Known, "--LINE-NUMBERS")
-	wantWord(t, r, "pager", "--old-line-format=x", Known, "--LTYPE-line-format")
+	wantWord(t, r, "pager", "--QUIT-AT-EOF", judge.Known, "--QUIT-AT-EOF")
+	wantWord(t, r, "pager", "--LINE-NUMBERS", judge.Known, "--LINE-NUMBERS")
+	wantWord(t, r, "pager", "--old-line-format=x", judge.Known, "--LTYPE-line-format")
 	for _, l := range []string{"pager --auto-hidden f", "pager --only-lines f", "pager --quit-at-end f"} {
 		r = explainT(t, l)
 		if r.UnknownCount != 1 {

@@ -8,6 +8,7 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // A Lookup over a one-command index of our own; a real caller passes
@@ -17,8 +18,8 @@ func ExampleExplain() {
 		if name != "grep" {
 			return search.CommandDoc{}, fmt.Errorf("%w %q", search.ErrUnknownCommand, name)
 		}
-		return search.CommandDoc{CommandHit: search.CommandHit{Command: "grep", ManSection: "1", Description: "print matching lines"},
-			Records: []search.Match{
+		return search.CommandDoc{CommandHit: shown.CommandHit{Command: "grep", ManSection: "1", Description: "print matching lines"},
+			Records: []shown.Match{
 				{ID: "grep.1#NAME", Kind: index.KindSummary, Text: "grep(1) - print matching lines\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]"},
 				{ID: "grep.1#OPTIONS#--count", Kind: index.KindOption, Option: "--count", Text: "grep(1) option -c, --count\nCount the matching lines."},
 			}}, nil

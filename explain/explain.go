@@ -17,22 +17,6 @@ import (
 	"github.com/cmdai/cmdai/search"
 )
 
-// The verdicts and words are package judge's: the names here are
-// explain's API, and what its callers use.
-type (
-	Verdict = judge.Verdict
-	Word    = judge.Word
-)
-
-// The verdicts (see package judge).
-const (
-	Known         = judge.Known
-	UnknownOption = judge.UnknownOption
-	NotInstalled  = judge.NotInstalled
-	Undocumented  = judge.Undocumented
-	Operand       = judge.Operand
-)
-
 // Lookup returns one command's documentation from the index
 // (search.Searcher.Docs, or a running serve's): an error wrapping
 // search.ErrUnknownCommand when the index holds no such command.
@@ -41,7 +25,7 @@ type Lookup func(ctx context.Context, command string) (search.CommandDoc, error)
 // Options tune Explain.
 type Options struct {
 	// OnPath reports whether a command the index does not hold is on this
-	// machine's PATH (Undocumented rather than NotInstalled). Nil: the
+	// machine's PATH (judge.Undocumented rather than judge.NotInstalled). Nil: the
 	// index alone decides (an imported index of another machine).
 	OnPath func(command string) bool
 }
@@ -50,26 +34,26 @@ type Options struct {
 type Command struct {
 	// Name is the command as the index knows it ("git-commit" for git
 	// commit); Words are its arguments, the subcommand word included.
-	Name    string  `json:"command"`
-	Verdict Verdict `json:"verdict"`
+	Name    string        `json:"command"`
+	Verdict judge.Verdict `json:"verdict"`
 	// Page is the man page that judges it ("tar(1)"); Summary its
 	// one-line description.
 	Page    string `json:"page,omitempty"`
 	Summary string `json:"summary,omitempty"`
 	// Via are the wrappers it runs under, outermost first ("sudo", "xargs").
-	Via   []string `json:"via,omitempty"`
-	Start int      `json:"start"`
-	End   int      `json:"end"`
-	Words []Word   `json:"words"`
-	Note  string   `json:"note,omitempty"`
+	Via   []string     `json:"via,omitempty"`
+	Start int          `json:"start"`
+	End   int          `json:"end"`
+	Words []judge.Word `json:"words"`
+	Note  string       `json:"note,omitempty"`
 }
 
 // Result is a whole line explained.
 type Result struct {
 	Line     string    `json:"line"`
 	Commands []Command `json:"commands"`
-	// UnknownCount counts the words that are UnknownOption,
-	// NotInstalledCount the commands that are NotInstalled; OK is both 0
+	// UnknownCount counts the words that are judge.UnknownOption,
+	// NotInstalledCount the commands that are judge.NotInstalled; OK is both 0
 	// (what --check exits on).
 	UnknownCount      int  `json:"unknown_count"`
 	NotInstalledCount int  `json:"not_installed_count"`

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -35,7 +36,7 @@ func cmdOf(t *testing.T, r Result, name string) Command {
 	return Command{}
 }
 
-func wordOf(t *testing.T, c Command, text string) Word {
+func wordOf(t *testing.T, c Command, text string) judge.Word {
 	t.Helper()
 	for _, w := range c.Words {
 		if w.Text == text {
@@ -43,10 +44,10 @@ func wordOf(t *testing.T, c Command, text string) Word {
 		}
 	}
 	t.Fatalf("no word %q in %s: %+v", text, c.Name, c.Words)
-	return Word{}
+	return judge.Word{}
 }
 
-func wantWord(t *testing.T, r Result, cmd, text string, v Verdict, option string) Word {
+func wantWord(t *testing.T, r Result, cmd, text string, v judge.Verdict, option string) judge.Word {
 	t.Helper()
 	w := wordOf(t, cmdOf(t, r, cmd), text)
 	if w.Verdict != v || w.Option != option {
@@ -62,10 +63,10 @@ func TestClusterValuesAndOffsets(t *testing.T) {
 		t.Fatalf("want two known commands:\n%s", show(r))
 	}
 	tar := cmdOf(t, r, "tar")
-	if tar.Verdict != Known || tar.Page != "tar(1)" || tar.Summary == "" || tar.Start != 0 || tar.End != 23 {
+	if tar.Verdict != judge.Known || tar.Page != "tar(1)" || tar.Summary == "" || tar.Start != 0 || tar.End != 23 {
 		t.Errorf("tar: %+v", tar)
 	}
-	w := wantWord(t, r, "tar", "-xzvf", Known, "")
+	w := wantWord(t, r, "tar", "-xzvf", judge.Known, "")
 	var got []string
 	for _, f := range w.Flags {
 		got = append(got, fmt.Sprintf("%s=%s@%d-%d", f.Text, f.Option, f.Start, f.End))
@@ -80,62 +81,62 @@ func TestClusterValuesAndOffsets(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("flags %v, want %v", got, want)
 	}
-	v := wantWord(t, r, "tar", "a.tgz", Operand, "")
+	v := wantWord(t, r, "tar", "a.tgz", judge.Operand, "")
 	if v.Of != "--file" || line[v.Start:v.End] != "a.tgz" {
 		t.Errorf("a.tgz: %+v", v)
 	}
-	if d := wantWord(t, r, "tar", "/tmp", Operand, ""); d.Of != "--directory" {
+	if d := wantWord(t, r, "tar", "/tmp", judge.Operand, ""); d.Of != "--directory" {
 		t.Errorf("/tmp is -C's value: %+v", d)
 	}
-	c := wantWord(t, r, "grep", "-c", Known, "--count")
+	c := wantWord(t, r, "grep", "-c", judge.Known, "--count")
 	if line[c.Start:c.End] != "-c" {
 		t.Errorf("-c offsets %d-%d", c.Start, c.End)
 	}
-	wantWord(t, r, "grep", "foo", Operand, "")
+	wantWord(t, r, "grep", "foo", judge.Operand, "")
 }
 
 func TestAttachedValues(t *testing.T) {
 	r := explainT(t, "tar -cfout.tar -C/tmp dir; sort -t: -k2,2n f")
-	w := wantWord(t, r, "tar", "-cfout.tar", Known, "")
+	w := wantWord(t, r, "tar", "-cfout.tar", judge.Known, "")
 	if len(w.Flags) != 3 || w.Flags[2].Text != "out.tar" || w.Flags[2].Of != "--file" || w.Flags[2].Start != 7 {
 		t.Errorf("-cfout.tar flags: %+v", w.Flags)
 	}
-	wantWord(t, r, "tar", "dir", Operand, "")
-	wantWord(t, r, "sort", "-t:", Known, "--field-separator")
-	wantWord(t, r, "sort", "f", Operand, "")
+	wantWord(t, r, "tar", "dir", judge.Operand, "")
+	wantWord(t, r, "sort", "-t:", judge.Known, "--field-separator")
+	wantWord(t, r, "sort", "f", judge.Operand, "")
 }
 
 func TestLongOptions(t *testing.T) {
 	r := explainT(t, "grep --reg x --fizz=y --colour=always --color auto --count --context 3 --ex z --zap q")
-	w := wantWord(t, r, "grep", "--reg", Known, "--regexp")
+	w := wantWord(t, r, "grep", "--reg", judge.Known, "--regexp")
 	if !strings.Contains(w.Note, "abbreviation of --regexp") {
 		t.Errorf("--reg note %q", w.Note)
 	}
 	if v := wordOf(t, cmdOf(t, r, "grep"), "x"); v.Of != "--regexp" {
 		t.Errorf("x is --reg's value: %+v", v)
 	}
-	wantWord(t, r, "grep", "--fizz=y", UnknownOption, "")
-	wantWord(t, r, "grep", "--colour=always", Known, "--color")
-	wantWord(t, r, "grep", "--color", Known, "--color")
+	wantWord(t, r, "grep", "--fizz=y", judge.UnknownOption, "")
+	wantWord(t, r, "grep", "--colour=always", judge.Known, "--color")
+	wantWord(t, r, "grep", "--color", judge.Known, "--color")
 	// An optional value is taken only with "=": auto is an operand.
-	if a := wordOf(t, cmdOf(t, r, "grep"), "auto"); a.Verdict != Operand || a.Of != "" {
+	if a := wordOf(t, cmdOf(t, r, "grep"), "auto"); a.Verdict != judge.Operand || a.Of != "" {
 		t.Errorf("auto: %+v", a)
 	}
-	wantWord(t, r, "grep", "--count", Known, "--count")
+	wantWord(t, r, "grep", "--count", judge.Known, "--count")
 	if v := wordOf(t, cmdOf(t, r, "grep"), "3"); v.Of != "--context" {
 		t.Errorf("3 is --context's value: %+v", v)
 	}
 	// --ex abbreviates --exclude and --exclude-dir, two options.
-	if a := wordOf(t, cmdOf(t, r, "grep"), "--ex"); a.Verdict != Undocumented || !strings.Contains(a.Note, "ambiguous") {
+	if a := wordOf(t, cmdOf(t, r, "grep"), "--ex"); a.Verdict != judge.Undocumented || !strings.Contains(a.Note, "ambiguous") {
 		t.Errorf("--ex: %+v", a)
 	}
-	wantWord(t, r, "grep", "--zap", UnknownOption, "")
+	wantWord(t, r, "grep", "--zap", judge.UnknownOption, "")
 	if r.UnknownCount != 2 || r.OK {
 		t.Errorf("unknown count %d ok %v", r.UnknownCount, r.OK)
 	}
 	// A unique prefix of one option is that option, as getopt_long takes it.
 	r = explainT(t, "grep --file=y x")
-	wantWord(t, r, "grep", "--file=y", Known, "--files-with-matches")
+	wantWord(t, r, "grep", "--file=y", judge.Known, "--files-with-matches")
 	if r.UnknownCount != 0 {
 		t.Errorf("unknown count %d ok %v", r.UnknownCount, r.OK)
 	}
@@ -148,11 +149,11 @@ func TestNegationsAndPlaceholders(t *testing.T) {
 		t.Fatalf("%s", show(r))
 	}
 	for _, w := range cs[0].Words[1:] {
-		if w.Verdict != Known {
+		if w.Verdict != judge.Known {
 			t.Errorf("%s: %+v", w.Text, w)
 		}
 	}
-	if w := cs[1].Words[1]; w.Verdict != Undocumented || !strings.Contains(w.Note, "negation") {
+	if w := cs[1].Words[1]; w.Verdict != judge.Undocumented || !strings.Contains(w.Note, "negation") {
 		t.Errorf("--no-amend, not spelt out: %+v", w)
 	}
 }
@@ -160,34 +161,34 @@ func TestNegationsAndPlaceholders(t *testing.T) {
 func TestEndOfOptionsAndOperands(t *testing.T) {
 	r := explainT(t, "grep -i -- -v - file && rm file -r")
 	g := cmdOf(t, r, "grep")
-	if w := wordOf(t, g, "--"); w.Verdict != Operand || w.Note != "ends the options" {
+	if w := wordOf(t, g, "--"); w.Verdict != judge.Operand || w.Note != "ends the options" {
 		t.Errorf("--: %+v", w)
 	}
-	if w := wordOf(t, g, "-v"); w.Verdict != Operand {
+	if w := wordOf(t, g, "-v"); w.Verdict != judge.Operand {
 		t.Errorf("-v after -- is an operand: %+v", w)
 	}
-	if w := wordOf(t, g, "-"); w.Verdict != Operand {
+	if w := wordOf(t, g, "-"); w.Verdict != judge.Operand {
 		t.Errorf("- alone: %+v", w)
 	}
 	// GNU getopt permutes: an option may follow the operands.
-	wantWord(t, r, "rm", "-r", Known, "--recursive")
+	wantWord(t, r, "rm", "-r", judge.Known, "--recursive")
 }
 
 func TestNumericOptions(t *testing.T) {
 	r := explainT(t, "grep -3 x f; head -5 f; head -n -5 f; sort -k 2 -r -- -1")
-	wantWord(t, r, "grep", "-3", Known, "--context")
+	wantWord(t, r, "grep", "-3", judge.Known, "--context")
 	h := r.Commands[1]
-	if w := h.Words[0]; w.Verdict != Known || w.Option != "--lines" {
+	if w := h.Words[0]; w.Verdict != judge.Known || w.Option != "--lines" {
 		t.Errorf("head -5: %+v", w)
 	}
-	if w := r.Commands[2].Words[1]; w.Verdict != Operand || w.Of != "--lines" {
+	if w := r.Commands[2].Words[1]; w.Verdict != judge.Operand || w.Of != "--lines" {
 		t.Errorf("head -n -5: -5 is -n's value: %+v", w)
 	}
 }
 
 func TestNegativeNumberIsNoOption(t *testing.T) {
 	r := explainT(t, "cat -1")
-	if w := r.Commands[0].Words[0]; w.Verdict != Operand {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.Operand {
 		t.Errorf("cat -1: %+v", w)
 	}
 }
@@ -201,33 +202,33 @@ func TestFind(t *testing.T) {
 	f := cmdOf(t, r, "find")
 	for _, c := range []struct {
 		text string
-		v    Verdict
+		v    judge.Verdict
 		of   string
-	}{{"-L", Known, ""}, {".", Operand, ""}, {"/srv", Operand, ""}, {"-name", Known, ""}, {"'*.go'", Operand, "-name"},
-		{"!", Known, ""}, {"d", Operand, "-type"}, {`\(`, Known, ""}, {"-1", Operand, "-mtime"}, {"-o", Known, ""},
-		{"-newermt", Known, ""}, {"2024-01-01", Operand, "-newerXY"}, {"+1M", Operand, "-size"}, {"out", Operand, "-fprintf"},
-		{`'%p\n'`, Operand, "-fprintf"}, {`\;`, Operand, ""}, {"+", Operand, ""}, {"-print0", Known, ""}} {
+	}{{"-L", judge.Known, ""}, {".", judge.Operand, ""}, {"/srv", judge.Operand, ""}, {"-name", judge.Known, ""}, {"'*.go'", judge.Operand, "-name"},
+		{"!", judge.Known, ""}, {"d", judge.Operand, "-type"}, {`\(`, judge.Known, ""}, {"-1", judge.Operand, "-mtime"}, {"-o", judge.Known, ""},
+		{"-newermt", judge.Known, ""}, {"2024-01-01", judge.Operand, "-newerXY"}, {"+1M", judge.Operand, "-size"}, {"out", judge.Operand, "-fprintf"},
+		{`'%p\n'`, judge.Operand, "-fprintf"}, {`\;`, judge.Operand, ""}, {"+", judge.Operand, ""}, {"-print0", judge.Known, ""}} {
 		w := wordOf(t, f, c.text)
 		if w.Verdict != c.v || w.Of != c.of {
 			t.Errorf("find %s: %+v, want %s of %q", c.text, w, c.v, c.of)
 		}
 	}
 	rm := cmdOf(t, r, "rm")
-	if !slices.Equal(rm.Via, []string{"find -exec"}) || rm.Verdict != Known {
+	if !slices.Equal(rm.Via, []string{"find -exec"}) || rm.Verdict != judge.Known {
 		t.Errorf("rm: %+v", rm)
 	}
-	wantWord(t, r, "rm", "-f", Known, "--force")
+	wantWord(t, r, "rm", "-f", judge.Known, "--force")
 	cp := cmdOf(t, r, "cp")
 	if w := wordOf(t, cp, "/x"); w.Of != "--target-directory" {
 		t.Errorf("cp -t /x: %+v", w)
 	}
 	r = explainT(t, "find . -nmae x -print")
-	wantWord(t, r, "find", "-nmae", UnknownOption, "")
+	wantWord(t, r, "find", "-nmae", judge.UnknownOption, "")
 }
 
 func TestTarTraditionalAndPs(t *testing.T) {
 	r := explainT(t, "tar xzvf a.tgz -C /tmp")
-	w := wantWord(t, r, "tar", "xzvf", Known, "")
+	w := wantWord(t, r, "tar", "xzvf", judge.Known, "")
 	if len(w.Flags) != 4 || w.Flags[3].Option != "--file" || w.Flags[0].Start != 4 {
 		t.Errorf("flags: %+v", w.Flags)
 	}
@@ -235,11 +236,11 @@ func TestTarTraditionalAndPs(t *testing.T) {
 		t.Errorf("a.tgz: %+v", v)
 	}
 	r = explainT(t, "tar xqf a.tar")
-	if w := r.Commands[0].Words[0]; w.Verdict != UnknownOption {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.UnknownOption {
 		t.Errorf("q is no tar letter: %+v", w)
 	}
 	r = explainT(t, "ps aux; ps -ef; ps -o pid= -u root")
-	if w := r.Commands[0].Words[0]; w.Verdict != Undocumented {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.Undocumented {
 		t.Errorf("ps aux: %+v", w)
 	}
 	if !r.OK {
@@ -261,14 +262,14 @@ func TestWrappers(t *testing.T) {
 	if !slices.Equal(cp.Via, []string{"sudo", "env", "nice", "timeout", "xargs"}) {
 		t.Errorf("cp via %v", cp.Via)
 	}
-	wantWord(t, r, "cp", "-v", Known, "--verbose")
+	wantWord(t, r, "cp", "-v", judge.Known, "--verbose")
 	if w := wordOf(t, cmdOf(t, r, "sudo"), "root"); w.Of != "--user" {
 		t.Errorf("root: %+v", w)
 	}
-	if w := wordOf(t, cmdOf(t, r, "env"), "LANG=C"); w.Verdict != Operand || !strings.Contains(w.Note, "environment") {
+	if w := wordOf(t, cmdOf(t, r, "env"), "LANG=C"); w.Verdict != judge.Operand || !strings.Contains(w.Note, "environment") {
 		t.Errorf("LANG=C: %+v", w)
 	}
-	if w := wordOf(t, cmdOf(t, r, "timeout"), "10"); w.Verdict != Operand {
+	if w := wordOf(t, cmdOf(t, r, "timeout"), "10"); w.Verdict != judge.Operand {
 		t.Errorf("10: %+v", w)
 	}
 	if !r.OK {
@@ -279,7 +280,7 @@ func TestWrappers(t *testing.T) {
 	if g := cmdOf(t, r, "grep"); !slices.Equal(g.Via, []string{"time"}) {
 		t.Errorf("grep via %v", g.Via)
 	}
-	wantWord(t, r, "xargs", "-Q", UnknownOption, "")
+	wantWord(t, r, "xargs", "-Q", judge.UnknownOption, "")
 	if c := cmdOf(t, r, "cat"); !slices.Equal(c.Via, []string{"xargs"}) {
 		t.Errorf("cat via %v", c.Via)
 	}
@@ -300,12 +301,12 @@ func TestSubcommands(t *testing.T) {
 		t.Errorf("/src: %+v", w)
 	}
 	w := wordOf(t, c, "-am")
-	if w.Verdict != Known || len(w.Flags) != 2 || w.Flags[1].Option != "--message" {
+	if w.Verdict != judge.Known || len(w.Flags) != 2 || w.Flags[1].Option != "--message" {
 		t.Errorf("-am: %+v", w)
 	}
 	// No page for git-stash: its options are not git's to refuse.
 	r = explainT(t, "git stash -u")
-	if w := r.Commands[0].Words[1]; w.Verdict != Undocumented || r.UnknownCount != 0 {
+	if w := r.Commands[0].Words[1]; w.Verdict != judge.Undocumented || r.UnknownCount != 0 {
 		t.Errorf("git stash -u: %+v", w)
 	}
 	// git's own options before the subcommand are still judged.
@@ -317,27 +318,27 @@ func TestSubcommands(t *testing.T) {
 
 func TestBuiltinsAndMissing(t *testing.T) {
 	r := explainT(t, "cd /tmp && echo -n hi && echo -x && export A=1 && nosuch -v && ./run.sh -q")
-	if c := cmdOf(t, r, "cd"); c.Verdict != Undocumented || c.Note != "a shell builtin" {
+	if c := cmdOf(t, r, "cd"); c.Verdict != judge.Undocumented || c.Note != "a shell builtin" {
 		t.Errorf("cd: %+v", c)
 	}
 	echo := r.Commands[1]
-	if echo.Verdict != Known || echo.Words[0].Verdict != Known {
+	if echo.Verdict != judge.Known || echo.Words[0].Verdict != judge.Known {
 		t.Errorf("echo -n, judged by its page: %+v", echo)
 	}
-	if w := r.Commands[2].Words[0]; w.Verdict != UnknownOption {
+	if w := r.Commands[2].Words[0]; w.Verdict != judge.UnknownOption {
 		t.Errorf("echo -x: a mistaken option (echo would print it): %+v", w)
 	}
 	if r := explainT(t, "echo ----- -1; echo rm -rf x"); r.UnknownCount != 0 {
 		t.Errorf("echo prints dashes:\n%s", show(r))
 	}
-	if c := cmdOf(t, r, "export"); c.Verdict != Undocumented {
+	if c := cmdOf(t, r, "export"); c.Verdict != judge.Undocumented {
 		t.Errorf("export: %+v", c)
 	}
 	n := cmdOf(t, r, "nosuch")
-	if n.Verdict != NotInstalled || n.Words[0].Verdict != Undocumented {
+	if n.Verdict != judge.NotInstalled || n.Words[0].Verdict != judge.Undocumented {
 		t.Errorf("nosuch: %+v", n)
 	}
-	if c := cmdOf(t, r, "./run.sh"); c.Verdict != Undocumented {
+	if c := cmdOf(t, r, "./run.sh"); c.Verdict != judge.Undocumented {
 		t.Errorf("./run.sh: %+v", c)
 	}
 	if r.NotInstalledCount != 1 || r.OK || r.UnknownCount != 1 {
@@ -345,7 +346,7 @@ func TestBuiltinsAndMissing(t *testing.T) {
 	}
 	onPath := func(c string) bool { return c == "nosuch" }
 	r2, err := Explain(context.Background(), "nosuch -v", fixtureLookup(nil), Options{OnPath: onPath})
-	if err != nil || r2.Commands[0].Verdict != Undocumented || r2.NotInstalledCount != 0 {
+	if err != nil || r2.Commands[0].Verdict != judge.Undocumented || r2.NotInstalledCount != 0 {
 		t.Errorf("on PATH: %+v %v", r2, err)
 	}
 }
@@ -353,23 +354,23 @@ func TestBuiltinsAndMissing(t *testing.T) {
 func TestNothingToJudgeBy(t *testing.T) {
 	r := explainT(t, "helpish -z --zz x")
 	for _, w := range r.Commands[0].Words[:2] {
-		if w.Verdict != Undocumented {
+		if w.Verdict != judge.Undocumented {
 			t.Errorf("%s: %+v", w.Text, w)
 		}
 	}
-	if r.UnknownCount != 0 || r.Commands[0].Verdict != Known {
+	if r.UnknownCount != 0 || r.Commands[0].Verdict != judge.Known {
 		t.Errorf("%s", show(r))
 	}
 }
 
 func TestProseMentionIsKnown(t *testing.T) {
 	r := explainT(t, "ls -1 --group-directories-first -lah --bogus")
-	w := wantWord(t, r, "ls", "--group-directories-first", Known, "--group-directories-first")
+	w := wantWord(t, r, "ls", "--group-directories-first", judge.Known, "--group-directories-first")
 	if !strings.Contains(w.Note, "page's text") || w.OptionID != "ls.1#DESCRIPTION#0" {
 		t.Errorf("prose mention: %+v", w)
 	}
-	wantWord(t, r, "ls", "-1", Known, "-1")
-	wantWord(t, r, "ls", "--bogus", UnknownOption, "")
+	wantWord(t, r, "ls", "-1", judge.Known, "-1")
+	wantWord(t, r, "ls", "--bogus", judge.UnknownOption, "")
 }
 
 func TestShellStructure(t *testing.T) {
@@ -389,7 +390,7 @@ func TestShellStructure(t *testing.T) {
 		t.Errorf("sort: redirections and assignments are no words: %+v", s)
 	}
 	// Our fixture grep has no -q: the one word flagged.
-	if r.UnknownCount != 1 || wordOf(t, r.Commands[9], "-q").Verdict != UnknownOption {
+	if r.UnknownCount != 1 || wordOf(t, r.Commands[9], "-q").Verdict != judge.UnknownOption {
 		t.Errorf("grep -q:\n%s", show(r))
 	}
 }
@@ -397,20 +398,20 @@ func TestShellStructure(t *testing.T) {
 func TestExpansions(t *testing.T) {
 	r := explainT(t, `grep $OPT -e "$P" --exclude=$G -$X f*.txt {a,b}.c; $EDITOR x`)
 	g := r.Commands[0]
-	if w := wordOf(t, g, "$OPT"); w.Verdict != Operand {
+	if w := wordOf(t, g, "$OPT"); w.Verdict != judge.Operand {
 		t.Errorf("$OPT: %+v", w)
 	}
 	if w := wordOf(t, g, `"$P"`); w.Of != "--regexp" {
 		t.Errorf("$P: %+v", w)
 	}
-	wantWord(t, r, "grep", "--exclude=$G", Known, "--exclude")
-	if w := wordOf(t, g, "-$X"); w.Verdict == UnknownOption {
+	wantWord(t, r, "grep", "--exclude=$G", judge.Known, "--exclude")
+	if w := wordOf(t, g, "-$X"); w.Verdict == judge.UnknownOption {
 		t.Errorf("-$X is never a false alarm: %+v", w)
 	}
 	if r.UnknownCount != 0 {
 		t.Errorf("%s", show(r))
 	}
-	if c := r.Commands[1]; c.Verdict != Undocumented || !strings.Contains(c.Note, "run time") {
+	if c := r.Commands[1]; c.Verdict != judge.Undocumented || !strings.Contains(c.Note, "run time") {
 		t.Errorf("$EDITOR: %+v", c)
 	}
 }
@@ -429,17 +430,17 @@ func TestFunctionsAndAliases(t *testing.T) {
 			lsc = c
 		}
 	}
-	if fcall.Verdict != Undocumented || !strings.Contains(fcall.Note, "function") {
+	if fcall.Verdict != judge.Undocumented || !strings.Contains(fcall.Note, "function") {
 		t.Errorf("f: %+v", fcall)
 	}
-	if llcall.Verdict != Undocumented || !strings.Contains(llcall.Note, "alias") {
+	if llcall.Verdict != judge.Undocumented || !strings.Contains(llcall.Note, "alias") {
 		t.Errorf("ll: %+v", llcall)
 	}
 	if !slices.Equal(lsc.Via, []string{"alias ll"}) {
 		t.Errorf("ls via %v", lsc.Via)
 	}
 	b := wordOf(t, lsc, "--bogus")
-	if b.Verdict != UnknownOption || line[b.Start:b.End] != "--bogus" {
+	if b.Verdict != judge.UnknownOption || line[b.Start:b.End] != "--bogus" {
 		t.Errorf("--bogus in the alias body: %+v", b)
 	}
 	cmdOf(t, r, "grep")
@@ -608,10 +609,10 @@ func TestCommandQuirks(t *testing.T) {
 	if !r.OK {
 		t.Errorf("all fine:\n%s", show(r))
 	}
-	if w := r.Commands[0].Words[0]; w.Verdict != Operand || w.Note != "a mode" {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.Operand || w.Note != "a mode" {
 		t.Errorf("chmod -x: %+v", w)
 	}
-	if w := r.Commands[3].Words[0]; w.Verdict != Known || w.Note != "a signal" {
+	if w := r.Commands[3].Words[0]; w.Verdict != judge.Known || w.Note != "a signal" {
 		t.Errorf("kill -9: %+v", w)
 	}
 	if w := r.Commands[6].Words[1]; w.Of != "--lines" {
@@ -632,7 +633,7 @@ func TestSingleDashLongOptions(t *testing.T) {
 		t.Errorf("lib: %+v", w)
 	}
 	r = explainT(t, "javaish -verbosee -jar app.jar")
-	if w := r.Commands[0].Words[0]; w.Verdict != UnknownOption || len(w.Flags) != 0 {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.UnknownOption || len(w.Flags) != 0 {
 		t.Errorf("-verbosee is one unknown option, not a cluster: %+v", w)
 	}
 }
@@ -640,10 +641,10 @@ func TestSingleDashLongOptions(t *testing.T) {
 func TestDynamicValues(t *testing.T) {
 	r := explainT(t, `head -n$N f; grep --count=3 x`)
 	w := r.Commands[0].Words[0]
-	if w.Verdict != Known || len(w.Flags) != 2 || w.Flags[1].Of != "--lines" || w.Flags[1].Text != "$N" {
+	if w.Verdict != judge.Known || len(w.Flags) != 2 || w.Flags[1].Of != "--lines" || w.Flags[1].Text != "$N" {
 		t.Errorf("-n$N: %+v", w)
 	}
-	if w := r.Commands[1].Words[0]; w.Verdict != Known || !strings.Contains(w.Note, "value") {
+	if w := r.Commands[1].Words[0]; w.Verdict != judge.Known || !strings.Contains(w.Note, "value") {
 		t.Errorf("--count=3: %+v", w)
 	}
 }
@@ -673,7 +674,7 @@ func TestWrappersWithoutPages(t *testing.T) {
 	if w := wordOf(t, cmdOf(t, r, "strace"), "log"); w.Of != "-o" {
 		t.Errorf("log is -o's value: %+v", w)
 	}
-	if w := wordOf(t, cmdOf(t, r, "watch"), "-n"); w.Verdict != Undocumented {
+	if w := wordOf(t, cmdOf(t, r, "watch"), "-n"); w.Verdict != judge.Undocumented {
 		t.Errorf("watch has no page: -n is undocumented, never unknown: %+v", w)
 	}
 	// command -v names a command; it runs none.
@@ -684,7 +685,7 @@ func TestWrappersWithoutPages(t *testing.T) {
 
 func TestPartlyExpandedCluster(t *testing.T) {
 	r := explainT(t, `rm -r$X f`)
-	if w := r.Commands[0].Words[0]; w.Verdict != Undocumented || !strings.Contains(w.Note, "run time") || w.Option != "--recursive" {
+	if w := r.Commands[0].Words[0]; w.Verdict != judge.Undocumented || !strings.Contains(w.Note, "run time") || w.Option != "--recursive" {
 		t.Errorf("-r$X: %+v", w)
 	}
 }
@@ -703,7 +704,7 @@ func TestSubcommandUsageInThePage(t *testing.T) {
 	}
 	// A subcommand with no usage line: its words are not judged.
 	r = explainT(t, "tmux kill-server -j")
-	if w := r.Commands[0].Words[1]; w.Verdict != Undocumented || !strings.Contains(w.Note, "after the subcommand") {
+	if w := r.Commands[0].Words[1]; w.Verdict != judge.Undocumented || !strings.Contains(w.Note, "after the subcommand") {
 		t.Errorf("%+v", w)
 	}
 }

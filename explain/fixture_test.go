@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fixture is one command's documentation: its synopsis, one-line
@@ -78,18 +79,18 @@ func fixtureDoc(name string) (search.CommandDoc, bool) {
 	if !ok {
 		return search.CommandDoc{}, false
 	}
-	recs := []search.Match{{ID: name + ".1#NAME", Kind: index.KindSummary, Section: "NAME",
+	recs := []shown.Match{{ID: name + ".1#NAME", Kind: index.KindSummary, Section: "NAME",
 		Text: name + "(1) - " + f.desc + "\nSYNOPSIS\n" + f.syn + "\nA longer description of what " + name + " does, in a sentence of its own that ends here."}}
 	for _, h := range f.heads {
 		main := mainFlag(h)
-		recs = append(recs, search.Match{ID: name + ".1#OPTIONS#" + main, Kind: index.KindOption, Section: "OPTIONS",
+		recs = append(recs, shown.Match{ID: name + ".1#OPTIONS#" + main, Kind: index.KindOption, Section: "OPTIONS",
 			Option: main, Text: name + "(1) option " + h + "\nWhat " + main + " does, in our words."})
 	}
 	for i, p := range f.prose {
-		recs = append(recs, search.Match{ID: fmt.Sprintf("%s.1#DESCRIPTION#%d", name, i), Kind: index.KindSection,
+		recs = append(recs, shown.Match{ID: fmt.Sprintf("%s.1#DESCRIPTION#%d", name, i), Kind: index.KindSection,
 			Section: "DESCRIPTION", Text: name + "(1) DESCRIPTION\n" + p})
 	}
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: name, Description: f.desc, ManSection: "1", Source: "man"},
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: name, Description: f.desc, ManSection: "1", Source: "man"},
 		Records: recs}, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/cmdai/cmdai/explain/judge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -130,7 +131,7 @@ func answerSize(r *Result) int {
 	return n
 }
 
-func wordsSize(ws []Word, perWord int) int {
+func wordsSize(ws []judge.Word, perWord int) int {
 	n := 0
 	for i := range ws {
 		w := &ws[i]

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/manparse"
@@ -122,13 +123,13 @@ func TestRealPages(t *testing.T) {
 
 	for _, bad := range []string{"tar --zstdx f", "grep --colour-never x"} {
 		r := ex(bad)
-		if r.UnknownCount != 1 || r.Commands[0].Words[0].Verdict != UnknownOption {
+		if r.UnknownCount != 1 || r.Commands[0].Words[0].Verdict != judge.UnknownOption {
 			t.Errorf("%s: want the option flagged\n%s", bad, show(r))
 		}
 	}
 
 	r = ex(`find . -name '*.go' -mtime -1 -exec rm {} \;`)
-	if !r.OK || len(r.Commands) != 2 || r.Commands[1].Name != "rm" || r.Commands[1].Verdict != Known ||
+	if !r.OK || len(r.Commands) != 2 || r.Commands[1].Name != "rm" || r.Commands[1].Verdict != judge.Known ||
 		!slices.Equal(r.Commands[1].Via, []string{"find -exec"}) {
 		t.Errorf("find -exec rm:\n%s", show(r))
 	}

@@ -49,13 +49,13 @@ func Explain(ctx context.Context, line string, lookup Lookup, opts Options) (Res
 	for i := range res.Commands {
 		c := &res.Commands[i]
 		if c.Words == nil {
-			c.Words = []Word{}
+			c.Words = []judge.Word{}
 		}
-		if c.Verdict == NotInstalled {
+		if c.Verdict == judge.NotInstalled {
 			res.NotInstalledCount++
 		}
 		for _, w := range c.Words {
-			if w.Verdict == UnknownOption {
+			if w.Verdict == judge.UnknownOption {
 				res.UnknownCount++
 			}
 		}
@@ -191,7 +191,7 @@ func (e *explainer) argOf(w *syntax.Word) judge.Arg {
 }
 
 func (e *explainer) builtinCmd(name string, start, end int, via []string) {
-	c := Command{Name: name, Verdict: Undocumented, Note: "a shell builtin", Via: via,
+	c := Command{Name: name, Verdict: judge.Undocumented, Note: "a shell builtin", Via: via,
 		Start: e.off(start), End: e.off(end)}
 	e.out = append(e.out, c)
 }
@@ -221,14 +221,14 @@ func (e *explainer) call(args []judge.Arg, via []string, depth int) {
 	cmd := Command{Name: name.Lit, Via: via, Start: name.Start, End: args[len(args)-1].End}
 	switch {
 	case len(via) >= maxVia:
-		cmd.Verdict, cmd.Note = Undocumented, "run under too many wrappers to follow"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "run under too many wrappers to follow"
 	case name.Dynamic || name.Lit == "":
 		cmd.Name = name.Text
-		cmd.Verdict, cmd.Note = Undocumented, "the command is named at run time"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "the command is named at run time"
 	case e.funcs[name.Lit]:
-		cmd.Verdict, cmd.Note = Undocumented, "a shell function defined in this line: not looked up"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "a shell function defined in this line: not looked up"
 	case e.aliases[name.Lit] && name.Lit != "alias":
-		cmd.Verdict, cmd.Note = Undocumented, "an alias defined in this line: its body is explained where it is defined"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "an alias defined in this line: its body is explained where it is defined"
 	}
 	if cmd.Verdict != "" {
 		cmd.Words = e.plainWords(args[1:], cmd.Note)
@@ -247,15 +247,15 @@ func (e *explainer) call(args []judge.Arg, via []string, depth int) {
 }
 
 // plainWords are the words of a command nothing can judge: options
-// Undocumented, the rest operands.
-func (e *explainer) plainWords(args []judge.Arg, note string) []Word {
-	out := make([]Word, 0, len(args))
+// judge.Undocumented, the rest operands.
+func (e *explainer) plainWords(args []judge.Arg, note string) []judge.Word {
+	out := make([]judge.Word, 0, len(args))
 	for _, a := range args {
 		w := judge.NewWord(a)
 		if strings.HasPrefix(a.Lit, "-") && len(a.Lit) > 1 {
-			w.Verdict, w.Note = Undocumented, note
+			w.Verdict, w.Note = judge.Undocumented, note
 		} else {
-			w.Verdict = Operand
+			w.Verdict = judge.Operand
 		}
 		out = append(out, w)
 	}
@@ -277,7 +277,7 @@ func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
 	if r.found && r.doc.Parent != "" && (e.opts.OnPath == nil || !e.opts.OnPath(look)) {
 		// git-commit(1) is indexed as "git commit": the name alone runs
 		// nothing (it was not on PATH when the index was built)
-		cmd.Verdict = NotInstalled
+		cmd.Verdict = judge.NotInstalled
 		cmd.Note = "not a command: " + judge.PageName(r.doc) + " documents `" + r.doc.Invocation() + "`"
 		return nil
 	}
@@ -286,7 +286,7 @@ func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
 		if cmd.Name == "" {
 			cmd.Name = look
 		}
-		cmd.Verdict, cmd.Page, cmd.Summary = Known, judge.PageName(r.doc), r.doc.Description
+		cmd.Verdict, cmd.Page, cmd.Summary = judge.Known, judge.PageName(r.doc), r.doc.Description
 		if r.doc.AliasAsked != "" {
 			cmd.Note = n + " is another name of " + cmd.Name
 		}
@@ -294,13 +294,13 @@ func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
 	}
 	switch {
 	case builtins[n]:
-		cmd.Verdict, cmd.Note = Undocumented, "a shell builtin"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "a shell builtin"
 	case strings.Contains(n, "/") && !strings.HasPrefix(n, "/"):
-		cmd.Verdict, cmd.Note = Undocumented, "a program run by its path: not in the index"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "a program run by its path: not in the index"
 	case e.opts.OnPath != nil && e.opts.OnPath(look):
-		cmd.Verdict, cmd.Note = Undocumented, "on PATH, but the index has no page of it"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "on PATH, but the index has no page of it"
 	default:
-		cmd.Verdict, cmd.Note = NotInstalled, "not in the index (not installed here, or not indexed: `cmdai index init --command "+look+"`)"
+		cmd.Verdict, cmd.Note = judge.NotInstalled, "not in the index (not installed here, or not indexed: `cmdai index init --command "+look+"`)"
 	}
 	return nil
 }
@@ -355,7 +355,7 @@ var stopsAtOperand = map[string]*struct {
 
 // subcommandFamilies take a subcommand as their first operand, whose
 // options their own page may not list: past it, a word missing from the
-// page is Undocumented, not an unknown option. Commands whose page lists
+// page is judge.Undocumented, not an unknown option. Commands whose page lists
 // every subcommand's options (apt-get, systemctl, dnf, pacman) are not
 // here: their pages judge.
 var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "cargo", "kubectl", "apt",
@@ -368,7 +368,7 @@ var subcommandFamilies = set("git", "docker", "podman", "npm", "yarn", "pnpm", "
 // index holds <cmd>-<operand> (git-commit), the rest by that page, else
 // by the command's page, leniently (the subcommand's options may not be
 // on it).
-func (e *explainer) subcommand(j *judge.Judger, cmd *Command, args []judge.Arg) []Word {
+func (e *explainer) subcommand(j *judge.Judger, cmd *Command, args []judge.Arg) []judge.Word {
 	words, at := j.Judge(args, judge.Mode{StopAt: 0})
 	if at >= len(args) {
 		return words
@@ -429,14 +429,14 @@ func (e *explainer) alias(args []judge.Arg, via []string, depth int) {
 		w := judge.NewWord(a)
 		switch name, body, ok := strings.Cut(a.Lit, "="); {
 		case ok && !a.Dynamic:
-			w.Verdict, w.Note = Operand, "defines the alias "+name
+			w.Verdict, w.Note = judge.Operand, "defines the alias "+name
 			if strings.TrimSpace(body) != "" && !e.nested(body, a, append(append([]string(nil), via...), "alias "+quoted(name)), depth) {
 				w.Note += ": its body does not parse as shell, so it is not explained"
 			}
 		case strings.HasPrefix(a.Lit, "-"):
-			w.Verdict, w.Note = Undocumented, "a shell builtin's option"
+			w.Verdict, w.Note = judge.Undocumented, "a shell builtin's option"
 		default:
-			w.Verdict = Operand
+			w.Verdict = judge.Operand
 		}
 		cmd.Words = append(cmd.Words, w)
 	}
@@ -474,7 +474,7 @@ func (e *explainer) nested(body string, a judge.Arg, via []string, depth int) bo
 }
 
 // shellC explains sh -c 'command line': its string is explained as a line.
-func (e *explainer) shellC(j *judge.Judger, args []judge.Arg, via []string, depth int) []Word {
+func (e *explainer) shellC(j *judge.Judger, args []judge.Arg, via []string, depth int) []judge.Word {
 	words, _ := j.Judge(args, judge.Mode{StopAt: -1})
 	for k, a := range args {
 		if a.Dynamic || !strings.HasPrefix(a.Lit, "-") || strings.HasPrefix(a.Lit, "--") || !strings.Contains(a.Lit[1:], "c") {

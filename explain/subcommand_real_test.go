@@ -8,6 +8,7 @@ import (
 
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/internal/testmode"
 	"github.com/cmdai/cmdai/search"
 )
@@ -59,12 +60,12 @@ func TestRealSubcommandPages(t *testing.T) {
 		t.Errorf("git commit --amnd: want the typo flagged by git-commit(1)\n%s", show(r))
 	}
 	for _, w := range r.Commands[0].Words {
-		if w.Text == "-m" && (w.Verdict != Known || !strings.Contains(w.Help, "git-commit(1) option")) {
+		if w.Text == "-m" && (w.Verdict != judge.Known || !strings.Contains(w.Help, "git-commit(1) option")) {
 			t.Errorf("git commit -m: %+v", w)
 		}
 	}
 	r = ex("git-commit -a")
-	if len(r.Commands) != 1 || r.Commands[0].Verdict != NotInstalled || !strings.Contains(r.Commands[0].Note, "documents `git commit`") {
+	if len(r.Commands) != 1 || r.Commands[0].Verdict != judge.NotInstalled || !strings.Contains(r.Commands[0].Note, "documents `git commit`") {
 		t.Errorf("git-commit run by its page's name: want not installed, naming git commit\n%s", show(r))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search/bm25"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // ErrUnknownCommand is Docs' answer for a command the index does not hold.
@@ -18,12 +19,12 @@ var ErrUnknownCommand = errors.New("unknown command")
 // details and every record of it, summary first, then options, examples
 // and other sections, each in page order (their ids' order).
 type CommandDoc struct {
-	CommandHit
+	shown.CommandHit
 	// AliasAsked is the name asked for when it is an alias of Command
 	// (gunzip for gzip): the page is the command's.
 	AliasAsked string `json:"alias_asked,omitempty"`
 	// Records carry no Score: they answer no request.
-	Records []Match `json:"records"`
+	Records []shown.Match `json:"records"`
 	// Degraded: Chroma could not be reached, and the records come from
 	// the keyword index on disk or the command's page parsed live;
 	// DegradedReason says which and why.

@@ -8,23 +8,17 @@ import (
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/pagestats"
 	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/shown"
 )
-
-// FusedWeights are fused mode's weights (ranker.Fused says which);
-// DefaultFused the ones chosen on train.
-type FusedWeights = ranker.Fused
-
-// DefaultFused is fused mode's weights (ranker.DefaultFused).
-var DefaultFused = ranker.DefaultFused
 
 // fusedPool is how many BM25 chunks the field channels split between
 // them: each kind needs enough of its own chunks to rank commands, and
 // the best chunks overall are mostly of one kind.
 const fusedPool = 2000
 
-// fused ranks by FusedWeights (w, or DefaultFused when w is nil).
-func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]CommandHit, []float32, error) {
-	w := DefaultFused
+// fused ranks by ranker.Fused (w, or ranker.DefaultFused when w is nil).
+func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]shown.CommandHit, []float32, error) {
+	w := ranker.DefaultFused
 	if s.Weights != nil {
 		w = *s.Weights
 	}
@@ -71,19 +65,19 @@ func (s Searcher) fused(ctx context.Context, request string, k, pool int) ([]Com
 // bm25Rankings ranks commands by BM25 from one search: over every chunk
 // (its best pool chunks, keywordRanking's ranking) and over each kind's
 // chunks apart (the best fusedPool chunks, split by kind).
-func (s Searcher) bm25Rankings(request string, pool int) (all []CommandHit, byKind map[index.Kind][]CommandHit) {
+func (s Searcher) bm25Rankings(request string, pool int) (all []shown.CommandHit, byKind map[index.Kind][]shown.CommandHit) {
 	var allChunks []chunk
 	kinds := map[index.Kind][]chunk{}
 	for i, h := range s.Keywords.Search(request, max(pool, fusedPool)) {
 		text, md := s.Keywords.Chunk(h.Doc)
-		m := Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
+		m := shown.Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
 		c := chunk{command: h.Command, md: md, match: m}
 		if i < pool {
 			allChunks = append(allChunks, c)
 		}
 		kinds[md.Kind] = append(kinds[md.Kind], c)
 	}
-	byKind = make(map[index.Kind][]CommandHit, len(kinds))
+	byKind = make(map[index.Kind][]shown.CommandHit, len(kinds))
 	for kind, chunks := range kinds {
 		byKind[kind] = aggregate(chunks, keywordRule, pool)
 	}
@@ -93,13 +87,13 @@ func (s Searcher) bm25Rankings(request string, pool int) (all []CommandHit, byKi
 // pageRanking ranks commands by BM25 over their whole pages: every chunk
 // of a command as one document. Its hits carry no matches: the command's
 // details come from the other channels.
-func pageRanking(kw *bm25.Index, request string, n int) []CommandHit {
-	var out []CommandHit
+func pageRanking(kw *bm25.Index, request string, n int) []shown.CommandHit {
+	var out []shown.CommandHit
 	for _, h := range pagestats.Pages(kw).Search(request, n) {
-		out = append(out, CommandHit{Command: h.Command})
+		out = append(out, shown.CommandHit{Command: h.Command})
 	}
 	return out
 }
 
 // ParseFusedWeights reads fused weights written as JSON (ranker.ParseFused).
-func ParseFusedWeights(s string) (FusedWeights, error) { return ranker.ParseFused(s) }
+func ParseFusedWeights(s string) (ranker.Fused, error) { return ranker.ParseFused(s) }

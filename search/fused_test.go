@@ -8,18 +8,20 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fusedSearch runs fused mode over recs, whose semantic similarities are
-// sims (in order), with weights w (nil: DefaultFused).
-func fusedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w *FusedWeights) []CommandHit {
+// sims (in order), with weights w (nil: ranker.DefaultFused).
+func fusedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w *ranker.Fused) []shown.CommandHit {
 	t.Helper()
 	return searchIn(t, recs, sims, request, Searcher{Weights: w}, ModeFused)
 }
 
 // searchIn runs s (its collection, embedder and keyword index set here)
 // in mode over recs, whose semantic similarities are sims, in order.
-func searchIn(t *testing.T, recs []chroma.Record, sims []float64, request string, s Searcher, mode Mode) []CommandHit {
+func searchIn(t *testing.T, recs []chroma.Record, sims []float64, request string, s Searcher, mode Mode) []shown.CommandHit {
 	t.Helper()
 	f := newFake(recs, sims)
 	kw, err := kwstore.Build(context.Background(), f)
@@ -34,9 +36,9 @@ func searchIn(t *testing.T, recs []chroma.Record, sims []float64, request string
 	return got
 }
 
-// without returns DefaultFused with one change.
-func without(change func(*FusedWeights)) *FusedWeights {
-	w := DefaultFused
+// without returns ranker.DefaultFused with one change.
+func without(change func(*ranker.Fused)) *ranker.Fused {
+	w := ranker.DefaultFused
 	change(&w)
 	return &w
 }
@@ -54,7 +56,7 @@ func TestFusedSummaryChannel(t *testing.T) {
 	if c := commands(fusedSearch(t, recs, sims, "count lines", nil)); !strings.HasPrefix(c, "wc ") {
 		t.Errorf("fused: %q, want wc first", c)
 	}
-	if c := commands(fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Summary = 0 }))); !strings.HasPrefix(c, "grep ") {
+	if c := commands(fusedSearch(t, recs, sims, "count lines", without(func(w *ranker.Fused) { w.Summary = 0 }))); !strings.HasPrefix(c, "grep ") {
 		t.Errorf("without the summary channel: %q, want grep first (else the test shows nothing)", c)
 	}
 }
@@ -71,7 +73,7 @@ func TestFusedPageChannel(t *testing.T) {
 	if c := commands(fusedSearch(t, recs, sims, "compress an archive", nil)); !strings.HasPrefix(c, "tar ") {
 		t.Errorf("fused: %q, want tar first", c)
 	}
-	if c := commands(fusedSearch(t, recs, sims, "compress an archive", without(func(w *FusedWeights) { w.Page = 0 }))); !strings.HasPrefix(c, "alpha ") {
+	if c := commands(fusedSearch(t, recs, sims, "compress an archive", without(func(w *ranker.Fused) { w.Page = 0 }))); !strings.HasPrefix(c, "alpha ") {
 		t.Errorf("without the page channel: %q, want alpha first (else the test shows nothing)", c)
 	}
 }
@@ -88,7 +90,7 @@ func TestFusedNamedChannel(t *testing.T) {
 	if c := commands(fusedSearch(t, recs, sims, req, nil)); c != "rsync cp" {
 		t.Errorf("fused: %q, want \"rsync cp\"", c)
 	}
-	if c := commands(fusedSearch(t, recs, sims, req, without(func(w *FusedWeights) { w.Named = 0 }))); c != "cp rsync" {
+	if c := commands(fusedSearch(t, recs, sims, req, without(func(w *ranker.Fused) { w.Named = 0 }))); c != "cp rsync" {
 		t.Errorf("without the named channel: %q, want \"cp rsync\" (else the test shows nothing)", c)
 	}
 }
@@ -103,9 +105,9 @@ func TestFusedIsDeterministic(t *testing.T) {
 		rec("grep#EXAMPLE", "grep", "example", "grep -c x file: count lines holding x", nil),
 	}
 	sims := []float64{0.7, 0.6, 0.5, 0.4}
-	first := fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
+	first := fusedSearch(t, recs, sims, "count lines", without(func(w *ranker.Fused) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
 	for range 20 {
-		again := fusedSearch(t, recs, sims, "count lines", without(func(w *FusedWeights) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
+		again := fusedSearch(t, recs, sims, "count lines", without(func(w *ranker.Fused) { w.Option, w.Example, w.Keyword = 0.1, 0.1, 0.1 }))
 		if !reflect.DeepEqual(again, first) {
 			t.Fatalf("answers differ:\n%+v\n%+v", first, again)
 		}
@@ -131,7 +133,7 @@ func TestFusedNeedsKeywords(t *testing.T) {
 // negative weights and bad JSON are refused with the fields named.
 func TestParseFusedWeights(t *testing.T) {
 	w, err := ParseFusedWeights(`{"page": 0.5, "rrf_k": 20}`)
-	want := DefaultFused
+	want := ranker.DefaultFused
 	want.Page, want.RRFK = 0.5, 20
 	if err != nil || w != want {
 		t.Errorf("ParseFusedWeights = %+v, %v; want %+v", w, err, want)
@@ -154,11 +156,11 @@ func TestFusedSubcommandPenalty(t *testing.T) {
 		rec("ls#NAME", "ls", "summary", "ls - list directory contents", nil),
 	}
 	sims := []float64{0.80, 0.79, 0.10}
-	first := func(w FusedWeights) (string, string) {
+	first := func(w ranker.Fused) (string, string) {
 		got := fusedSearch(t, recs, sims, "rename a file", &w)
 		return got[0].Command, got[0].Parent
 	}
-	w := DefaultFused
+	w := ranker.DefaultFused
 	w.Subcommand = 0
 	if c, p := first(w); c != "git-mv" || p != "git" {
 		t.Fatalf("without the penalty: %s (parent %q), want git-mv of git (else the test shows nothing)", c, p)

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/optrank"
 	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // Mode chooses how Search ranks.
@@ -21,7 +22,7 @@ const (
 	ModeSemantic Mode = "semantic" // nearest chunks by embedding
 	ModeKeyword  Mode = "keyword"  // BM25 over the chunks, and commands named in the request
 	ModeHybrid   Mode = "hybrid"   // both, fused by reciprocal rank
-	ModeFused    Mode = "fused"    // semantic, field-aware keyword channels and named commands (FusedWeights)
+	ModeFused    Mode = "fused"    // semantic, field-aware keyword channels and named commands (ranker.Fused)
 	ModeLearned  Mode = "learned"  // fused mode's channels as features of a linear score (LearnedWeights)
 )
 
@@ -42,8 +43,8 @@ type Searcher struct {
 	Coll     Collection
 	Embedder embed.Embedder // for semantic and hybrid
 	Keywords *bm25.Index    // for keyword, hybrid and fused
-	// Weights are fused mode's; nil means DefaultFused.
-	Weights *FusedWeights
+	// Weights are fused mode's; nil means ranker.DefaultFused.
+	Weights *ranker.Fused
 	// Learned are learned mode's; nil means DefaultLearned.
 	Learned ranker.Weights
 	// KeywordDir is where the keyword index lives: learned mode keeps
@@ -74,14 +75,14 @@ const (
 )
 
 // Search returns the k best commands for the request in the given mode.
-func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) ([]CommandHit, error) {
+func (s Searcher) Search(ctx context.Context, request string, k int, mode Mode) ([]shown.CommandHit, error) {
 	hits, _, err := s.searchVec(ctx, request, k, mode)
 	return hits, err
 }
 
 // searchVec is Search, with the request's vector (nil in keyword mode,
 // which embeds nothing).
-func (s Searcher) searchVec(ctx context.Context, request string, k int, mode Mode) ([]CommandHit, []float32, error) {
+func (s Searcher) searchVec(ctx context.Context, request string, k int, mode Mode) ([]shown.CommandHit, []float32, error) {
 	request = strings.TrimSpace(request)
 	if request == "" {
 		return nil, nil, fmt.Errorf("empty request: say what you want to do, e.g. \"find files modified today\"")
@@ -99,7 +100,7 @@ func (s Searcher) searchVec(ctx context.Context, request string, k int, mode Mod
 	if mode == ModeLearned {
 		return s.learned(ctx, request, k, max(pool, LearnedPool))
 	}
-	var sem, kw []CommandHit
+	var sem, kw []shown.CommandHit
 	var vec []float32
 	if mode == ModeSemantic || mode == ModeHybrid {
 		hits, v, err := s.nearestTo(ctx, request, pool)
@@ -180,14 +181,14 @@ func (s Searcher) nearest(ctx context.Context, vec []float32, n int) ([]chroma.H
 // of aggregate. The chunks' text and metadata come from the keyword index
 // itself, not from Chroma: keyword mode needs no Chroma at all, and
 // hybrid makes one round trip (the semantic query), not two.
-func (s Searcher) keywordRanking(request string, pool int) []CommandHit {
+func (s Searcher) keywordRanking(request string, pool int) []shown.CommandHit {
 	hits := s.Keywords.Search(request, pool)
 	chunks := make([]chunk, 0, len(hits))
 	for _, h := range hits {
 		text, md := s.Keywords.Chunk(h.Doc)
 		// The score in the ranking that found it (a semantic match's is
 		// its cosine); BM25 says which scale it is on.
-		m := Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
+		m := shown.Match{ID: h.ID, Kind: md.Kind, Section: md.Section, Option: md.Option, Score: h.Score, BM25: h.Score, Text: text}
 		chunks = append(chunks, chunk{command: h.Command, md: md, match: m})
 	}
 	return aggregate(chunks, keywordRule, len(chunks))
@@ -197,7 +198,7 @@ func (s Searcher) keywordRanking(request string, pool int) []CommandHit {
 // score in place of the fusion's 1/(60+rank), which says nothing to a
 // reader. The order stays the fusion's: a command named in the request
 // moves up.
-func withKeywordScores(hits, kw []CommandHit) []CommandHit {
+func withKeywordScores(hits, kw []shown.CommandHit) []shown.CommandHit {
 	score := make(map[string]float64, len(kw))
 	for _, h := range kw {
 		score[h.Command] = h.Score
@@ -208,28 +209,28 @@ func withKeywordScores(hits, kw []CommandHit) []CommandHit {
 	return hits
 }
 
-func namedHits(names []string) []CommandHit {
-	out := make([]CommandHit, len(names))
+func namedHits(names []string) []shown.CommandHit {
+	out := make([]shown.CommandHit, len(names))
 	for i, n := range names {
-		out[i] = CommandHit{Command: n}
+		out[i] = shown.CommandHit{Command: n}
 	}
 	return out
 }
 
 type ranking struct {
-	hits   []CommandHit
+	hits   []shown.CommandHit
 	weight float64
 }
 
 // fuse merges rankings of commands by reciprocal rank. A command keeps the
 // details (description, matches) of the first ranking that holds it,
 // with the matches of the others added.
-func fuse(k int, rankings ...ranking) []CommandHit { return fuseK(k, rrfK, rankings...) }
+func fuse(k int, rankings ...ranking) []shown.CommandHit { return fuseK(k, rrfK, rankings...) }
 
 // fuseK is fuse with reciprocal rank fusion's constant rk.
-func fuseK(k int, rk float64, rankings ...ranking) []CommandHit {
-	byCmd := map[string]*CommandHit{}
-	var order []*CommandHit
+func fuseK(k int, rk float64, rankings ...ranking) []shown.CommandHit {
+	byCmd := map[string]*shown.CommandHit{}
+	var order []*shown.CommandHit
 	seenMatch := map[string]bool{}
 	for _, r := range rankings {
 		for rank, h := range r.hits {
@@ -257,7 +258,7 @@ func fuseK(k int, rk float64, rankings ...ranking) []CommandHit {
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
-	out := make([]CommandHit, 0, k)
+	out := make([]shown.CommandHit, 0, k)
 	for _, c := range order {
 		if len(out) == k {
 			break

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/search/descvec"
 	"github.com/cmdai/cmdai/search/pagestats"
 	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // Learned mode scores the commands fused mode's channels bring up by a
@@ -24,12 +25,12 @@ const LearnedPool = 200
 
 // Candidate is one command a request brought up, with its features.
 type Candidate struct {
-	Hit      CommandHit
+	Hit      shown.CommandHit
 	Features map[string]float64
 }
 
 // learned ranks by the linear score of each candidate's features.
-func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]CommandHit, []float32, error) {
+func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]shown.CommandHit, []float32, error) {
 	w := s.learnedWeights()
 	cands, vec, err := s.candidates(ctx, request, pool)
 	if err != nil {
@@ -39,7 +40,7 @@ func (s Searcher) learned(ctx context.Context, request string, k, pool int) ([]C
 		cands[i].Hit.Score = w.Score(cands[i].Features)
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Hit.Score > cands[j].Hit.Score })
-	out := make([]CommandHit, 0, k)
+	out := make([]shown.CommandHit, 0, k)
 	for _, c := range cands[:min(k, len(cands))] {
 		out = append(out, c.Hit)
 	}
@@ -74,14 +75,14 @@ func (s Searcher) candidates(ctx context.Context, request string, pool int) ([]C
 		return nil, nil, err
 	}
 	sims := descs.Similarities(vec)
-	sem := groupBy(hits, rule{summaryBonus: DefaultFused.SemSummaryBonus, support: DefaultFused.SemSupport, priority: semanticRule.priority}, pool)
+	sem := groupBy(hits, rule{summaryBonus: ranker.DefaultFused.SemSummaryBonus, support: ranker.DefaultFused.SemSupport, priority: semanticRule.priority}, pool)
 	all, byKind := s.bm25Rankings(request, pool)
 	pages := pagestats.Pages(s.Keywords).Search(request, pool)
-	pageHits := make([]CommandHit, len(pages))
+	pageHits := make([]shown.CommandHit, len(pages))
 	for i, h := range pages {
-		pageHits[i] = CommandHit{Command: h.Command, Score: h.Score}
+		pageHits[i] = shown.CommandHit{Command: h.Command, Score: h.Score}
 	}
-	channels := map[string][]CommandHit{
+	channels := map[string][]shown.CommandHit{
 		"semantic": sem, "summary": byKind[index.KindSummary], "keyword": all,
 		"option": byKind[index.KindOption], "example": byKind[index.KindExample], "section": byKind[index.KindSection],
 		"page": pageHits, "named": namedHits(s.Keywords.Named(request)),
@@ -167,7 +168,7 @@ func summaryRanks(hits []chroma.Hit) map[string]int {
 
 // bestSummaryCosine is the best cosine of a semantic summary match (NaN
 // when there is none: keyword matches carry BM25 scores, not cosines).
-func bestSummaryCosine(ms []Match) float64 {
+func bestSummaryCosine(ms []shown.Match) float64 {
 	best := math.NaN()
 	for _, m := range ms {
 		if m.Kind == index.KindSummary && m.BM25 == 0 && (math.IsNaN(best) || m.Score > best) {

@@ -9,16 +9,17 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // learnedSearch runs learned mode over recs (semantic similarities sims,
 // in order) with weights w.
-func learnedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w ranker.Weights) []CommandHit {
+func learnedSearch(t *testing.T, recs []chroma.Record, sims []float64, request string, w ranker.Weights) []shown.CommandHit {
 	t.Helper()
 	return searchIn(t, recs, sims, request, Searcher{Learned: w}, ModeLearned)
 }
 
-// fusedAsLearned is DefaultFused's ranking written as learned weights.
+// fusedAsLearned is ranker.DefaultFused's ranking written as learned weights.
 var fusedAsLearned = ranker.Weights{"rr_semantic": 1, "rr_summary": 0.3, "rr_page": 0.3, "rr_named": 0.2, "subcommand": -0.03}
 
 // Fused mode is one setting of learned mode's weights: the same order

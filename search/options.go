@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cmdai/cmdai/search/optrank"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // OptionWeights are the option ranker's weights: s.Options, else
@@ -20,7 +21,7 @@ func (s Searcher) OptionWeights() optrank.Weights {
 // asked first among its matches, counted in Chosen (which Compact keeps).
 // Without the request's vector (keyword mode, an answer from disk) the
 // keyword ranking's matches answer: the weights were fitted with cosines.
-func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float32, hits []CommandHit) ([]CommandHit, error) {
+func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float32, hits []shown.CommandHit) ([]shown.CommandHit, error) {
 	if s.NoOptionRank || vec == nil || s.Keywords == nil || !s.Keywords.HasChunks() || len(hits) == 0 {
 		return hits, nil
 	}
@@ -34,7 +35,7 @@ func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float
 	}
 	for i := range hits {
 		rs := chosen[hits[i].Command]
-		ms, seen := make([]Match, 0, len(hits[i].Matches)+len(rs)), map[string]bool{}
+		ms, seen := make([]shown.Match, 0, len(hits[i].Matches)+len(rs)), map[string]bool{}
 		for _, r := range rs {
 			// its score is its cosine, as a semantic match's (the
 			// ranker's own is on no scale a reader knows); 0 unknown
@@ -42,7 +43,7 @@ func (s Searcher) chooseOptions(ctx context.Context, request string, vec []float
 			if r.Cos > 0 { // false for NaN, which JSON cannot carry
 				score = r.Cos
 			}
-			ms = append(ms, Match{ID: r.ID, Kind: r.Kind, Section: r.Section, Option: r.Option, Score: score, Text: r.Text})
+			ms = append(ms, shown.Match{ID: r.ID, Kind: r.Kind, Section: r.Section, Option: r.Option, Score: score, Text: r.Text})
 			seen[r.ID] = true
 		}
 		for _, m := range hits[i].Matches {

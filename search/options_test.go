@@ -12,6 +12,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search/kwstore"
 	"github.com/cmdai/cmdai/search/optrank"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // inFake is a fakeCollection that also gives records' vectors
@@ -98,7 +99,7 @@ func TestAnswerShowsTheChosenOptionsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := off.Commands[0].Matches; len(m) != DefaultMatches || m[0].ID != "tar.1#NAME" || off.Commands[0].Chosen != 0 {
+	if m := off.Commands[0].Matches; len(m) != shown.DefaultMatches || m[0].ID != "tar.1#NAME" || off.Commands[0].Chosen != 0 {
 		t.Errorf("without the option ranker %+v, want the semantic order", m)
 	}
 }
@@ -120,7 +121,7 @@ func TestKeywordAnswerKeepsItsMatches(t *testing.T) {
 
 // chosenFlags are the labels of the options among the first chosen
 // matches (render.ChosenFlags, which this package's tests cannot import).
-func chosenFlags(ms []Match, chosen int) []string {
+func chosenFlags(ms []shown.Match, chosen int) []string {
 	var out []string
 	for _, m := range ms[:chosen] {
 		if m.Kind == "option" {

@@ -11,13 +11,6 @@ import (
 	"github.com/cmdai/cmdai/search/shown"
 )
 
-// Match is one chunk that answered a request; CommandHit one command
-// with the chunks of it that matched (package shown).
-type (
-	Match      = shown.Match
-	CommandHit = shown.CommandHit
-)
-
 // PageName is the indexed name of a command as a user may write it:
 // "git commit" is git-commit, the subcommand's page; one word is
 // itself.
@@ -78,16 +71,16 @@ var keywordRule = rule{support: 2 * supportWeight,
 type chunk struct {
 	command string
 	md      index.Metadata
-	match   Match
+	match   shown.Match
 }
 
 // aggregate groups chunks by command (in order of first appearance, each
 // command's details from its first chunk), scores each command by r,
 // and returns at most k commands, best first, each with its matches best
 // first.
-func aggregate(chunks []chunk, r rule, k int) []CommandHit {
-	byCmd := map[string]*CommandHit{}
-	var order []*CommandHit
+func aggregate(chunks []chunk, r rule, k int) []shown.CommandHit {
+	byCmd := map[string]*shown.CommandHit{}
+	var order []*shown.CommandHit
 	for _, ch := range chunks {
 		c := byCmd[ch.command]
 		if c == nil {
@@ -104,7 +97,7 @@ func aggregate(chunks []chunk, r rule, k int) []CommandHit {
 	if len(order) > k {
 		order = order[:k]
 	}
-	out := make([]CommandHit, len(order))
+	out := make([]shown.CommandHit, len(order))
 	for i, c := range order {
 		sort.SliceStable(c.Matches, func(a, b int) bool { return c.Matches[a].Score > c.Matches[b].Score })
 		out[i] = *c
@@ -113,7 +106,7 @@ func aggregate(chunks []chunk, r rule, k int) []CommandHit {
 }
 
 // score is a command's score from its matches before priority.
-func (r rule) score(ms []Match) float64 {
+func (r rule) score(ms []shown.Match) float64 {
 	w := make([]float64, len(ms))
 	for i, m := range ms {
 		w[i] = m.Score
@@ -132,10 +125,10 @@ func (r rule) score(ms []Match) float64 {
 // Group aggregates chunk hits per command by the semantic rule. A
 // match's Score is its cosine similarity; a command's Score ranks
 // commands. Records without a command are left out.
-func Group(hits []chroma.Hit, k int) []CommandHit { return groupBy(hits, semanticRule, k) }
+func Group(hits []chroma.Hit, k int) []shown.CommandHit { return groupBy(hits, semanticRule, k) }
 
 // groupBy aggregates chunk hits per command by rule r.
-func groupBy(hits []chroma.Hit, r rule, k int) []CommandHit {
+func groupBy(hits []chroma.Hit, r rule, k int) []shown.CommandHit {
 	chunks := make([]chunk, 0, len(hits))
 	for _, h := range hits {
 		md := metaOf(h.Record)
@@ -148,13 +141,13 @@ func groupBy(hits []chroma.Hit, r rule, k int) []CommandHit {
 }
 
 // commandOf starts a command's hit from the metadata of its first record.
-func commandOf(md index.Metadata) *CommandHit {
-	return &CommandHit{Command: md.Command, Parent: md.Parent, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
+func commandOf(md index.Metadata) *shown.CommandHit {
+	return &shown.CommandHit{Command: md.Command, Parent: md.Parent, Description: md.Description, Version: md.ShownVersion(), Package: md.Package,
 		ManSection: md.ManSection, InstalledPath: md.InstalledPath, Aliases: slices.Clone(md.Aliases),
 		Source: string(md.Source), Priority: md.Priority}
 }
 
-func matchOf(h chroma.Hit) Match {
+func matchOf(h chroma.Hit) shown.Match {
 	md := metaOf(h.Record)
-	return Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document, Kind: md.Kind, Section: md.Section, Option: md.Option}
+	return shown.Match{ID: h.ID, Score: 1 - h.Distance, Text: h.Document, Kind: md.Kind, Section: md.Section, Option: md.Option}
 }

@@ -6,13 +6,6 @@ import (
 	"github.com/cmdai/cmdai/search/shown"
 )
 
-// DefaultMatches, DefaultMatchText: what a default answer shows of each
-// command (package shown).
-const (
-	DefaultMatches   = shown.DefaultMatches
-	DefaultMatchText = shown.DefaultMatchText
-)
-
 // Request is one question to the index and how to answer it: what
 // `index query` and every other front end (serve, MCP) fill in.
 type Request struct {
@@ -21,11 +14,11 @@ type Request struct {
 	K    int
 	Mode Mode
 	// Matches is how many matches to keep per command, in the order the
-	// ranking gives them (0: DefaultMatches; below 0: all). The ranking
+	// ranking gives them (0: shown.DefaultMatches; below 0: all). The ranking
 	// uses them all either way.
 	Matches int
 	// MatchText is how many bytes of each match's text to keep, cut at a
-	// word (0: DefaultMatchText; below 0: all of it).
+	// word (0: shown.DefaultMatchText; below 0: all of it).
 	MatchText int
 	// Strict refuses to answer from the keyword index on disk when Chroma
 	// cannot be reached (AnswerFromDisk): the caller gets the error.
@@ -34,7 +27,7 @@ type Request struct {
 
 // Answer is what a request gets back.
 type Answer struct {
-	Commands []CommandHit
+	Commands []shown.CommandHit
 	// Degraded says why the answer comes from the keyword index on disk
 	// alone ("" when it does not).
 	Degraded string
@@ -55,6 +48,6 @@ func (s Searcher) Answer(ctx context.Context, req Request) (Answer, error) {
 
 // Compact keeps the first matches of each command and cuts their texts
 // (shown.Compact).
-func Compact(hits []CommandHit, matches, text int) []CommandHit {
+func Compact(hits []shown.CommandHit, matches, text int) []shown.CommandHit {
 	return shown.Compact(hits, matches, text)
 }

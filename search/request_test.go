@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // Answer keeps the first Matches matches of each command (3 by default,
@@ -24,7 +25,7 @@ func TestAnswerTrimsMatches(t *testing.T) {
 	if err != nil || full[0].Command != "gamma" || len(full[0].Matches) != 4 {
 		t.Fatalf("keyword search: %+v, %v; want gamma first with 4 matches", full, err)
 	}
-	for _, c := range []struct{ matches, want int }{{0, DefaultMatches}, {1, 1}, {2, 2}, {10, 4}, {-1, 4}} {
+	for _, c := range []struct{ matches, want int }{{0, shown.DefaultMatches}, {1, 1}, {2, 2}, {10, 4}, {-1, 4}} {
 		a, err := s.Answer(ctx, Request{Query: "compress archive", K: 5, Mode: ModeKeyword, Matches: c.matches, MatchText: -1})
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 func hit(id, cmd, kind string, dist float64, text string, md map[string]any) chroma.Hit {
@@ -69,10 +70,10 @@ func TestGroupPrefersWhatACommandIsFor(t *testing.T) {
 }
 
 func TestFuseByReciprocalRank(t *testing.T) {
-	ch := func(cmds ...string) []CommandHit {
-		var out []CommandHit
+	ch := func(cmds ...string) []shown.CommandHit {
+		var out []shown.CommandHit
 		for _, c := range cmds {
-			out = append(out, CommandHit{Command: c, Description: c + " does things", Matches: []Match{{ID: c + "#NAME"}}})
+			out = append(out, shown.CommandHit{Command: c, Description: c + " does things", Matches: []shown.Match{{ID: c + "#NAME"}}})
 		}
 		return out
 	}

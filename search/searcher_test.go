@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fakeCollection is a Collection held in memory for the ranking's unit
@@ -73,7 +74,7 @@ func newFake(recs []chroma.Record, sims []float64) *fakeCollection {
 	return f
 }
 
-func commands(hits []CommandHit) string {
+func commands(hits []shown.CommandHit) string {
 	var names []string
 	for _, h := range hits {
 		names = append(names, h.Command)

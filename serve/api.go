@@ -17,20 +17,11 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/answer"
-	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
-// The requests and answers of the API are the answering layer's: one
-// type per operation, shared by the CLI, this API and the MCP tools.
-type (
-	QueryRequest   = answer.QueryRequest
-	QueryResult    = answer.QueryResult
-	ExplainRequest = answer.ExplainRequest
-	ExplainResult  = answer.ExplainResult
-	IndexStatus    = answer.IndexStatus
-	StatusRequest  = answer.StatusRequest
-	ScanEnv        = answer.ScanEnv
-)
+// The requests and answers of the API are the answering layer's
+// (answer.QueryRequest and the others): one type per operation, shared
+// by the CLI, this API and the MCP tools.
 
 // Health is the answer of GET /v1/health: what the Backend holds
 // (answer.Holding) and serve's own state (its pid, a writer's lease).
@@ -62,11 +53,6 @@ type Lease struct {
 	DataDir   string `json:"data_dir,omitempty"`
 }
 
-// ErrorBody is every error answer: the message the CLI prints and the
-// exit code it exits with.
-// It is the object the CLI prints for an error under --json.
-type ErrorBody = jsonout.Error
-
 // Backend is what serve holds warm: the answering layer's Answerer (the
 // handlers ask it with the shared request types), plus what a
 // long-lived holder of an index does. Implementations are safe for
@@ -81,10 +67,6 @@ type Backend interface {
 	Reload(ctx context.Context) error
 	Close()
 }
-
-// ErrNotHeld is a Backend's answer to a query for an index it does not
-// hold (another distribution): the caller answers it itself.
-var ErrNotHeld = answer.ErrNotHeld
 
 // ErrNotRunning: no serve answers on the socket (none, a stale socket,
 // a refused connection). Callers do the work themselves.

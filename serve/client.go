@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
@@ -115,9 +117,9 @@ func (c *Client) Socket() string { return c.socket }
 
 // Query asks POST /v1/query. An error answer is an *Error (with the exit
 // code the CLI exits with); a query for an index serve does not hold is
-// ErrNotHeld.
-func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
-	var res QueryResult
+// answer.ErrNotHeld.
+func (c *Client) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
+	var res answer.QueryResult
 	body, err := json.Marshal(q)
 	if err != nil {
 		return res, err
@@ -125,7 +127,7 @@ func (c *Client) Query(ctx context.Context, q QueryRequest) (QueryResult, error)
 	err = c.do(ctx, http.MethodPost, "/v1/query", body, &res)
 	var se *Error
 	if errors.As(err, &se) && se.Status == http.StatusMisdirectedRequest {
-		return res, fmt.Errorf("%w: %s", ErrNotHeld, se.Message)
+		return res, fmt.Errorf("%w: %s", answer.ErrNotHeld, se.Message)
 	}
 	return res, err
 }
@@ -148,9 +150,9 @@ func (c *Client) Docs(ctx context.Context, command, request string, strict bool)
 
 // Explain asks POST /v1/explain: the line judged by serve's index. A
 // line the shell cannot parse is an *Error of Status 400 (exit code 2);
-// a distribution serve does not hold is ErrNotHeld.
-func (c *Client) Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error) {
-	var res ExplainResult
+// a distribution serve does not hold is answer.ErrNotHeld.
+func (c *Client) Explain(ctx context.Context, req answer.ExplainRequest) (answer.ExplainResult, error) {
+	var res answer.ExplainResult
 	body, err := json.Marshal(req)
 	if err != nil {
 		return res, err
@@ -158,15 +160,15 @@ func (c *Client) Explain(ctx context.Context, req ExplainRequest) (ExplainResult
 	err = c.do(ctx, http.MethodPost, "/v1/explain", body, &res)
 	var se *Error
 	if errors.As(err, &se) && se.Status == http.StatusMisdirectedRequest {
-		return res, fmt.Errorf("%w: %s", ErrNotHeld, se.Message)
+		return res, fmt.Errorf("%w: %s", answer.ErrNotHeld, se.Message)
 	}
 	return res, err
 }
 
 // StatusOf asks GET /v1/status with req's parameters (no Env: staleness
 // judged against serve's own environment).
-func (c *Client) StatusOf(ctx context.Context, req StatusRequest) (IndexStatus, error) {
-	var st IndexStatus
+func (c *Client) StatusOf(ctx context.Context, req answer.StatusRequest) (answer.IndexStatus, error) {
+	var st answer.IndexStatus
 	q := url.Values{}
 	if req.Detailed {
 		q.Set("detailed", "true")
@@ -262,7 +264,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 
 // decodeError reads an error answer into an *Error.
 func decodeError(resp *http.Response) error {
-	var b ErrorBody
+	var b jsonout.Error
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&b); err != nil || b.Error == "" {
 		return &Error{Status: resp.StatusCode, Message: fmt.Sprintf("cmdai serve answered %s", resp.Status), ExitCode: 1}
 	}

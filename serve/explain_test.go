@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fakeTar is a lookup of one command, tar, with two option records; any
@@ -19,8 +22,8 @@ func fakeTar(_ context.Context, command string) (search.CommandDoc, error) {
 	if command != "tar" {
 		return search.CommandDoc{}, errors.Join(search.ErrUnknownCommand, errors.New(command+" is not in the index"))
 	}
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: "tar", Description: "an archiving utility", ManSection: "1"},
-		Records: []search.Match{
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: "tar", Description: "an archiving utility", ManSection: "1"},
+		Records: []shown.Match{
 			{ID: "tar.1#NAME", Kind: index.KindSummary, Section: "NAME", Text: "tar - an archiving utility\nSYNOPSIS\ntar [OPTION...] [FILE]..."},
 			{ID: "tar.1#OPTIONS#-x", Kind: index.KindOption, Section: "OPTIONS", Option: "-x", Text: "tar(1) option -x, --extract, --get\nExtract files from an archive."},
 			{ID: "tar.1#OPTIONS#-f", Kind: index.KindOption, Section: "OPTIONS", Option: "-f", Text: "tar(1) option -f, --file=ARCHIVE\nUse archive file or device ARCHIVE."},
@@ -43,18 +46,18 @@ func badLineCode(err error) int {
 func TestExplain(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{Code: badLineCode, HeaderTimeout: 200 * time.Millisecond})
 	c := dial(t, socket)
-	res, err := c.Explain(context.Background(), ExplainRequest{Line: "tar -xf a.tar | nosuchcmd --frob"})
+	res, err := c.Explain(context.Background(), answer.ExplainRequest{Line: "tar -xf a.tar | nosuchcmd --frob"})
 	if err != nil {
 		t.Fatalf("explain: %v", err)
 	}
-	if len(res.Commands) != 2 || res.Commands[0].Name != "tar" || res.Commands[0].Verdict != explain.Known || res.Collection != "cmdai_linux_debian-12" {
+	if len(res.Commands) != 2 || res.Commands[0].Name != "tar" || res.Commands[0].Verdict != judge.Known || res.Collection != "cmdai_linux_debian-12" {
 		t.Fatalf("explain: %+v; want tar known, then nosuchcmd", res)
 	}
-	if res.Commands[1].Verdict != explain.NotInstalled || res.NotInstalledCount != 1 || res.OK {
+	if res.Commands[1].Verdict != judge.NotInstalled || res.NotInstalledCount != 1 || res.OK {
 		t.Errorf("nosuchcmd: %+v; want not installed, the line not OK", res.Commands[1])
 	}
-	if _, err := c.Explain(context.Background(), ExplainRequest{Line: "tar -x", Distro: "fedora-40"}); !errors.Is(err, ErrNotHeld) {
-		t.Errorf("another distro: %v; want ErrNotHeld", err)
+	if _, err := c.Explain(context.Background(), answer.ExplainRequest{Line: "tar -x", Distro: "fedora-40"}); !errors.Is(err, answer.ErrNotHeld) {
+		t.Errorf("another distro: %v; want answer.ErrNotHeld", err)
 	}
 	for _, tc := range []struct {
 		name, body string

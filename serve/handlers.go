@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve/guard"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	res, qerr := inGate(s, r.Context(), func(ctx context.Context) (QueryResult, error) { return s.b.Query(ctx, q) })
+	res, qerr := inGate(s, r.Context(), func(ctx context.Context) (answer.QueryResult, error) { return s.b.Query(ctx, q) })
 	if qerr != nil {
 		writeError(w, qerr)
 		return
@@ -90,16 +91,16 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 // decodeQuery reads and checks a query: one JSON object of known fields,
 // a request of valid UTF-8 under MaxRequestBytes, k and max_tokens in
 // range, a known mode. Defaults are those of `index query`.
-func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) {
+func decodeQuery(w http.ResponseWriter, r *http.Request) (answer.QueryRequest, *Error) {
 	// k and max_tokens as pointers: an explicit 0 is an error, a missing
 	// one the default.
 	var in struct {
-		QueryRequest
+		answer.QueryRequest
 		K         *int `json:"k"`
 		MaxTokens *int `json:"max_tokens"`
 	}
 	if err := decodeJSON(w, r, maxBody, "query", "64 KiB: a request is one sentence", `{"request": "...", "k": 5}`, &in); err != nil {
-		return QueryRequest{}, err
+		return answer.QueryRequest{}, err
 	}
 	q := in.QueryRequest
 	q.K, q.MaxTokens = 5, render.DefaultContextTokens
@@ -118,7 +119,7 @@ func decodeQuery(w http.ResponseWriter, r *http.Request) (QueryRequest, *Error) 
 	case q.MaxTokens <= 0 || q.MaxTokens > maxTokens:
 		return q, badRequest("max_tokens must be 1 to %d, not %d", maxTokens, q.MaxTokens)
 	case q.Matches < 0:
-		return q, badRequest("matches must be 1 or more (leave it out for %d), not %d", search.DefaultMatches, q.Matches)
+		return q, badRequest("matches must be 1 or more (leave it out for %d), not %d", shown.DefaultMatches, q.Matches)
 	}
 	if q.Mode == "" {
 		q.Mode = string(search.DefaultMode)
@@ -144,7 +145,7 @@ func (s *Server) enter(ctx context.Context) *Error {
 const maxExplainBody = 6*explain.MaxLine + 1024
 
 // handleExplain answers POST /v1/explain {"line": "..."} with the line
-// explained (ExplainResult): what `cmdai explain` and MCP's
+// explained (answer.ExplainResult): what `cmdai explain` and MCP's
 // explain_command print. A line the shell cannot parse is 400, exit 2.
 func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -156,7 +157,7 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	res, eerr := inGate(s, r.Context(), func(ctx context.Context) (ExplainResult, error) { return s.b.Explain(ctx, req) })
+	res, eerr := inGate(s, r.Context(), func(ctx context.Context) (answer.ExplainResult, error) { return s.b.Explain(ctx, req) })
 	if eerr != nil {
 		writeError(w, eerr)
 		return
@@ -183,8 +184,8 @@ func inGate[T any](s *Server, ctx context.Context, do func(context.Context) (T, 
 // decodeExplain reads an explain request. The line itself (blank, too
 // long, control bytes, not shell) is Explain's to judge: one message
 // wherever a line comes from.
-func decodeExplain(w http.ResponseWriter, r *http.Request) (ExplainRequest, *Error) {
-	var req ExplainRequest
+func decodeExplain(w http.ResponseWriter, r *http.Request) (answer.ExplainRequest, *Error) {
+	var req answer.ExplainRequest
 	limit := fmt.Sprintf("%d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10)
 	err := decodeJSON(w, r, maxExplainBody, "explain", limit, `{"line": "tar -xzf a.tgz"}`, &req)
 	return req, err
@@ -346,7 +347,7 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 
 // asError gives a Backend error its HTTP status from its exit code.
 func (s *Server) asError(err error) *Error {
-	if errors.Is(err, ErrNotHeld) {
+	if errors.Is(err, answer.ErrNotHeld) {
 		return &Error{Status: http.StatusMisdirectedRequest, Message: err.Error(), ExitCode: 2}
 	}
 	if errors.Is(err, explain.ErrTooBig) {
@@ -369,7 +370,7 @@ func (s *Server) asError(err error) *Error {
 }
 
 func writeError(w http.ResponseWriter, e *Error) {
-	writeJSON(w, e.Status, ErrorBody{Error: e.Message, ExitCode: e.ExitCode})
+	writeJSON(w, e.Status, jsonout.Error{Error: e.Message, ExitCode: e.ExitCode})
 }
 
 // writeJSON writes v as `index query --json` does (one line, its schema

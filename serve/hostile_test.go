@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 
@@ -87,7 +89,7 @@ func tcpReq(t *testing.T, addr, method, path string, hdr map[string]string, body
 // want in its message.
 func jsonError(t *testing.T, what, body, want string) {
 	t.Helper()
-	var e ErrorBody
+	var e jsonout.Error
 	if err := json.Unmarshal([]byte(body), &e); err != nil || e.ExitCode != 2 || !strings.Contains(e.Error, want) {
 		t.Errorf("%s: body %q; want the JSON error object, exit_code 2, saying %q", what, body, want)
 	}
@@ -135,7 +137,7 @@ func TestTCPNeedsToken(t *testing.T) {
 	if h, err := c.Health(context.Background()); err != nil || h.ChromaURL == "" || h.DataDir != "/data" {
 		t.Errorf("health with the token: %+v %v; want all of it", h, err)
 	}
-	if res, err := c.Query(context.Background(), QueryRequest{Request: "find files", K: 1}); err != nil || len(res.Commands) != 1 {
+	if res, err := c.Query(context.Background(), answer.QueryRequest{Request: "find files", K: 1}); err != nil || len(res.Commands) != 1 {
 		t.Errorf("query through DialTCP: %+v %v", res, err)
 	}
 	var se *Error

@@ -15,10 +15,10 @@ import (
 
 // RemoteAPI is what Remote needs of a running serve: Client.
 type RemoteAPI interface {
-	Query(ctx context.Context, q QueryRequest) (QueryResult, error)
+	Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error)
 	Docs(ctx context.Context, command, request string, strict bool) (search.CommandDoc, error)
-	StatusOf(ctx context.Context, req StatusRequest) (IndexStatus, error)
-	Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error)
+	StatusOf(ctx context.Context, req answer.StatusRequest) (answer.IndexStatus, error)
+	Explain(ctx context.Context, req answer.ExplainRequest) (answer.ExplainResult, error)
 }
 
 // Remote is the answer.Answerer of a running serve: the same answers as
@@ -43,13 +43,13 @@ type Remote struct {
 }
 
 // Query implements answer.Answerer.
-func (r Remote) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+func (r Remote) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
 	if q.Distro == "" {
 		q.Distro = r.Distro
 	}
 	res, err := r.C.Query(ctx, q)
 	if err != nil {
-		return QueryResult{}, remoteError(err)
+		return answer.QueryResult{}, remoteError(err)
 	}
 	return res, nil
 }
@@ -66,10 +66,10 @@ func (r Remote) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandD
 // Status implements answer.Answerer: serve's status, its Current the
 // collection serve holds (an error saying what to run when its Chroma
 // lacks it), held by serve on Socket.
-func (r Remote) Status(ctx context.Context, q StatusRequest) (IndexStatus, error) {
+func (r Remote) Status(ctx context.Context, q answer.StatusRequest) (answer.IndexStatus, error) {
 	st, err := r.C.StatusOf(ctx, q)
 	if err != nil {
-		return IndexStatus{}, remoteError(err)
+		return answer.IndexStatus{}, remoteError(err)
 	}
 	st.Holder = "cmdai serve on " + r.Socket
 	if r.Collection == "" {
@@ -81,17 +81,17 @@ func (r Remote) Status(ctx context.Context, q StatusRequest) (IndexStatus, error
 			return st, nil
 		}
 	}
-	return IndexStatus{}, fmt.Errorf("no index %s in the Chroma of cmdai serve (%s): build it with `cmdai index init`", r.Collection, r.Socket)
+	return answer.IndexStatus{}, fmt.Errorf("no index %s in the Chroma of cmdai serve (%s): build it with `cmdai index init`", r.Collection, r.Socket)
 }
 
 // Explain implements answer.Answerer.
-func (r Remote) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
+func (r Remote) Explain(ctx context.Context, q answer.ExplainRequest) (answer.ExplainResult, error) {
 	if q.Distro == "" {
 		q.Distro = r.Distro
 	}
 	res, err := r.C.Explain(ctx, q)
 	if err != nil {
-		return ExplainResult{}, remoteError(err)
+		return answer.ExplainResult{}, remoteError(err)
 	}
 	return res, nil
 }
@@ -103,7 +103,7 @@ func (r Remote) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, e
 func remoteError(err error) error {
 	var se *Error
 	switch {
-	case errors.Is(err, ErrNotHeld):
+	case errors.Is(err, answer.ErrNotHeld):
 		return err
 	case errors.As(err, &se) && se.Status == http.StatusNotFound && se.ExitCode == exitcode.Usage:
 		return exitcode.With(se.ExitCode, unknownCommand(se.Message))
@@ -219,15 +219,15 @@ func (f *Finder) drop(c Conn) {
 // asked for: every call is answer.ErrNotHeld.
 type notHeld struct{}
 
-func (notHeld) Query(context.Context, QueryRequest) (QueryResult, error) {
-	return QueryResult{}, ErrNotHeld
+func (notHeld) Query(context.Context, answer.QueryRequest) (answer.QueryResult, error) {
+	return answer.QueryResult{}, answer.ErrNotHeld
 }
 func (notHeld) Docs(context.Context, answer.DocsRequest) (search.CommandDoc, error) {
-	return search.CommandDoc{}, ErrNotHeld
+	return search.CommandDoc{}, answer.ErrNotHeld
 }
-func (notHeld) Explain(context.Context, ExplainRequest) (ExplainResult, error) {
-	return ExplainResult{}, ErrNotHeld
+func (notHeld) Explain(context.Context, answer.ExplainRequest) (answer.ExplainResult, error) {
+	return answer.ExplainResult{}, answer.ErrNotHeld
 }
-func (notHeld) Status(context.Context, StatusRequest) (IndexStatus, error) {
-	return IndexStatus{}, ErrNotHeld
+func (notHeld) Status(context.Context, answer.StatusRequest) (answer.IndexStatus, error) {
+	return answer.IndexStatus{}, answer.ErrNotHeld
 }

@@ -13,27 +13,28 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fakeServe answers as serve's client does: its answers, its *Error
 // answers, or a transport failure (a serve that went).
 type fakeServe struct {
 	gone     bool
-	asked    []QueryRequest
-	explains []ExplainRequest
-	statuses []StatusRequest
+	asked    []answer.QueryRequest
+	explains []answer.ExplainRequest
+	statuses []answer.StatusRequest
 	strict   []bool
-	answer   QueryResult
+	answer   answer.QueryResult
 	records  int
 }
 
-func (f *fakeServe) Query(_ context.Context, q QueryRequest) (QueryResult, error) {
+func (f *fakeServe) Query(_ context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
 	f.asked = append(f.asked, q)
 	if f.gone {
-		return QueryResult{}, errors.New("dial unix /run/cmdai.sock: connect: connection refused")
+		return answer.QueryResult{}, errors.New("dial unix /run/cmdai.sock: connect: connection refused")
 	}
 	if q.Request == "bad" {
-		return QueryResult{}, &Error{Status: 400, Message: "request of 3000 bytes: at most 2000", ExitCode: 2}
+		return answer.QueryResult{}, &Error{Status: 400, Message: "request of 3000 bytes: at most 2000", ExitCode: 2}
 	}
 	return f.answer, nil
 }
@@ -49,26 +50,26 @@ func (f *fakeServe) Docs(_ context.Context, command, _ string, strict bool) (sea
 	if command != "grep" {
 		return search.CommandDoc{}, &Error{Status: 404, Message: fmt.Sprintf("unknown command %q: it is not in the index", command), ExitCode: 2}
 	}
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: "grep"}}, nil
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: "grep"}}, nil
 }
 
-func (f *fakeServe) Explain(_ context.Context, req ExplainRequest) (ExplainResult, error) {
+func (f *fakeServe) Explain(_ context.Context, req answer.ExplainRequest) (answer.ExplainResult, error) {
 	f.explains = append(f.explains, req)
 	if f.gone {
-		return ExplainResult{}, errors.New("connection refused")
+		return answer.ExplainResult{}, errors.New("connection refused")
 	}
 	if strings.Contains(req.Line, "'") {
-		return ExplainResult{}, &Error{Status: 400, Message: "bad command line: unbalanced quote", ExitCode: 2}
+		return answer.ExplainResult{}, &Error{Status: 400, Message: "bad command line: unbalanced quote", ExitCode: 2}
 	}
-	return ExplainResult{Result: explain.Result{Line: req.Line, OK: true}}, nil
+	return answer.ExplainResult{Result: explain.Result{Line: req.Line, OK: true}}, nil
 }
 
-func (f *fakeServe) StatusOf(_ context.Context, req StatusRequest) (IndexStatus, error) {
+func (f *fakeServe) StatusOf(_ context.Context, req answer.StatusRequest) (answer.IndexStatus, error) {
 	f.statuses = append(f.statuses, req)
 	if f.gone {
-		return IndexStatus{}, errors.New("connection refused")
+		return answer.IndexStatus{}, errors.New("connection refused")
 	}
-	st := IndexStatus{Current: "cmdai_linux_test"}
+	st := answer.IndexStatus{Current: "cmdai_linux_test"}
 	if f.records > 0 {
 		st.Collections = []builder.CollectionStatus{{Name: "cmdai_linux_other", Records: 1}, {Name: "cmdai_linux_test", Records: f.records, Meta: index.Meta{Commands: 3, Complete: true}}}
 	}
@@ -85,21 +86,21 @@ var (
 // the degraded answer, and gives serve's errors their messages; a 404 is
 // ErrUnknownCommand; a status names serve and its collection.
 func TestRemoteAsksAsToldAndKeepsErrors(t *testing.T) {
-	hit := search.CommandHit{Command: "find", Matches: []search.Match{{ID: "find:1", Text: "whole text"}}}
-	f := &fakeServe{answer: QueryResult{Commands: []search.CommandHit{hit}, Degraded: true, DegradedReason: "Chroma unavailable (x): keyword-only answer from /k"}, records: 42}
+	hit := shown.CommandHit{Command: "find", Matches: []shown.Match{{ID: "find:1", Text: "whole text"}}}
+	f := &fakeServe{answer: answer.QueryResult{Commands: []shown.CommandHit{hit}, Degraded: true, DegradedReason: "Chroma unavailable (x): keyword-only answer from /k"}, records: 42}
 	r := Remote{C: f, Collection: "cmdai_linux_test", Socket: "/run/cmdai.sock", Distro: "debian-12"}
 	ctx := context.Background()
-	res, err := r.Query(ctx, QueryRequest{Request: "find files", K: 3, Mode: "hybrid", Full: true})
+	res, err := r.Query(ctx, answer.QueryRequest{Request: "find files", K: 3, Mode: "hybrid", Full: true})
 	if err != nil || len(res.Commands) != 1 || res.Commands[0].Matches[0].Text != "whole text" || !strings.Contains(res.DegradedReason, "keyword-only") {
 		t.Errorf("query: %+v %v", res, err)
 	}
-	if want := (QueryRequest{Request: "find files", K: 3, Mode: "hybrid", Full: true, Distro: "debian-12"}); len(f.asked) != 1 || f.asked[0] != want {
+	if want := (answer.QueryRequest{Request: "find files", K: 3, Mode: "hybrid", Full: true, Distro: "debian-12"}); len(f.asked) != 1 || f.asked[0] != want {
 		t.Errorf("asked serve %+v, want %+v", f.asked, want)
 	}
-	if _, err := r.Query(ctx, QueryRequest{Request: "x", Distro: "fedora-40"}); err != nil || f.asked[1].Distro != "fedora-40" {
+	if _, err := r.Query(ctx, answer.QueryRequest{Request: "x", Distro: "fedora-40"}); err != nil || f.asked[1].Distro != "fedora-40" {
 		t.Errorf("a request's own distribution: %+v %v", f.asked[1], err)
 	}
-	if _, err := r.Query(ctx, QueryRequest{Request: "bad", K: 1}); err == nil || err.Error() != "request of 3000 bytes: at most 2000" || errors.Is(err, answer.ErrServeGone) || exitcode.Of(err) != exitcode.Usage {
+	if _, err := r.Query(ctx, answer.QueryRequest{Request: "bad", K: 1}); err == nil || err.Error() != "request of 3000 bytes: at most 2000" || errors.Is(err, answer.ErrServeGone) || exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("serve's error answer: %v; want its message as it is", err)
 	}
 	if _, err := r.Docs(ctx, answer.DocsRequest{Command: "nosuch"}); !errors.Is(err, search.ErrUnknownCommand) || err.Error() != `unknown command "nosuch": it is not in the index` || exitcode.Of(err) != exitcode.Usage {
@@ -113,26 +114,26 @@ func TestRemoteAsksAsToldAndKeepsErrors(t *testing.T) {
 	if doc, err := r.Docs(ctx, answer.DocsRequest{Command: "grep", Strict: true}); err != nil || doc.Command != "grep" || !f.strict[2] {
 		t.Errorf("docs: %+v %v (strict asked %v)", doc, err, f.strict)
 	}
-	if ex, err := r.Explain(ctx, ExplainRequest{Line: "ls -l"}); err != nil || !ex.OK || f.explains[0] != (ExplainRequest{Line: "ls -l", Distro: "debian-12"}) {
+	if ex, err := r.Explain(ctx, answer.ExplainRequest{Line: "ls -l"}); err != nil || !ex.OK || f.explains[0] != (answer.ExplainRequest{Line: "ls -l", Distro: "debian-12"}) {
 		t.Errorf("explain: %+v %v, asked %+v", ex, err, f.explains)
 	}
-	if _, err := r.Explain(ctx, ExplainRequest{Line: "ls 'a"}); err == nil || err.Error() != "bad command line: unbalanced quote" {
+	if _, err := r.Explain(ctx, answer.ExplainRequest{Line: "ls 'a"}); err == nil || err.Error() != "bad command line: unbalanced quote" {
 		t.Errorf("a bad line: %v", err)
 	}
-	st, err := r.Status(ctx, StatusRequest{Detailed: true})
+	st, err := r.Status(ctx, answer.StatusRequest{Detailed: true})
 	if err != nil || st.Current != "cmdai_linux_test" || len(st.Collections) != 2 || st.Collections[1].Records != 42 || st.Holder != "cmdai serve on /run/cmdai.sock" || !f.statuses[0].Detailed {
 		t.Errorf("status: %+v %v", st, err)
 	}
 	f.records = 0
-	if _, err := r.Status(ctx, StatusRequest{}); err == nil || err.Error() != "no index cmdai_linux_test in the Chroma of cmdai serve (/run/cmdai.sock): build it with `cmdai index init`" {
+	if _, err := r.Status(ctx, answer.StatusRequest{}); err == nil || err.Error() != "no index cmdai_linux_test in the Chroma of cmdai serve (/run/cmdai.sock): build it with `cmdai index init`" {
 		t.Errorf("status without the index: %v; want what to run", err)
 	}
 	f.gone = true
 	for name, call := range map[string]func() error{
-		"query":   func() error { _, err := r.Query(ctx, QueryRequest{Request: "x"}); return err },
+		"query":   func() error { _, err := r.Query(ctx, answer.QueryRequest{Request: "x"}); return err },
 		"docs":    func() error { _, err := r.Docs(ctx, answer.DocsRequest{Command: "grep"}); return err },
-		"explain": func() error { _, err := r.Explain(ctx, ExplainRequest{Line: "ls"}); return err },
-		"status":  func() error { _, err := r.Status(ctx, StatusRequest{}); return err },
+		"explain": func() error { _, err := r.Explain(ctx, answer.ExplainRequest{Line: "ls"}); return err },
+		"status":  func() error { _, err := r.Status(ctx, answer.StatusRequest{}); return err },
 	} {
 		if err := call(); !errors.Is(err, answer.ErrServeGone) || !strings.Contains(err.Error(), "connection refused") {
 			t.Errorf("%s, serve gone: %v; want ErrServeGone with why", name, err)
@@ -143,7 +144,7 @@ func TestRemoteAsksAsToldAndKeepsErrors(t *testing.T) {
 // Without a Collection, Status reports serve's current one.
 func TestRemoteStatusOfServesCurrent(t *testing.T) {
 	r := Remote{C: &fakeServe{records: 5}, Socket: "/s"}
-	if st, err := r.Status(context.Background(), StatusRequest{}); err != nil || st.Current != "cmdai_linux_test" || st.Holder != "cmdai serve on /s" {
+	if st, err := r.Status(context.Background(), answer.StatusRequest{}); err != nil || st.Current != "cmdai_linux_test" || st.Holder != "cmdai serve on /s" {
 		t.Errorf("status: %+v %v", st, err)
 	}
 }

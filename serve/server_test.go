@@ -20,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
 
@@ -32,16 +33,16 @@ type fakeBackend struct {
 	down    atomic.Bool   // when set, Where says serve runs without Chroma
 }
 
-func (b *fakeBackend) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+func (b *fakeBackend) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
 	if q.Distro != "" && q.Distro != "debian-12" {
-		return QueryResult{}, ErrNotHeld
+		return answer.QueryResult{}, answer.ErrNotHeld
 	}
 	if b.block != nil {
 		<-b.block
 	}
-	hit := search.CommandHit{Command: "find", Score: float64(b.gen.Load()), Description: "search for files",
-		Matches: []search.Match{{ID: "find:0", Section: "NAME", Score: 0.5, Text: "find - search for files"}}}
-	return QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []search.CommandHit{hit}, Millis: 1}, nil
+	hit := shown.CommandHit{Command: "find", Score: float64(b.gen.Load()), Description: "search for files",
+		Matches: []shown.Match{{ID: "find:0", Section: "NAME", Score: 0.5, Text: "find - search for files"}}}
+	return answer.QueryResult{Request: q.Request, Collection: "cmdai_linux_debian-12", Commands: []shown.CommandHit{hit}, Millis: 1}, nil
 }
 
 func (b *fakeBackend) Docs(ctx context.Context, q answer.DocsRequest) (search.CommandDoc, error) {
@@ -51,15 +52,15 @@ func (b *fakeBackend) Docs(ctx context.Context, q answer.DocsRequest) (search.Co
 	if q.Command != "find" {
 		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, q.Command)
 	}
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: "find", Description: "search for files"},
-		Records: []search.Match{{ID: "find:0", Kind: "summary", Section: "NAME", Text: "find - search for files"}}}, nil
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: "find", Description: "search for files"},
+		Records: []shown.Match{{ID: "find:0", Kind: "summary", Section: "NAME", Text: "find - search for files"}}}, nil
 }
 
 // Status echoes what it was asked, so that a test sees what reached the
 // Backend: detailed in Mode, the caller's PATH and MANPATH in URL and
 // Version ("serve's own" without them).
-func (b *fakeBackend) Status(ctx context.Context, req StatusRequest) (IndexStatus, error) {
-	var st IndexStatus
+func (b *fakeBackend) Status(ctx context.Context, req answer.StatusRequest) (answer.IndexStatus, error) {
+	var st answer.IndexStatus
 	st.Current = "cmdai_linux_debian-12"
 	st.Server.Healthy = true
 	st.Server.Mode = strconv.FormatBool(req.Detailed)
@@ -73,15 +74,15 @@ func (b *fakeBackend) Status(ctx context.Context, req StatusRequest) (IndexStatu
 // Explain judges the line with the real explain package over one
 // made-up command's records (tar -x); a line the shell cannot parse is
 // an error of exit code 2, as cmdai's are.
-func (b *fakeBackend) Explain(ctx context.Context, req ExplainRequest) (ExplainResult, error) {
+func (b *fakeBackend) Explain(ctx context.Context, req answer.ExplainRequest) (answer.ExplainResult, error) {
 	if req.Distro != "" && req.Distro != "debian-12" {
-		return ExplainResult{}, ErrNotHeld
+		return answer.ExplainResult{}, answer.ErrNotHeld
 	}
 	res, err := explain.Explain(ctx, req.Line, fakeTar, explain.Options{})
 	if err != nil {
-		return ExplainResult{}, err
+		return answer.ExplainResult{}, err
 	}
-	return ExplainResult{Result: res, Collection: "cmdai_linux_debian-12"}, nil
+	return answer.ExplainResult{Result: res, Collection: "cmdai_linux_debian-12"}, nil
 }
 
 func (b *fakeBackend) Where() answer.Holding {
@@ -144,14 +145,14 @@ func TestQueryStatusHealth(t *testing.T) {
 		t.Errorf("socket mode: %v %v; want 0600", fi.Mode(), err)
 	}
 	c := dial(t, socket)
-	res, err := c.Query(context.Background(), QueryRequest{Request: "  find files ", Context: true})
+	res, err := c.Query(context.Background(), answer.QueryRequest{Request: "  find files ", Context: true})
 	if err != nil || res.Request != "find files" || len(res.Commands) != 1 || !strings.Contains(res.Context, "find") {
 		t.Errorf("query: %+v %v", res, err)
 	}
-	if _, err := c.Query(context.Background(), QueryRequest{Request: "x", Distro: "fedora-40"}); !errors.Is(err, ErrNotHeld) {
-		t.Errorf("another distro: %v; want ErrNotHeld", err)
+	if _, err := c.Query(context.Background(), answer.QueryRequest{Request: "x", Distro: "fedora-40"}); !errors.Is(err, answer.ErrNotHeld) {
+		t.Errorf("another distro: %v; want answer.ErrNotHeld", err)
 	}
-	if st, err := c.StatusOf(context.Background(), StatusRequest{Detailed: true}); err != nil || st.Current != "cmdai_linux_debian-12" {
+	if st, err := c.StatusOf(context.Background(), answer.StatusRequest{Detailed: true}); err != nil || st.Current != "cmdai_linux_debian-12" {
 		t.Errorf("status: %+v %v", st, err)
 	}
 	if h, err := c.Health(context.Background()); err != nil || !h.OK || h.Writing {
@@ -325,7 +326,7 @@ func TestSilentAndVanishingClients(t *testing.T) {
 	gone.Close()
 	close(b.block) // the answer is written to a closed connection
 	c := dial(t, socket)
-	if _, err := c.Query(context.Background(), QueryRequest{Request: "find"}); err != nil {
+	if _, err := c.Query(context.Background(), answer.QueryRequest{Request: "find"}); err != nil {
 		t.Errorf("after the clients: %v", err)
 	}
 }
@@ -403,7 +404,7 @@ func TestOnQuiet(t *testing.T) {
 	c := dial(t, socket)
 	for round := 1; round <= 2; round++ {
 		for i := 0; i < 3; i++ {
-			if _, err := c.Query(context.Background(), QueryRequest{Request: "find files"}); err != nil {
+			if _, err := c.Query(context.Background(), answer.QueryRequest{Request: "find files"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -435,12 +436,12 @@ func TestLease(t *testing.T) {
 		t.Errorf("health during a write: %+v", h)
 	}
 	var wg sync.WaitGroup
-	var got QueryResult
+	var got answer.QueryResult
 	var qerr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		got, qerr = dial(t, socket).Query(context.Background(), QueryRequest{Request: "find"})
+		got, qerr = dial(t, socket).Query(context.Background(), answer.QueryRequest{Request: "find"})
 	}()
 	time.Sleep(200 * time.Millisecond)
 	l.Close()
@@ -458,7 +459,7 @@ func TestQueryWaitEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	_, err = dial(t, socket).Query(context.Background(), QueryRequest{Request: "find"})
+	_, err = dial(t, socket).Query(context.Background(), answer.QueryRequest{Request: "find"})
 	var se *Error
 	if !errors.As(err, &se) || se.Status != 503 || se.ExitCode != 6 || !strings.Contains(se.Message, "being written") {
 		t.Errorf("query past the wait: %v; want 503, exit 6", err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/cmdai/cmdai/answer"
 )
 
 // MaxEnvBytes bounds each of a status request's path and manpath: a
@@ -17,14 +19,14 @@ const MaxEnvBytes = 8 << 10
 // CheckScanEnv says what is wrong with e for serve (nil: nothing): each
 // value at most MaxEnvBytes, no NUL byte (no environment holds one), and
 // no relative $MANPATH entry (relative to which directory?).
-func CheckScanEnv(e ScanEnv) error {
+func CheckScanEnv(e answer.ScanEnv) error {
 	if err := checkScanEnv(e); err != nil {
 		return err
 	}
 	return nil
 }
 
-func checkScanEnv(e ScanEnv) *Error {
+func checkScanEnv(e answer.ScanEnv) *Error {
 	for _, v := range []struct{ name, val string }{{"path", e.Path}, {"manpath", e.ManPath}} {
 		switch {
 		case len(v.val) > MaxEnvBytes:
@@ -44,9 +46,9 @@ func checkScanEnv(e ScanEnv) *Error {
 // statusRequest reads GET /v1/status's parameters: detailed (a boolean),
 // path and manpath (the caller's $PATH and $MANPATH; manpath only with
 // path), each at most once, and no others.
-func statusRequest(r *http.Request) (StatusRequest, *Error) {
+func statusRequest(r *http.Request) (answer.StatusRequest, *Error) {
 	const usage = "send /v1/status?detailed=true&path=$PATH&manpath=$MANPATH (all optional)"
-	var req StatusRequest
+	var req answer.StatusRequest
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		return req, badRequest("bad query string: %v (%s)", err, usage)
@@ -70,7 +72,7 @@ func statusRequest(r *http.Request) (StatusRequest, *Error) {
 	_, hasManPath := q["manpath"]
 	switch {
 	case hasPath:
-		env := ScanEnv{Path: q.Get("path"), ManPath: q.Get("manpath")}
+		env := answer.ScanEnv{Path: q.Get("path"), ManPath: q.Get("manpath")}
 		if err := checkScanEnv(env); err != nil {
 			return req, err
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cmdai/cmdai/answer"
 )
 
 // TestStatusCarriesTheCallersEnvironment: the caller's PATH and MANPATH
@@ -18,12 +20,12 @@ func TestStatusCarriesTheCallersEnvironment(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{})
 	c := dial(t, socket)
 	ctx := context.Background()
-	st, err := c.StatusOf(ctx, StatusRequest{Detailed: true})
+	st, err := c.StatusOf(ctx, answer.StatusRequest{Detailed: true})
 	if err != nil || st.Server.URL != "serve's own" || st.Server.Mode != "true" {
 		t.Errorf("without an environment: %+v %v; want serve's own, detailed", st.Server, err)
 	}
-	for _, env := range []ScanEnv{{Path: "/opt/x/bin:/usr/bin", ManPath: ":/opt/x/man"}, {Path: "", ManPath: ""}, {Path: "/a b/bin:/c&d=e/bin+%"}} {
-		st, err := c.StatusOf(ctx, StatusRequest{Env: &env})
+	for _, env := range []answer.ScanEnv{{Path: "/opt/x/bin:/usr/bin", ManPath: ":/opt/x/man"}, {Path: "", ManPath: ""}, {Path: "/a b/bin:/c&d=e/bin+%"}} {
+		st, err := c.StatusOf(ctx, answer.StatusRequest{Env: &env})
 		if err != nil || st.Server.URL != env.Path || st.Server.Version != env.ManPath || st.Server.Mode != "false" {
 			t.Errorf("%+v: %+v %v; want it as sent", env, st.Server, err)
 		}
@@ -34,8 +36,8 @@ func TestStatusCarriesTheCallersEnvironment(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			env := ScanEnv{Path: fmt.Sprintf("/bin%d", i), ManPath: fmt.Sprintf("/man%d", i)}
-			st, err := c.StatusOf(ctx, StatusRequest{Env: &env})
+			env := answer.ScanEnv{Path: fmt.Sprintf("/bin%d", i), ManPath: fmt.Sprintf("/man%d", i)}
+			st, err := c.StatusOf(ctx, answer.StatusRequest{Env: &env})
 			if err != nil || st.Server.URL != env.Path || st.Server.Version != env.ManPath {
 				errs <- fmt.Errorf("request %d: %+v %v", i, st.Server, err)
 			}
@@ -71,18 +73,18 @@ func TestStatusBadInput(t *testing.T) {
 		}
 	}
 	// the longest allowed values of both, every byte escaped, still fit
-	full := ScanEnv{Path: strings.Repeat(":", MaxEnvBytes), ManPath: strings.Repeat("/", MaxEnvBytes)}
-	if st, err := dial(t, socket).StatusOf(context.Background(), StatusRequest{Env: &full}); err != nil || st.Server.URL != full.Path {
+	full := answer.ScanEnv{Path: strings.Repeat(":", MaxEnvBytes), ManPath: strings.Repeat("/", MaxEnvBytes)}
+	if st, err := dial(t, socket).StatusOf(context.Background(), answer.StatusRequest{Env: &full}); err != nil || st.Server.URL != full.Path {
 		t.Errorf("status with the largest environment: %v", err)
 	}
 	if status, body := get(t, socket, "/v1/status?detailed=false&path=/bin&manpath="); status != 200 {
 		t.Errorf("after the bad input: %d %s", status, body)
 	}
 	var se *Error
-	if err := CheckScanEnv(ScanEnv{ManPath: "rel"}); !errors.As(err, &se) || se.Status != 400 {
+	if err := CheckScanEnv(answer.ScanEnv{ManPath: "rel"}); !errors.As(err, &se) || se.Status != 400 {
 		t.Errorf("CheckScanEnv of a relative manpath: %v", err)
 	}
-	if err := CheckScanEnv(ScanEnv{Path: "/bin", ManPath: ":/opt/man:"}); err != nil {
+	if err := CheckScanEnv(answer.ScanEnv{Path: "/bin", ManPath: ":/opt/man:"}); err != nil {
 		t.Errorf("CheckScanEnv of a good one: %v", err)
 	}
 }

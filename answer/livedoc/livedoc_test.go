@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // machine is a made-up PATH and man tree: frob has our fixture page,
@@ -103,7 +104,7 @@ func TestAnswerFromTheNamedCommands(t *testing.T) {
 	if err != nil || !ok || len(a.Commands) != 1 || a.Commands[0].Command != "frob" || len(where) != 1 {
 		t.Fatalf("frob: ok %v %v %+v %q", ok, err, a, where)
 	}
-	if m := a.Commands[0].Matches; len(m) == 0 || len(m) > search.DefaultMatches || m[0].Option != "--recursive" {
+	if m := a.Commands[0].Matches; len(m) == 0 || len(m) > shown.DefaultMatches || m[0].Option != "--recursive" {
 		t.Errorf("frob's best matches: %+v, want --recursive first", m)
 	}
 	// helpy has no man page: frob answers alone, nothing is run

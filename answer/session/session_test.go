@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // countColl is a search.Collection whose Count fails while broken.
@@ -249,7 +250,7 @@ func TestSessionSearchIsTheSearchersOwn(t *testing.T) {
 		if got, old := render.Brief(res.Commands, render.DefaultBriefMatches), render.Brief(want, render.DefaultBriefMatches); got != old {
 			t.Errorf("k %d: search_commands' text\n%s\nwant\n%s", k, got, old)
 		}
-		if k == 5 && (len(want) != 2 || len(want[0].Matches) <= search.DefaultMatches || !strings.HasSuffix(res.Commands[0].Matches[0].Text, long) || res.Commands[0].Matches[0].Truncated) {
+		if k == 5 && (len(want) != 2 || len(want[0].Matches) <= shown.DefaultMatches || !strings.HasSuffix(res.Commands[0].Matches[0].Text, long) || res.Commands[0].Matches[0].Truncated) {
 			t.Errorf("the check needs more matches than kept by default, and whole: %+v", res.Commands)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
@@ -59,7 +60,7 @@ func BenchmarkServe(b *testing.B) {
 		d := make([]time.Duration, 0, len(reqs))
 		for i, r := range reqs {
 			t0 := time.Now()
-			res, err := c.Query(ctx, serve.QueryRequest{Request: r, K: 5, Mode: mode})
+			res, err := c.Query(ctx, answerlayer.QueryRequest{Request: r, K: 5, Mode: mode})
 			if err != nil || len(res.Commands) == 0 {
 				b.Fatalf("%s %q: %v (%d commands)", mode, r, err, len(res.Commands))
 			}
@@ -135,7 +136,7 @@ func concurrent(b *testing.B, ctx context.Context, c *serve.Client, reqs []strin
 				r := reqs[i%len(reqs)]
 				mode := []string{"learned", "semantic", "hybrid"}[i%3]
 				t0 := time.Now()
-				res, err := c.Query(ctx, serve.QueryRequest{Request: r, K: 5, Mode: mode})
+				res, err := c.Query(ctx, answerlayer.QueryRequest{Request: r, K: 5, Mode: mode})
 				n++
 				switch {
 				case err != nil:

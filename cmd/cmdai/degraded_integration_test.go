@@ -12,7 +12,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/internal/testnet"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // frobIndex builds the made-up machine's index (frob's page among them)
@@ -144,12 +144,12 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 		trimmed := false
 		for i, c := range short.Commands {
 			l := long.Commands[i]
-			want := min(search.DefaultMatches, len(l.Matches))
+			want := min(shown.DefaultMatches, len(l.Matches))
 			if c.Chosen > 0 { // the options that do what was asked (a small answer: all fit)
 				want = c.Chosen
 			}
 			if len(c.Matches) != want || want > len(l.Matches) {
-				t.Errorf("--mode %s: %s shows %d matches of %d (chosen %d), want the chosen ones, else min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), c.Chosen, search.DefaultMatches)
+				t.Errorf("--mode %s: %s shows %d matches of %d (chosen %d), want the chosen ones, else min(%d, all)", mode, c.Command, len(c.Matches), len(l.Matches), c.Chosen, shown.DefaultMatches)
 				continue
 			}
 			for j, m := range c.Matches {
@@ -158,14 +158,14 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 					t.Errorf("--mode %s: %s's match %d is %s, want %s (the best first)", mode, c.Command, j, m.ID, full.ID)
 				}
 				cut := strings.TrimSuffix(m.Text, " …")
-				if full.Truncated || m.Truncated != (m.Text != full.Text) || !strings.HasPrefix(full.Text, cut) || len(cut) > search.DefaultMatchText {
-					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, m.ID, m.Text, m.Truncated, full.Text, search.DefaultMatchText)
+				if full.Truncated || m.Truncated != (m.Text != full.Text) || !strings.HasPrefix(full.Text, cut) || len(cut) > shown.DefaultMatchText {
+					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, m.ID, m.Text, m.Truncated, full.Text, shown.DefaultMatchText)
 				}
 			}
-			trimmed = trimmed || len(l.Matches) > search.DefaultMatches
+			trimmed = trimmed || len(l.Matches) > shown.DefaultMatches
 		}
 		if !trimmed {
-			t.Errorf("--mode %s: no command has more than %d matches in %+v: the test shows nothing", mode, search.DefaultMatches, long)
+			t.Errorf("--mode %s: no command has more than %d matches in %+v: the test shows nothing", mode, shown.DefaultMatches, long)
 		}
 	}
 	one, code, _ := queryJSON(t, "--matches", "1", request)

@@ -17,9 +17,10 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/explain"
-	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/explain/judge"
 )
 
 // exampleLine is the issue's.
@@ -58,7 +59,7 @@ func explainJSON(t *testing.T, args ...string) (explaincmd.Result, string) {
 }
 
 // word finds a command's word (or a flag of a cluster) by its text.
-func word(c explain.Command, text string) (explain.Word, bool) {
+func word(c explain.Command, text string) (judge.Word, bool) {
 	for _, w := range c.Words {
 		if w.Text == text {
 			return w, true
@@ -69,7 +70,7 @@ func word(c explain.Command, text string) (explain.Word, bool) {
 			}
 		}
 	}
-	return explain.Word{}, false
+	return judge.Word{}, false
 }
 
 var explainMillis = regexp.MustCompile(`"explain_ms":[0-9.e+-]+`)
@@ -99,7 +100,7 @@ func TestExplain(t *testing.T) {
 			t.Fatalf("commands: %s", raw)
 		}
 		tar, grep := res.Commands[0], res.Commands[1]
-		if tar.Verdict != explain.Known || tar.Page != "tar(1)" || tar.Summary == "" || grep.Verdict != explain.Known || grep.Summary == "" {
+		if tar.Verdict != judge.Known || tar.Page != "tar(1)" || tar.Summary == "" || grep.Verdict != judge.Known || grep.Summary == "" {
 			t.Errorf("tar %+v grep %+v: want both known with their page and summary", tar, grep)
 		}
 		for _, f := range []struct {
@@ -109,14 +110,14 @@ func TestExplain(t *testing.T) {
 			{tar, "-x", "--extract"}, {tar, "-z", "--gzip"}, {tar, "-v", "--verbose"}, {tar, "-f", "--file"}, {tar, "-C", "--directory"}, {grep, "-c", "--count"},
 		} {
 			w, ok := word(f.cmd, f.text)
-			if !ok || w.Verdict != explain.Known || !strings.HasPrefix(w.Option, f.option) || w.Help == "" {
+			if !ok || w.Verdict != judge.Known || !strings.HasPrefix(w.Option, f.option) || w.Help == "" {
 				t.Errorf("%s %s: %+v (found %v); want known as %s with its text", f.cmd.Name, f.text, w, ok, f.option)
 			}
 		}
-		if w, ok := word(tar, "/tmp"); !ok || w.Verdict != explain.Operand {
+		if w, ok := word(tar, "/tmp"); !ok || w.Verdict != judge.Operand {
 			t.Errorf("/tmp: %+v; want an operand (the value of -C)", w)
 		}
-		if w, ok := word(grep, "foo"); !ok || w.Verdict != explain.Operand {
+		if w, ok := word(grep, "foo"); !ok || w.Verdict != judge.Operand {
 			t.Errorf("foo: %+v; want an operand", w)
 		}
 	})
@@ -139,11 +140,11 @@ func TestExplain(t *testing.T) {
 			}
 		}
 		res, raw := explainJSON(t, "tar --zstdx f")
-		if w, ok := word(res.Commands[0], "--zstdx"); !ok || w.Verdict != explain.UnknownOption || res.UnknownCount != 1 {
+		if w, ok := word(res.Commands[0], "--zstdx"); !ok || w.Verdict != judge.UnknownOption || res.UnknownCount != 1 {
 			t.Errorf("tar --zstdx: %s; want --zstdx an unknown option", raw)
 		}
 		res, raw = explainJSON(t, "no-such-command-xyz -a")
-		if res.Commands[0].Verdict != explain.NotInstalled || res.NotInstalledCount != 1 {
+		if res.Commands[0].Verdict != judge.NotInstalled || res.NotInstalledCount != 1 {
 			t.Errorf("no-such-command-xyz: %s; want not installed", raw)
 		}
 	})
@@ -286,11 +287,11 @@ asyncio.run(main())
 			t.Fatalf("init ubuntu-24.04: exit %d %s", code, errOut)
 		}
 		here, raw := explainJSON(t, "sed -n 1p f")
-		if here.Commands[0].Verdict != explain.Undocumented || here.NotInstalledCount != 0 {
+		if here.Commands[0].Verdict != judge.Undocumented || here.NotInstalledCount != 0 {
 			t.Errorf("sed by this machine's index: %s; want undocumented (it is on PATH)", raw)
 		}
 		there, raw := explainJSON(t, "--distro", "ubuntu-24.04", "sed -n 1p f")
-		if there.Commands[0].Verdict != explain.NotInstalled {
+		if there.Commands[0].Verdict != judge.NotInstalled {
 			t.Errorf("sed by ubuntu-24.04's index: %s; want not installed", raw)
 		}
 	})
@@ -304,7 +305,7 @@ asyncio.run(main())
 		if a, b := explainMillis.ReplaceAllString(oneShot, ""), explainMillis.ReplaceAllString(viaServe, ""); a != b {
 			t.Errorf("through serve:\n%s\none-shot:\n%s", b, a)
 		}
-		direct, err := c.Explain(context.Background(), serve.ExplainRequest{Line: exampleLine})
+		direct, err := c.Explain(context.Background(), answerlayer.ExplainRequest{Line: exampleLine})
 		if err != nil || !direct.OK || len(direct.Commands) != 2 {
 			t.Errorf("POST /v1/explain: %+v %v", direct, err)
 		}
@@ -315,7 +316,7 @@ asyncio.run(main())
 			t.Errorf("a bad line through serve: exit %d %s; want 2", code, errOut)
 		}
 		for i := 0; i < 3; i++ {
-			res, err := c.Explain(context.Background(), serve.ExplainRequest{Line: exampleLine})
+			res, err := c.Explain(context.Background(), answerlayer.ExplainRequest{Line: exampleLine})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -325,15 +326,15 @@ asyncio.run(main())
 		// serve keeps each command's records while its index is the same:
 		// an init through it (under its lease) makes it read them anew.
 		const line = "ls -l | sed -n 1p"
-		before, err := c.Explain(context.Background(), serve.ExplainRequest{Line: line})
-		if err != nil || before.Commands[0].Verdict != explain.Known || before.Commands[1].Verdict != explain.Undocumented {
+		before, err := c.Explain(context.Background(), answerlayer.ExplainRequest{Line: line})
+		if err != nil || before.Commands[0].Verdict != judge.Known || before.Commands[1].Verdict != judge.Undocumented {
 			t.Fatalf("before the init: %+v %v; want ls known, sed undocumented", before, err)
 		}
 		if code, _, errOut := runCLI(t, "index", "init", "--batch-mode", "--force", "--command", "sed", "--command", "grep"); code != 0 {
 			t.Fatalf("init through serve: exit %d %s", code, errOut)
 		}
-		after, err := c.Explain(context.Background(), serve.ExplainRequest{Line: line})
-		if err != nil || after.Commands[0].Verdict != explain.Undocumented || after.Commands[1].Verdict != explain.Known {
+		after, err := c.Explain(context.Background(), answerlayer.ExplainRequest{Line: line})
+		if err != nil || after.Commands[0].Verdict != judge.Undocumented || after.Commands[1].Verdict != judge.Known {
 			t.Errorf("after an init of sed and grep alone: %+v %v; want ls undocumented, sed known (serve's cache dropped)", after, err)
 		}
 	})

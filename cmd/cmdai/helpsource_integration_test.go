@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
@@ -37,7 +38,7 @@ func TestRefreshKeepsHelpIndexed(t *testing.T) {
 	if err := initcmd.RunInit(ctx, init); err != nil {
 		t.Fatalf("init --help-fallback: %v %s", err, errOut)
 	}
-	status := func() *builder.Staleness {
+	status := func() *stale.Staleness {
 		t.Helper()
 		io, out, errOut := testIO()
 		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), Distro: "debian-12", JSON: true, Detailed: true,

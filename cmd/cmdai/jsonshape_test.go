@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
@@ -36,7 +37,7 @@ var jsonOutputs = map[string]any{
 		Mode   string `json:"chroma_mode"`
 	}{},
 	"index refresh --json": builder.RefreshSummary{},
-	"index status --json":  serve.IndexStatus{},
+	"index status --json":  answerlayer.IndexStatus{},
 	"index scan --json": struct {
 		Type string `json:"type"`
 		pages.Result
@@ -45,9 +46,9 @@ var jsonOutputs = map[string]any{
 		Type string `json:"type"`
 		pages.Stats
 	}{},
-	"index query --json": serve.QueryResult{},
-	"explain --json (POST /v1/explain, mcp explain_command)": serve.ExplainResult{},
-	"POST /v1/explain request":                               serve.ExplainRequest{},
+	"index query --json": answerlayer.QueryResult{},
+	"explain --json (POST /v1/explain, mcp explain_command)": answerlayer.ExplainResult{},
+	"POST /v1/explain request":                               answerlayer.ExplainRequest{},
 	"index docs (GET /v1/docs)":                              search.CommandDoc{},
 	"index eval --json":                                      evaluate.EvalResult{},
 	"index eval misses":                                      evaluate.Miss{},
@@ -59,7 +60,7 @@ var jsonOutputs = map[string]any{
 	"model status --json": embed.ModelStatus{},
 	"doctor --json":       doctorcmd.Report{},
 	"--json errors":       jsonout.Error{},
-	"POST /v1/query":      serve.QueryRequest{},
+	"POST /v1/query":      answerlayer.QueryRequest{},
 	"GET /v1/health":      serve.Health{},
 	"POST /v1/lease":      serve.Lease{},
 	"mcp search_commands": mcpserver.SearchInput{},

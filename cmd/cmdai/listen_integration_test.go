@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/guard"
@@ -158,7 +159,7 @@ func TestServeListenHostileClients(t *testing.T) {
 	if err != nil {
 		t.Fatalf("DialTCP with the data home's token: %v", err)
 	}
-	res, err := c.Query(context.Background(), serve.QueryRequest{Request: "twiddle the bits of a file", K: 1})
+	res, err := c.Query(context.Background(), answerlayer.QueryRequest{Request: "twiddle the bits of a file", K: 1})
 	c.Close()
 	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "frob" {
 		t.Errorf("query through DialTCP: %+v %v", res, err)

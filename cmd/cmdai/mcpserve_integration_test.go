@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
@@ -153,7 +154,7 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 	_, c := startServe(t)
 	ctx := context.Background()
 	const request = "twiddle the bits of files recursively"
-	want, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "keyword"})
+	want, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "keyword"})
 	if err != nil || want.Degraded || len(want.Commands) == 0 {
 		t.Fatalf("keyword query with Chroma: %+v %v", want, err)
 	}
@@ -166,7 +167,7 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 	}
 	// keyword needs no Chroma: serve's keyword index answers it whole
 	for _, mode := range []string{"semantic", "hybrid", "keyword"} {
-		res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: mode})
+		res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: mode})
 		if err != nil {
 			t.Fatalf("--mode %s with Chroma dead: %v; want a degraded answer", mode, err)
 		}
@@ -184,7 +185,7 @@ func TestServeDegradedWhenChromaDies(t *testing.T) {
 		}
 	}
 	var se *serve.Error
-	if _, err := c.Query(ctx, serve.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("strict: %v; want an error of exit code 4", err)
 	}
 	res, code, errOut := queryJSON(t, "-k", "3", request)
@@ -239,10 +240,10 @@ func TestServeWithoutChroma(t *testing.T) {
 		t.Errorf("query through degraded serve: exit %d %+v\n%s", code, res, errOut)
 	}
 	var se *serve.Error
-	if _, err := c.Query(ctx, serve.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, Strict: true}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("strict: %v; want exit code 4", err)
 	}
-	if _, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
+	if _, err := c.StatusOf(ctx, answerlayer.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), addr) {
 		t.Errorf("status: %v; want Chroma's error, exit code 4", err)
 	}
 	if _, err := c.Docs(ctx, "frob", "", true); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
@@ -282,7 +283,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if doc, err := c.Docs(ctx, "frob", "", false); err != nil || !doc.Degraded || !strings.Contains(doc.DegradedReason, "no keyword index on disk; read live from the man page") {
 		t.Errorf("docs without a keyword index: %+v %v", doc, err)
 	}
-	if _, err := c.Query(ctx, serve.QueryRequest{Request: "helpy: say nothing, quietly"}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), helpHint) {
+	if _, err := c.Query(ctx, answerlayer.QueryRequest{Request: "helpy: say nothing, quietly"}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "no man page installed for helpy") || !strings.Contains(err.Error(), helpHint) {
 		t.Errorf("query naming helpy without Chroma or a keyword index: %v; want exit code 4, no man page and %q", err, helpHint)
 	}
 	if _, err := c.Docs(ctx, "helpy", "", false); !errors.As(err, &se) || se.Status != 404 || !strings.Contains(err.Error(), helpHint) {
@@ -307,13 +308,13 @@ func TestServeWithoutChroma(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	// the first request after is answered from the index
-	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
 		t.Errorf("first query after Chroma came up: %+v %v; want a semantic answer", res, err)
 	}
 	if _, err := c.Docs(ctx, "frob", "", false); err != nil {
 		t.Errorf("docs after Chroma came up: %v", err)
 	}
-	if st, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); err != nil || len(st.Collections) == 0 {
+	if st, err := c.StatusOf(ctx, answerlayer.StatusRequest{Detailed: false}); err != nil || len(st.Collections) == 0 {
 		t.Errorf("status after Chroma came up: %+v %v", st, err)
 	}
 	if err := stop(); err != nil {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
@@ -237,7 +238,7 @@ func TestServeWriters(t *testing.T) {
 	if code != cmdutil.ExitNoIndex || !strings.Contains(errOut, "index init") {
 		t.Errorf("after clear: exit %d %q; want 3", code, errOut)
 	}
-	_, err = c.Query(ctx, serve.QueryRequest{Request: "wobble"})
+	_, err = c.Query(ctx, answerlayer.QueryRequest{Request: "wobble"})
 	var se *serve.Error
 	if !errors.As(err, &se) || se.Status != 404 || se.ExitCode != cmdutil.ExitNoIndex {
 		t.Errorf("serve after clear: %v; want 404, exit 3", err)
@@ -247,7 +248,7 @@ func TestServeWriters(t *testing.T) {
 	if err := initcmd.RunInit(ctx, initOpts()); err != nil {
 		t.Fatalf("init while serve runs: %v", err)
 	}
-	if res, err := c.Query(ctx, serve.QueryRequest{Request: "wobble a file gently", K: 1}); err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wobble" {
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: "wobble a file gently", K: 1}); err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "wobble" {
 		t.Errorf("serve after a new init: %+v %v", res, err)
 	}
 }
@@ -311,7 +312,7 @@ func TestServeSignalsAndStaleSocket(t *testing.T) {
 		t.Errorf("one-shot past a stale socket: exit %d %q %s", code, out, stderr)
 	}
 	_, c := startServe(t)
-	if res, err := c.Query(ctx, serve.QueryRequest{Request: "twiddle the bits of a file", K: 1}); err != nil || len(res.Commands) != 1 {
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: "twiddle the bits of a file", K: 1}); err != nil || len(res.Commands) != 1 {
 		t.Errorf("serve over the stale socket: %+v %v", res, err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
@@ -231,7 +232,7 @@ func TestSlowDegradedRequestsDoNotBlock(t *testing.T) {
 	fast, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	res, err := c.Query(fast, serve.QueryRequest{Request: "twiddle the bits of a file with frob", K: 1})
+	res, err := c.Query(fast, answerlayer.QueryRequest{Request: "twiddle the bits of a file with frob", K: 1})
 	if err != nil || !res.Degraded || len(res.Commands) == 0 || res.Commands[0].Command != "frob" {
 		t.Errorf("query beside ten slow requests: %+v %v; want frob, degraded", res, err)
 	}
@@ -287,24 +288,24 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			_, qerr := c.Query(ctx, serve.QueryRequest{Request: request})
+			_, qerr := c.Query(ctx, answerlayer.QueryRequest{Request: request})
 			t.Fatalf("health 30 s after the failed write: %+v %v; want degraded (a query answers: %v)", h, err, qerr)
 		}
 	}
 	if !strings.Contains(h.DegradedReason, "stopped answering") || h.DataDir != "" {
 		t.Errorf("health: %+v; want the reason and no data dir", h)
 	}
-	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") {
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || !res.Degraded || !strings.Contains(res.DegradedReason, "keyword-only") {
 		t.Errorf("query after the failed reload: %+v %v; want a degraded answer", res, err)
 	}
 	if doc, err := c.Docs(ctx, "frob", "", false); err != nil || !doc.Degraded || !hasRecord(doc, "--recursive") {
 		t.Errorf("docs after the failed reload: %+v %v; want a degraded answer", doc, err)
 	}
-	if res, err := c.Explain(ctx, serve.ExplainRequest{Line: "frob -r notes"}); err != nil || !res.Degraded {
+	if res, err := c.Explain(ctx, answerlayer.ExplainRequest{Line: "frob -r notes"}); err != nil || !res.Degraded {
 		t.Errorf("explain after the failed reload: %+v %v; want a degraded answer", res, err)
 	}
 	var se *serve.Error
-	if _, err := c.StatusOf(ctx, serve.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if _, err := c.StatusOf(ctx, answerlayer.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("status after the failed reload: %v; want Chroma's error, exit 4", err)
 	}
 	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
@@ -325,7 +326,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 	if chroma.Answers(ctx, h.ChromaURL) != nil || h.DataDir == "" {
 		t.Errorf("health once back: %+v", h)
 	}
-	if res, err := c.Query(ctx, serve.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
 		t.Errorf("query once serve is back: %+v %v; want a semantic answer", res, err)
 	}
 	if err := stop(); err != nil {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
@@ -118,7 +119,7 @@ func TestServeWaitsForDataHolder(t *testing.T) {
 		t.Fatalf("serve after the holder let go: %v\n%s", err, log)
 	}
 	defer c.Close()
-	res, err := c.Query(context.Background(), serve.QueryRequest{Request: "twiddle the bits of a file", K: 1})
+	res, err := c.Query(context.Background(), answerlayer.QueryRequest{Request: "twiddle the bits of a file", K: 1})
 	if err != nil || len(res.Commands) != 1 || res.Commands[0].Command != "frob" {
 		t.Errorf("query after the wait: %+v %v", res, err)
 	}

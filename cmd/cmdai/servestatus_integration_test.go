@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -54,7 +55,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	servesOwn, err := c.StatusOf(context.Background(), serve.StatusRequest{Detailed: true})
+	servesOwn, err := c.StatusOf(context.Background(), answerlayer.StatusRequest{Detailed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 		same(args)
 	}
 	detailed := same(cmds[2])
-	var st serve.IndexStatus
+	var st answerlayer.IndexStatus
 	if err := json.Unmarshal([]byte(detailed), &st); err != nil {
 		t.Fatalf("status --json: %v in %q", err, detailed)
 	}
@@ -101,10 +102,10 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 	}
 
 	// concurrent requests with different environments, each its own
-	envs := []serve.ScanEnv{{Path: otherBin, ManPath: ":" + otherPages}, {Path: bin}}
+	envs := []answerlayer.ScanEnv{{Path: otherBin, ManPath: ":" + otherPages}, {Path: bin}}
 	want := make([]string, len(envs))
 	for i := range envs {
-		st, err := c.StatusOf(context.Background(), serve.StatusRequest{Detailed: true, Env: &envs[i]})
+		st, err := c.StatusOf(context.Background(), answerlayer.StatusRequest{Detailed: true, Env: &envs[i]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			i := n % len(envs)
-			st, err := c.StatusOf(context.Background(), serve.StatusRequest{Detailed: true, Env: &envs[i]})
+			st, err := c.StatusOf(context.Background(), answerlayer.StatusRequest{Detailed: true, Env: &envs[i]})
 			if got := staleNames(st); err != nil || !reflect.DeepEqual(got, want[i]) {
 				t.Errorf("concurrent request %d (%+v): %q %v; want %q", n, envs[i], got, err, want[i])
 			}
@@ -130,7 +131,7 @@ func TestStatusThroughServeUsesCallersPath(t *testing.T) {
 
 // staleNames lists the current index's stale commands ("+new -gone
 // ~changed").
-func staleNames(st serve.IndexStatus) string {
+func staleNames(st answerlayer.IndexStatus) string {
 	for _, c := range st.Collections {
 		if c.Current && c.Stale != nil {
 			return strings.Join(c.Stale.Names, " ")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
@@ -61,7 +62,7 @@ func TestSubcommandPages(t *testing.T) {
 		t.Errorf("init summary:\n%s", out)
 	}
 
-	stale := func() *builder.Staleness {
+	stale := func() *stale.Staleness {
 		t.Helper()
 		io, out, _ := testIO()
 		err := statuscmd.RunStatus(ctx, &statuscmd.StatusOptions{Factory: cmdutil.NewFactory(io, os.Getenv, ""), JSON: true,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // ArgKind is whether an option takes a value.
@@ -92,8 +93,8 @@ type PrefixSpec struct {
 // option headings once. Bounded: cleared when full.
 var tableCache = struct {
 	sync.Mutex
-	m map[*search.Match]*Table
-}{m: map[*search.Match]*Table{}}
+	m map[*shown.Match]*Table
+}{m: map[*shown.Match]*Table{}}
 
 const tableCacheMax = 4096
 
@@ -111,7 +112,7 @@ func TableOf(doc search.CommandDoc) *Table {
 	t = buildTable(doc)
 	tableCache.Lock()
 	if len(tableCache.m) >= tableCacheMax {
-		tableCache.m = map[*search.Match]*Table{}
+		tableCache.m = map[*shown.Match]*Table{}
 	}
 	tableCache.m[key] = t
 	tableCache.Unlock()

@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 func TestSpecsFromSynopsisAndProse(t *testing.T) {
-	tb := buildTable(search.CommandDoc{Records: []search.Match{
+	tb := buildTable(search.CommandDoc{Records: []shown.Match{
 		{ID: "b.1#NAME", Kind: "summary", Text: "b(1) - a BSD tool\nSYNOPSIS\nb [-AB@1%] [-f file] [--long=VALUE]\nA sentence that is long enough to be prose and ends with a stop here."},
 		{ID: "b.1#DESCRIPTION", Kind: "section", Text: "b(1) DESCRIPTION\n-q, --quiet\nsay less\n-rw-r--r-- 1 root root 0 file\n--level=N\nhow much"},
 	}})
@@ -31,7 +32,7 @@ func TestSpecsFromSynopsisAndProse(t *testing.T) {
 }
 
 func TestHeadings(t *testing.T) {
-	tb := buildTable(search.CommandDoc{Records: []search.Match{
+	tb := buildTable(search.CommandDoc{Records: []shown.Match{
 		{ID: "1", Kind: "option", Option: "--file", Text: "c(1) option -f, --file=ARCHIVE\nDoes a thing."},
 		{ID: "2", Kind: "option", Option: "--color", Text: "c(1) option --color, --colour [=WHEN]\nDoes a thing."},
 		{ID: "3", Kind: "option", Option: "-exec", Text: "c(1) option -exec command ;\nDoes a thing."},

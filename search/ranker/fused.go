@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Fused are the weights of fused mode (search.FusedWeights): reciprocal rank fusion of
+// Fused are the weights of fused mode (ranker.Fused): reciprocal rank fusion of
 // the semantic ranking with field-aware keyword channels (BM25 over
 // chunks of one kind each, and over whole pages) and the commands the
 // request names.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/cmdai/cmdai/index"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // DefaultBriefMatches is how many matched options or examples Brief
@@ -23,7 +23,7 @@ const DefaultBriefMatches = 2
 // say how to do it (options and examples; a command whose matches are
 // only prose gets its best one's first sentence). The full
 // documentation of one command is Docs'.
-func Brief(hits []search.CommandHit, perCommand int) string {
+func Brief(hits []shown.CommandHit, perCommand int) string {
 	if perCommand <= 0 {
 		perCommand = DefaultBriefMatches
 	}
@@ -53,7 +53,7 @@ func Brief(hits []search.CommandHit, perCommand int) string {
 
 // briefMatches are the lines of a command's best matches (its Matches
 // are best first): options and examples, each option once.
-func briefMatches(h search.CommandHit, n int) []string {
+func briefMatches(h shown.CommandHit, n int) []string {
 	var out []string
 	seen := map[string]bool{}
 	var prose string

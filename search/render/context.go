@@ -6,13 +6,13 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // versionText is how a hit's version is written: the owning package's
 // version, naming the package ("1.34+dfsg-1.2 (package tar)"), or a
 // custom doc's own version as it is.
-func versionText(h search.CommandHit) string {
+func versionText(h shown.CommandHit) string {
 	if h.Package != "" {
 		return h.Version + " (package " + h.Package + ")"
 	}
@@ -39,7 +39,7 @@ const DefaultContextTokens = 800
 // It stays within maxTokens (estimated as words x 4/3): commands are added
 // best first, each with as many of its options and examples as fit, and
 // a command that does not fit at all ends the block.
-func Context(hits []search.CommandHit, maxTokens int) string {
+func Context(hits []shown.CommandHit, maxTokens int) string {
 	if maxTokens <= 0 {
 		maxTokens = DefaultContextTokens
 	}
@@ -113,7 +113,7 @@ func Context(hits []search.CommandHit, maxTokens int) string {
 
 // optionLine renders an option chunk as "-r, --recursive    Read all
 // files ..." with the first sentence of its description.
-func optionLine(m search.Match) string {
+func optionLine(m shown.Match) string {
 	flags, body := manparse.SplitChunk(string(m.Kind), m.Text)
 	return fmt.Sprintf("%-24s %s", flags, firstSentence(body, 160))
 }
@@ -128,7 +128,7 @@ const (
 // exampleLine renders an example chunk as its command line with the
 // first sentence of its explanation as a comment, or "" when the chunk
 // holds no command line.
-func exampleLine(command string, m search.Match) string {
+func exampleLine(command string, m shown.Match) string {
 	_, rest := manparse.SplitChunk(string(m.Kind), m.Text)
 	var cmdLine string
 	var prose []string
@@ -182,13 +182,13 @@ func wordCount(s string) int { return len(strings.Fields(s)) }
 
 // ExampleLine is an example record's command line as it would be run
 // (its first line that starts with the command, invocation), or "".
-func ExampleLine(invocation string, m search.Match) string { return exampleLine(invocation, m) }
+func ExampleLine(invocation string, m shown.Match) string { return exampleLine(invocation, m) }
 
 // ChosenFlags are the options among the first chosen of ms (a hit's
 // Matches, a doc's Records) as their page spells them ("-C, --directory
 // DIR"), best first: the option ranker's choice, which the JSON carries
-// in the matches themselves (search.CommandHit.Chosen).
-func ChosenFlags(ms []search.Match, chosen int) []string {
+// in the matches themselves (shown.CommandHit.Chosen).
+func ChosenFlags(ms []shown.Match, chosen int) []string {
 	var out []string
 	for _, m := range ms[:min(chosen, len(ms))] {
 		if m.Kind == index.KindOption {

@@ -6,21 +6,21 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
-	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 func TestContextStaysInBudget(t *testing.T) {
-	var hits []search.CommandHit
+	var hits []shown.CommandHit
 	for _, name := range []string{"find", "locate", "fd", "stat", "ls", "du"} {
-		h := search.CommandHit{Command: name, Version: name + " 1.0", Description: "does things with files in a directory tree"}
+		h := shown.CommandHit{Command: name, Version: name + " 1.0", Description: "does things with files in a directory tree"}
 		for i, opt := range []string{"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h"} {
-			h.Matches = append(h.Matches, search.Match{Kind: "option", Option: opt,
+			h.Matches = append(h.Matches, shown.Match{Kind: "option", Option: opt,
 				Text: name + "(1) option " + opt + "\nDoes the " + strings.Repeat("very ", i) + "useful thing. And more after the first sentence."})
 		}
 		h.Matches = append(h.Matches,
-			search.Match{Kind: "example", Text: name + "(1) example\nSearch the tree.\n$ " + name + " -a /tmp"},
-			search.Match{Kind: "example", Text: name + "(1) example\nNo command line here."},
-			search.Match{Kind: "section", Text: "prose is never rendered"})
+			shown.Match{Kind: "example", Text: name + "(1) example\nSearch the tree.\n$ " + name + " -a /tmp"},
+			shown.Match{Kind: "example", Text: name + "(1) example\nNo command line here."},
+			shown.Match{Kind: "section", Text: "prose is never rendered"})
 		hits = append(hits, h)
 	}
 	full := Context(hits, 100000)
@@ -61,11 +61,11 @@ func TestContextFromChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := search.CommandHit{Command: "frob"}
+	h := shown.CommandHit{Command: "frob"}
 	for _, c := range page.Chunks(manparse.ChunkOptions{}) {
-		h.Matches = append(h.Matches, search.Match{Kind: index.Kind(c.Kind), Option: c.Option, Section: c.Section, Text: c.Text})
+		h.Matches = append(h.Matches, shown.Match{Kind: index.Kind(c.Kind), Option: c.Option, Section: c.Section, Text: c.Text})
 	}
-	out := Context([]search.CommandHit{h}, 1000)
+	out := Context([]shown.CommandHit{h}, 1000)
 	for _, want := range []string{"\n  -o, --output FILE        write to FILE.\n", "\n  frob -o out in    # Frobnicate a file:\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)

@@ -8,6 +8,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // Parts of a command's documentation that Docs can give alone.
@@ -220,7 +221,7 @@ func isProse(line string) bool {
 
 // pageHead names a hit's page, "grep(1)"; a subcommand's page is
 // named after how its line starts: "git commit: git-commit(1)".
-func pageHead(h search.CommandHit) string {
+func pageHead(h shown.CommandHit) string {
 	head := h.Command
 	if h.ManSection != "" {
 		head += "(" + h.ManSection + ")"

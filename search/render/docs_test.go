@@ -7,6 +7,7 @@ import (
 
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // grepDoc is grep's documentation as search.Searcher.Docs gives it (its
@@ -14,8 +15,8 @@ import (
 // texts cut short.
 func grepDoc() search.CommandDoc {
 	return search.CommandDoc{
-		CommandHit: search.CommandHit{Command: "grep", Description: "print lines that match patterns", Version: "GNU grep 3.8", ManSection: "1"},
-		Records: []search.Match{
+		CommandHit: shown.CommandHit{Command: "grep", Description: "print lines that match patterns", Version: "GNU grep 3.8", ManSection: "1"},
+		Records: []shown.Match{
 			{ID: "grep.1#NAME", Kind: index.KindSummary, Section: "NAME", Text: "grep(1) - print lines that match patterns\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]\ngrep [OPTION...] -e PATTERNS ... [FILE...]\ngrep searches for PATTERNS in each FILE. PATTERNS is one or more patterns."},
 			{ID: "grep.1#OPTIONS#--color", Kind: index.KindOption, Section: "OPTIONS", Option: "--color", Text: "grep(1) option --color[=WHEN], --colour[=WHEN]\nSurround the matched strings with escape sequences."},
 			{ID: "grep.1#OPTIONS#--count", Kind: index.KindOption, Section: "OPTIONS", Option: "--count", Text: "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines for each input file. With the -v option, count non-matching lines."},
@@ -98,14 +99,14 @@ func TestParsePart(t *testing.T) {
 }
 
 func TestBriefFewLinesPerCommand(t *testing.T) {
-	hits := []search.CommandHit{
-		{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
+	hits := []shown.CommandHit{
+		{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []shown.Match{
 			{Kind: "option", Option: "-mtime", Text: "find(1) option -mtime n\nFile's data was last modified n*24 hours ago. See the comments for -atime."},
 			{Kind: "option", Option: "-mtime", Text: "find(1) option -mtime n\nagain"},
 			{Kind: "example", Text: "find(1) EXAMPLES\nfind . -mtime 0\nFiles modified in the last day."},
 			{Kind: "option", Option: "-newer", Text: "find(1) option -newer file\nFile was modified more recently than file."},
 		}},
-		{Command: "stat", Matches: []search.Match{{Kind: "section", Text: "stat(1) DESCRIPTION\nDisplay file or file system status. More here."}}},
+		{Command: "stat", Matches: []shown.Match{{Kind: "section", Text: "stat(1) DESCRIPTION\nDisplay file or file system status. More here."}}},
 	}
 	got := Brief(hits, 2)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
@@ -126,9 +127,9 @@ func TestBriefFewLinesPerCommand(t *testing.T) {
 // An alias's documentation is its command's page, and says so.
 func TestDocsOfAnAlias(t *testing.T) {
 	doc := search.CommandDoc{
-		CommandHit: search.CommandHit{Command: "gzip", Description: "compress or expand files"},
+		CommandHit: shown.CommandHit{Command: "gzip", Description: "compress or expand files"},
 		AliasAsked: "zcat",
-		Records:    []search.Match{{ID: "gzip.1#NAME", Kind: index.KindSummary, Section: "NAME", Text: "gzip(1) - compress or expand files"}},
+		Records:    []shown.Match{{ID: "gzip.1#NAME", Kind: index.KindSummary, Section: "NAME", Text: "gzip(1) - compress or expand files"}},
 	}
 	if got := Docs(doc, PartAll, 0); !strings.HasPrefix(got, "gzip - compress or expand files (zcat is an alias of gzip: this is its page)\n") {
 		t.Errorf("rendered:\n%s", got)
@@ -138,20 +139,20 @@ func TestDocsOfAnAlias(t *testing.T) {
 // A subcommand's page is shown as how its line starts, and its examples
 // are found by that invocation ("git commit ..."), not by the page name.
 func TestBriefNamesSubcommands(t *testing.T) {
-	h := search.CommandHit{Command: "git-commit", Parent: "git", ManSection: "1", Description: "Record changes to the repository",
-		Matches: []search.Match{{Kind: index.KindExample, Section: "EXAMPLES", Text: "git-commit(1) example\n$ git commit -a -m fix\nCommit every change."}}}
-	out := Brief([]search.CommandHit{h}, 2)
+	h := shown.CommandHit{Command: "git-commit", Parent: "git", ManSection: "1", Description: "Record changes to the repository",
+		Matches: []shown.Match{{Kind: index.KindExample, Section: "EXAMPLES", Text: "git-commit(1) example\n$ git commit -a -m fix\nCommit every change."}}}
+	out := Brief([]shown.CommandHit{h}, 2)
 	for _, want := range []string{"1. git commit: git-commit(1) - Record changes", "$ git commit -a -m fix"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	if ctx := Context([]search.CommandHit{h}, 400); !strings.Contains(ctx, "- Command: git commit\n") || !strings.Contains(ctx, "git commit -a -m fix") {
+	if ctx := Context([]shown.CommandHit{h}, 400); !strings.Contains(ctx, "- Command: git commit\n") || !strings.Contains(ctx, "git commit -a -m fix") {
 		t.Errorf("context:\n%s", ctx)
 	}
-	plain := search.CommandHit{Command: "grep", ManSection: "1"}
-	if plain.Invocation() != "grep" || !strings.Contains(Brief([]search.CommandHit{plain}, 1), "1. grep(1)") {
-		t.Errorf("a command without a parent: %q", Brief([]search.CommandHit{plain}, 1))
+	plain := shown.CommandHit{Command: "grep", ManSection: "1"}
+	if plain.Invocation() != "grep" || !strings.Contains(Brief([]shown.CommandHit{plain}, 1), "1. grep(1)") {
+		t.Errorf("a command without a parent: %q", Brief([]shown.CommandHit{plain}, 1))
 	}
 	if got := search.PageName("  git   commit "); got != "git-commit" {
 		t.Errorf("PageName = %q", got)

@@ -7,6 +7,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // Item is one line of an answer a person reads: an option as the page
@@ -42,7 +43,7 @@ const sentenceRunes = 240
 // Item. The records' texts are read as manparse chunked them: an
 // option's heading line is its spelling, an example's last paragraph
 // its command line.
-func Entries(hits []search.CommandHit) []Entry {
+func Entries(hits []shown.CommandHit) []Entry {
 	out := make([]Entry, 0, len(hits))
 	for _, h := range hits {
 		e := Entry{Name: h.Invocation(), Description: h.Description, Score: h.Score}
@@ -58,7 +59,7 @@ func Entries(hits []search.CommandHit) []Entry {
 
 // ItemOf is one match as a person reads it; false when the match says
 // nothing (an empty text).
-func ItemOf(h search.CommandHit, m search.Match) (Item, bool) {
+func ItemOf(h shown.CommandHit, m shown.Match) (Item, bool) {
 	it := Item{Kind: m.Kind, Section: m.Section, Score: m.Score}
 	label, body := manparse.SplitChunk(string(m.Kind), m.Text)
 	switch m.Kind {

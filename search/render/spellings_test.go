@@ -7,6 +7,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // TestOptionFromDocBookEntry looks an option up by each of its spellings
@@ -20,9 +21,9 @@ func TestOptionFromDocBookEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := search.CommandDoc{CommandHit: search.CommandHit{Command: "pg_basebackup"}}
+	doc := search.CommandDoc{CommandHit: shown.CommandHit{Command: "pg_basebackup"}}
 	for _, c := range p.Chunks(manparse.ChunkOptions{}) {
-		doc.Records = append(doc.Records, search.Match{ID: c.ID, Kind: index.Kind(c.Kind), Section: c.Section, Option: c.Option, Text: c.Text})
+		doc.Records = append(doc.Records, shown.Match{ID: c.ID, Kind: index.Kind(c.Kind), Section: c.Section, Option: c.Option, Text: c.Text})
 	}
 	for _, flag := range []string{"-z", "--gzip", "gzip"} {
 		got, err := Option(doc, flag)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 )
 
 // ExplainInput is explain_command's arguments.
@@ -27,17 +28,17 @@ func explainSchema() *jsonschema.Schema {
 }
 
 // explainOutputSchema is the schema of explain_command's structured
-// content (answer.ExplainResult). explain.Word holds words of its own (a
+// content (answer.ExplainResult). judge.Word holds words of its own (a
 // cluster's flags), which inference refuses as a cycle: a word's flags
 // are given the schema of a word whose flags are any objects (a flag
 // holds none).
 func explainOutputSchema() *jsonschema.Schema {
 	anyWords := map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[[]explain.Word](): {Types: []string{"null", "array"}, Items: &jsonschema.Schema{Type: "object"}},
+		reflect.TypeFor[[]judge.Word](): {Types: []string{"null", "array"}, Items: &jsonschema.Schema{Type: "object"}},
 	}
-	word := mustSchemaWith[explain.Word](anyWords)
-	word.Properties["flags"] = &jsonschema.Schema{Types: []string{"null", "array"}, Items: mustSchemaWith[explain.Word](anyWords)}
-	return mustSchemaWith[answer.ExplainResult](map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[explain.Word](): word})
+	word := mustSchemaWith[judge.Word](anyWords)
+	word.Properties["flags"] = &jsonschema.Schema{Types: []string{"null", "array"}, Items: mustSchemaWith[judge.Word](anyWords)}
+	return mustSchemaWith[answer.ExplainResult](map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[judge.Word](): word})
 }
 
 // explain answers explain_command: the compact text an agent reads, and
@@ -100,7 +101,7 @@ func explainText(res answer.ExplainResult) string {
 	return b.String()
 }
 
-func wordLine(b *strings.Builder, w explain.Word, indent string) {
+func wordLine(b *strings.Builder, w judge.Word, indent string) {
 	b.WriteString(indent + flat(w.Text, 60) + ": " + string(w.Verdict))
 	spellings, text := optionText(w.Help)
 	switch {

@@ -17,6 +17,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve/guard"
 )
 
@@ -176,7 +177,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 
 // choiceOf is a command's choice: the flags the option ranker chose, and
 // the command lines of the examples among the first Chosen of records.
-func choiceOf(h search.CommandHit, records []search.Match) Choice {
+func choiceOf(h shown.CommandHit, records []shown.Match) Choice {
 	c := Choice{Command: h.Command, Invocation: h.Invocation(), Description: h.Description, Flags: render.ChosenFlags(records, h.Chosen), Examples: []string{}}
 	if c.Flags == nil {
 		c.Flags = []string{}

@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // fakeBackend is an answer.Answerer that answers from fixed data and
@@ -39,7 +40,7 @@ func (f *fakeBackend) Query(_ context.Context, q answer.QueryRequest) (answer.Qu
 	if f.fail != nil {
 		return answer.QueryResult{}, f.fail
 	}
-	return answer.QueryResult{Degraded: f.degraded != "", DegradedReason: f.degraded, Commands: []search.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []search.Match{
+	return answer.QueryResult{Degraded: f.degraded != "", DegradedReason: f.degraded, Commands: []shown.CommandHit{{Command: "find", ManSection: "1", Description: "search for files in a directory hierarchy", Matches: []shown.Match{
 		{Kind: index.KindOption, Option: "-mtime", Text: "find(1) option -mtime n\nFile's data was last modified n*24 hours ago."},
 	}}}}, nil
 }
@@ -52,7 +53,7 @@ func (f *fakeBackend) Docs(_ context.Context, q answer.DocsRequest) (search.Comm
 	if command != "grep" {
 		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
 	}
-	return search.CommandDoc{CommandHit: search.CommandHit{Command: "grep", Description: "print lines that match patterns"}, Records: []search.Match{
+	return search.CommandDoc{CommandHit: shown.CommandHit{Command: "grep", Description: "print lines that match patterns"}, Records: []shown.Match{
 		{Kind: index.KindSummary, Text: "grep(1) - print lines that match patterns\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]"},
 		{Kind: index.KindOption, Option: "--count", Text: "grep(1) option -c, --count\nSuppress normal output; instead print a count of matching lines."},
 	}}, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/scripts/bench/explainbench/mutate"
 )
 
@@ -46,9 +47,9 @@ func causeOfUndocumented(note string) string {
 }
 
 // missOf names why unit u of word w (command c) is not a known option.
-func (b *bench) missOf(c explain.Command, u, w explain.Word) miss {
+func (b *bench) missOf(c explain.Command, u, w judge.Word) miss {
 	m := miss{Command: c.Name, Page: c.Page, Word: w.Text, Flag: flagOf(u.Text), Verdict: string(u.Verdict), Note: u.Note}
-	if u.Verdict != explain.UnknownOption {
+	if u.Verdict != judge.UnknownOption {
 		m.Cause = causeOfUndocumented(u.Note)
 		if m.Cause == causeSubcommand && b.o.man && b.subPageInstalled(c.Name, u.Note) {
 			m.Cause = causeSubNotIndexed
@@ -99,14 +100,14 @@ func (b *bench) subPageInstalled(cmd, note string) bool {
 // shows an argument but which explain read as taking none (so w, a value
 // such as head -n -5's "-5", was judged as an option). Only when the
 // flagged word is a number or starts like one.
-func valueAfterOption(c explain.Command, w explain.Word) bool {
+func valueAfterOption(c explain.Command, w judge.Word) bool {
 	if len(w.Text) < 2 || !(w.Text[1] >= '0' && w.Text[1] <= '9') {
 		return false
 	}
 	for i, x := range c.Words {
 		if x.Start == w.Start && i > 0 {
 			p := c.Words[i-1]
-			return p.Verdict == explain.Known && strings.HasPrefix(p.Text, "-")
+			return p.Verdict == judge.Known && strings.HasPrefix(p.Text, "-")
 		}
 	}
 	return false

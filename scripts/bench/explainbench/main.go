@@ -45,6 +45,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/scripts/bench/explainbench/mutate"
 	"github.com/cmdai/cmdai/scripts/bench/explainbench/report"
 	"github.com/cmdai/cmdai/search"
@@ -353,7 +354,7 @@ func (b *bench) line(ctx context.Context, n int, l string) lineResult {
 	for _, c := range res.Commands {
 		cs := cmdStat{Name: c.Name, Verdict: string(c.Verdict), Note: c.Note}
 		var d search.CommandDoc
-		if c.Verdict == explain.Known {
+		if c.Verdict == judge.Known {
 			var ok bool
 			if d, ok = b.doc(ctx, c.Name); ok {
 				cs.Documented = optionRecords(d) > 0
@@ -362,7 +363,7 @@ func (b *bench) line(ctx context.Context, n int, l string) lineResult {
 		lr.Commands = append(lr.Commands, cs)
 		for _, w := range c.Words {
 			for _, u := range units(w) {
-				if u.Verdict == explain.UnknownOption {
+				if u.Verdict == judge.UnknownOption {
 					m := b.missOf(c, u, w)
 					lr.Unknown = append(lr.Unknown, m)
 				}
@@ -370,7 +371,7 @@ func (b *bench) line(ctx context.Context, n int, l string) lineResult {
 					continue
 				}
 				lr.Options++
-				if u.Verdict == explain.Known {
+				if u.Verdict == judge.Known {
 					lr.Matched++
 					if strings.Contains(u.Note, "named in the page's text") {
 						lr.MatchedProse++
@@ -387,23 +388,23 @@ func (b *bench) line(ctx context.Context, n int, l string) lineResult {
 
 // units are a word's option units: a cluster's letters one each (their
 // values left out), else the word itself when it is an option.
-func units(w explain.Word) []explain.Word {
-	if w.Verdict == explain.Operand {
+func units(w judge.Word) []judge.Word {
+	if w.Verdict == judge.Operand {
 		return nil
 	}
 	if len(w.Flags) == 0 {
-		return []explain.Word{w}
+		return []judge.Word{w}
 	}
-	var out []explain.Word
+	var out []judge.Word
 	for _, f := range w.Flags {
-		if f.Of == "" && f.Verdict != explain.Operand {
+		if f.Of == "" && f.Verdict != judge.Operand {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func unitOf(c explain.Command, u, w explain.Word) unit {
+func unitOf(c explain.Command, u, w judge.Word) unit {
 	f := flagOf(u.Text)
 	short := len(f) == 2 && f[0] == '-'
 	return unit{cmd: c.Name, page: c.Page, Unit: mutate.Unit{Flag: f, Start: u.Start, End: u.End, Short: short,

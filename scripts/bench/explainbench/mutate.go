@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/scripts/bench/explainbench/mutate"
 )
 
@@ -164,7 +165,7 @@ func (b *bench) judgeMutation(ctx context.Context, m *mutation) {
 					m.Verdict, m.Note = string(f.Verdict), f.Note
 				}
 			}
-			if w.Verdict == explain.UnknownOption {
+			if w.Verdict == judge.UnknownOption {
 				m.Flagged = true
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -70,9 +71,9 @@ func fakeServe(t *testing.T, dials *int) func(context.Context) (*serve.Client, b
 		json.NewDecoder(r.Body).Decode(&q)
 		switch q.Request {
 		case "other":
-			reply(w, http.StatusMisdirectedRequest, serve.ErrorBody{Error: "serve holds another index", ExitCode: 1})
+			reply(w, http.StatusMisdirectedRequest, jsonout.Error{Error: "serve holds another index", ExitCode: 1})
 		case "broken":
-			reply(w, http.StatusNotFound, serve.ErrorBody{Error: "no index cmdai_linux_debian-12: build it with `cmdai index init`", ExitCode: ExitNoIndex})
+			reply(w, http.StatusNotFound, jsonout.Error{Error: "no index cmdai_linux_debian-12: build it with `cmdai index init`", ExitCode: ExitNoIndex})
 		default:
 			reply(w, 200, answer.QueryResult{Request: q.Request, Collection: "serve"})
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/internal/jsonout"
 )
 
@@ -118,9 +119,9 @@ func (f *fixed) Explain(_ context.Context, q answer.ExplainRequest) (answer.Expl
 }
 
 var result = Result{Collection: "cmdai_linux_debian-12", Millis: 3.25, Result: explain.Result{Line: "wc -q a", UnknownCount: 1, Commands: []explain.Command{
-	{Name: "wc", Verdict: explain.Known, Page: "wc(1)", Summary: "print newline, word, and byte counts", Words: []explain.Word{
-		{Text: "-q", Verdict: explain.UnknownOption, Note: "no such option in wc(1)"},
-		{Text: "a", Verdict: explain.Operand},
+	{Name: "wc", Verdict: judge.Known, Page: "wc(1)", Summary: "print newline, word, and byte counts", Words: []judge.Word{
+		{Text: "-q", Verdict: judge.UnknownOption, Note: "no such option in wc(1)"},
+		{Text: "a", Verdict: judge.Operand},
 	}},
 }}}
 

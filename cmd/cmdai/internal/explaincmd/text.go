@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
@@ -60,7 +61,7 @@ func header(c explain.Command) string {
 		h += " (via " + strings.Join(c.Via, ", ") + ")"
 	}
 	switch {
-	case c.Verdict != explain.Known:
+	case c.Verdict != judge.Known:
 		h += ": " + strings.ToUpper(string(c.Verdict))
 	case c.Page != "" && c.Summary != "":
 		h += ": " + c.Page + ", " + oneLine(c.Summary, 2*helpRunes)
@@ -73,11 +74,11 @@ func header(c explain.Command) string {
 	return h
 }
 
-func writeWord(b *strings.Builder, st termstyle.Style, w explain.Word, indent string) {
+func writeWord(b *strings.Builder, st termstyle.Style, w judge.Word, indent string) {
 	// the verdicts in one column, a cluster's flags indented under it
 	word := oneLine(w.Text, wordWidth)
 	paint := st.Plain
-	if w.Verdict == explain.Known && strings.HasPrefix(word, "-") {
+	if w.Verdict == judge.Known && strings.HasPrefix(word, "-") {
 		paint = st.Option
 	}
 	line := indent + paint(word) + strings.Repeat(" ", max(wordWidth+2-len(indent)-utf8.RuneCountInString(word), 0)) + " "
@@ -91,7 +92,7 @@ func writeWord(b *strings.Builder, st termstyle.Style, w explain.Word, indent st
 
 // detail is what the index says of a word: a documented option's
 // spellings and text, else why the verdict.
-func detail(w explain.Word) string {
+func detail(w judge.Word) string {
 	var parts []string
 	spellings, text := optionText(w.Help)
 	switch {

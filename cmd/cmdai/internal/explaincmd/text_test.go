@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
@@ -14,15 +15,15 @@ import (
 // column, the option's spellings and text on one line, and the tally.
 func TestText(t *testing.T) {
 	r := explain.Result{Line: "sudo tar -xf a.tar --zstdx | frob", UnknownCount: 1, NotInstalledCount: 1, Commands: []explain.Command{
-		{Name: "tar", Verdict: explain.Known, Page: "tar(1)", Summary: "an archiving\n utility", Via: []string{"sudo"}, Words: []explain.Word{
-			{Text: "-xf", Verdict: explain.Known, Flags: []explain.Word{
-				{Text: "-x", Verdict: explain.Known, Option: "--extract", Help: "tar(1) option -x, --extract\nExtract files\n  from an archive."},
-				{Text: "-f", Verdict: explain.Known, Option: "--file", Help: "Use archive file ARCHIVE."},
+		{Name: "tar", Verdict: judge.Known, Page: "tar(1)", Summary: "an archiving\n utility", Via: []string{"sudo"}, Words: []judge.Word{
+			{Text: "-xf", Verdict: judge.Known, Flags: []judge.Word{
+				{Text: "-x", Verdict: judge.Known, Option: "--extract", Help: "tar(1) option -x, --extract\nExtract files\n  from an archive."},
+				{Text: "-f", Verdict: judge.Known, Option: "--file", Help: "Use archive file ARCHIVE."},
 			}},
-			{Text: "a.tar", Verdict: explain.Operand, Of: "--file"},
-			{Text: "--zstdx", Verdict: explain.UnknownOption, Note: "no such option in tar(1)"},
+			{Text: "a.tar", Verdict: judge.Operand, Of: "--file"},
+			{Text: "--zstdx", Verdict: judge.UnknownOption, Note: "no such option in tar(1)"},
 		}},
-		{Name: "frob", Verdict: explain.NotInstalled, Note: "not in the index"},
+		{Name: "frob", Verdict: judge.NotInstalled, Note: "not in the index"},
 	}}
 	want := `tar (via sudo): tar(1), an archiving utility
   -xf            known

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 func testFactory() (*cmdutil.Factory, *bytes.Buffer, *bytes.Buffer) {
@@ -44,12 +45,12 @@ func (f *fixed) Docs(_ context.Context, q answer.DocsRequest) (search.CommandDoc
 // wcDoc is wc's records as GET /v1/docs gives them (summary, options in
 // flag order, examples).
 func wcDoc() search.CommandDoc {
-	opt := func(name, text string) search.Match {
-		return search.Match{ID: "wc.1#OPTIONS#" + name, Kind: index.KindOption, Section: "OPTIONS", Option: name, Text: "wc(1) option " + text}
+	opt := func(name, text string) shown.Match {
+		return shown.Match{ID: "wc.1#OPTIONS#" + name, Kind: index.KindOption, Section: "OPTIONS", Option: name, Text: "wc(1) option " + text}
 	}
 	return search.CommandDoc{
-		CommandHit: search.CommandHit{Command: "wc", Description: "print newline, word, and byte counts", Version: "9.1-1", Package: "coreutils", ManSection: "1"},
-		Records: []search.Match{
+		CommandHit: shown.CommandHit{Command: "wc", Description: "print newline, word, and byte counts", Version: "9.1-1", Package: "coreutils", ManSection: "1"},
+		Records: []shown.Match{
 			{ID: "wc.1#NAME", Kind: index.KindSummary, Section: "NAME", Text: "wc(1) - print newline, word, and byte counts\nSYNOPSIS\nwc [OPTION]... [FILE]...\nPrint newline, word, and byte counts for each FILE."},
 			opt("--bytes", "-c, --bytes\nprint the byte counts"),
 			opt("--files0-from", "--files0-from=F\nread input from the files specified by NUL-terminated names in file F"),
@@ -108,7 +109,7 @@ func TestShowCuts(t *testing.T) {
 	doc := wcDoc()
 	for i := 0; i < DefaultOptions; i++ {
 		name := fmt.Sprintf("--opt%02d", i)
-		doc.Records = append(doc.Records, search.Match{Kind: index.KindOption, Option: name, Text: "wc(1) option " + name + "\nan option"})
+		doc.Records = append(doc.Records, shown.Match{Kind: index.KindOption, Option: name, Text: "wc(1) option " + name + "\nan option"})
 	}
 	run := func(args ...string) string {
 		f, out, _ := testFactory()
@@ -200,7 +201,7 @@ func TestShowNarrowedToARequest(t *testing.T) {
 	doc := wcDoc()
 	// as search's ForRequest gives it: the chosen first, then the rest
 	recs := doc.Records
-	doc.Records = append([]search.Match{recs[4], recs[1]}, recs[0], recs[2], recs[3], recs[5])
+	doc.Records = append([]shown.Match{recs[4], recs[1]}, recs[0], recs[2], recs[3], recs[5])
 	doc.Chosen = 2
 	a := &fixed{doc: doc}
 	err := runCmd(t, NewCmdShow(f, func(o *Options) error { return runShow(context.Background(), o, a) }), "wc", "count the words of a file")

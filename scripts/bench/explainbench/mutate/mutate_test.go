@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // frob is our own fixture: a page with short, long, negated and
@@ -126,7 +127,7 @@ func TestSimilarTakesTheClosestCommandsOptions(t *testing.T) {
 func doc(heads ...string) search.CommandDoc {
 	var d search.CommandDoc
 	for _, h := range heads {
-		d.Records = append(d.Records, search.Match{Kind: "option", Text: "x(1) option " + h + "\ntext"})
+		d.Records = append(d.Records, shown.Match{Kind: "option", Text: "x(1) option " + h + "\ntext"})
 	}
 	return d
 }

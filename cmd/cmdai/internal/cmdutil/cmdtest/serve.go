@@ -13,6 +13,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/search"
+	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve"
 )
 
@@ -56,7 +57,7 @@ func NewServe(t *testing.T, collection string) *Serve {
 		reply(w, answer.ExplainResult{Collection: "serve"})
 	})
 	mux.HandleFunc("/v1/docs", func(w http.ResponseWriter, r *http.Request) {
-		reply(w, search.CommandDoc{CommandHit: search.CommandHit{Command: r.URL.Query().Get("command"), Description: "serve"}})
+		reply(w, search.CommandDoc{CommandHit: shown.CommandHit{Command: r.URL.Query().Get("command"), Description: "serve"}})
 	})
 	mux.HandleFunc("/v1/status", func(w http.ResponseWriter, _ *http.Request) {
 		reply(w, answer.IndexStatus{Current: collection, Collections: []builder.CollectionStatus{{Name: collection, Current: true}}})

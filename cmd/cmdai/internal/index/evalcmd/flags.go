@@ -6,10 +6,12 @@ import (
 	"slices"
 
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/evaluate"
 	"github.com/cmdai/cmdai/search/optrank"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // needOf gives a request's needed option records from the index: its
@@ -17,8 +19,8 @@ import (
 // the options explain finds for the command in its Line. Each command's
 // records are read once.
 func needOf(s search.Searcher) evaluate.NeedFunc {
-	docs := map[string][]search.Match{}
-	optionsOf := func(ctx context.Context, command string) ([]search.Match, error) {
+	docs := map[string][]shown.Match{}
+	optionsOf := func(ctx context.Context, command string) ([]shown.Match, error) {
 		if recs, ok := docs[command]; ok {
 			return recs, nil
 		}
@@ -26,7 +28,7 @@ func needOf(s search.Searcher) evaluate.NeedFunc {
 		if err != nil && !errors.Is(err, search.ErrUnknownCommand) {
 			return nil, err
 		}
-		var recs []search.Match
+		var recs []shown.Match
 		for _, r := range doc.Records {
 			if r.Kind == index.KindOption {
 				recs = append(recs, r)
@@ -41,7 +43,7 @@ func needOf(s search.Searcher) evaluate.NeedFunc {
 			return nil, false, err
 		}
 		var out []evaluate.Needed
-		add := func(r search.Match) {
+		add := func(r shown.Match) {
 			for _, n := range out {
 				if n.ID == r.ID {
 					return
@@ -70,7 +72,7 @@ func needOf(s search.Searcher) evaluate.NeedFunc {
 			return nil, false, err
 		}
 		any := len(q.Options) > 0
-		byID := map[string]search.Match{}
+		byID := map[string]shown.Match{}
 		for _, r := range recs {
 			byID[r.ID] = r
 		}
@@ -81,8 +83,8 @@ func needOf(s search.Searcher) evaluate.NeedFunc {
 			for _, w := range c.Words {
 				// an option the page does not document is needed too
 				// (the index cannot show it: the ceiling says so)
-				any = any || w.Verdict == explain.UnknownOption || w.OptionID != ""
-				for _, f := range append([]explain.Word{w}, w.Flags...) {
+				any = any || w.Verdict == judge.UnknownOption || w.OptionID != ""
+				for _, f := range append([]judge.Word{w}, w.Flags...) {
 					any = any || f.OptionID != ""
 					if r, ok := byID[f.OptionID]; ok {
 						add(r)
@@ -96,6 +98,6 @@ func needOf(s search.Searcher) evaluate.NeedFunc {
 }
 
 // optionLabel is an option record's spellings and argument.
-func optionLabel(m search.Match) string {
+func optionLabel(m shown.Match) string {
 	return optrank.Record{Kind: index.KindOption, Text: m.Text}.Label()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
+	"github.com/cmdai/cmdai/search/shown"
 )
 
 // runCmd runs `cmdai index ARGS...` with cmd under index, as the app
@@ -138,13 +139,13 @@ func (f *fixed) Query(_ context.Context, q answer.QueryRequest) (answer.QueryRes
 	return f.res, f.err
 }
 
-var result = QueryResult{Request: "count lines", Collection: "cmdai_linux_debian-12", Millis: 12.5, Commands: []search.CommandHit{
-	{Command: "wc", Description: "print newline, word, and byte counts", Score: 0.8125, Matches: []search.Match{
+var result = QueryResult{Request: "count lines", Collection: "cmdai_linux_debian-12", Millis: 12.5, Commands: []shown.CommandHit{
+	{Command: "wc", Description: "print newline, word, and byte counts", Score: 0.8125, Matches: []shown.Match{
 		{Kind: index.KindOption, Section: "OPTIONS", Option: "--lines", Score: 0.75, Text: "wc(1) option -l, --lines\nprint the newline counts. A line ends at a newline."},
 		{Kind: index.KindExample, Section: "EXAMPLES", Score: 0.625, Text: "wc(1) example\nCount the lines of a file:\n\nwc -l notes.txt"},
 		{Kind: index.KindSummary, Section: "NAME", Score: 0.5, Text: "wc(1) - print newline, word, and byte counts\nSYNOPSIS\nwc [OPTION]... [FILE]...\nPrint newline, word, and byte counts for each FILE. A word is a run of letters."},
 	}},
-	{Command: "git-shortlog", Parent: "git", Description: "Summarize git log output", Score: 0.25, Matches: []search.Match{
+	{Command: "git-shortlog", Parent: "git", Description: "Summarize git log output", Score: 0.25, Matches: []shown.Match{
 		{Kind: index.KindSection, Section: "DESCRIPTION", Score: 0.125, Text: "git-shortlog(1) DESCRIPTION\nSummarizes git log output in a format suitable for release announcements. Each commit is grouped by author."},
 	}},
 }}
@@ -210,9 +211,9 @@ func TestQueryPrints(t *testing.T) {
 // clone is res with its commands' matches copied: the text keeps the
 // best --matches of each command in place.
 func clone(res QueryResult) QueryResult {
-	res.Commands = append([]search.CommandHit(nil), res.Commands...)
+	res.Commands = append([]shown.CommandHit(nil), res.Commands...)
 	for i := range res.Commands {
-		res.Commands[i].Matches = append([]search.Match(nil), res.Commands[i].Matches...)
+		res.Commands[i].Matches = append([]shown.Match(nil), res.Commands[i].Matches...)
 	}
 	return res
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
 	"github.com/cmdai/cmdai/index"
@@ -92,7 +93,7 @@ func TestPrintStatus(t *testing.T) {
 	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []builder.CollectionStatus{
 		{Name: "cmdai_linux_debian-12", Records: 900, Current: true,
 			Meta:  index.Meta{Complete: true, Commands: 120, Model: "all-MiniLM-L6-v2", ModelVariant: "int8", BuiltAt: built, ModelSHA256: "abc", Dims: 384, SchemaVersion: 3, ToolVersion: "1.0", OS: "linux", Distro: "debian-12", ProseBudget: 512, Failed: map[string]string{"zz": "bad page", "aa": "no NAME"}},
-			Stale: &builder.Staleness{Indexed: 120, Changed: 1, Stale: 1, Names: []string{"~tar"}}},
+			Stale: &stale.Staleness{Indexed: 120, Changed: 1, Stale: 1, Names: []string{"~tar"}}},
 		{Name: "cmdai_linux_fedora-40", Records: 10, Meta: index.Meta{Commands: 3, BuiltAt: built}},
 		{Name: "cmdai_tmp_x", Records: 5, Temporary: true},
 	}}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/builder/stale"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 )
 
@@ -18,7 +19,7 @@ func TestStatusStaleFigures(t *testing.T) {
 	streams := &cmdutil.IOStreams{Out: out, ErrOut: io.Discard}
 	st := IndexStatus{Current: "cmdai_linux_debian-12", Collections: []builder.CollectionStatus{{
 		Name: "cmdai_linux_debian-12", Records: 400, Current: true,
-		Stale: &builder.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
+		Stale: &stale.Staleness{Indexed: 30, Changed: 2, Added: 890, Removed: 1, Stale: 893},
 	}}}
 	printStatus(&StatusOptions{Factory: &cmdutil.Factory{IO: streams}}, st)
 	got := out.String()

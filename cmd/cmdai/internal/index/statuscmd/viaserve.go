@@ -1,6 +1,7 @@
 package statuscmd
 
 import (
+	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/serve"
 )
@@ -24,7 +25,7 @@ func (opts *StatusOptions) answerer(envOK bool) *cmdutil.ServeOrHere {
 // $MANPATH entry, which names a directory of this working directory and
 // which staleness fingerprints as written (made absolute it would count
 // every page under it as changed). The caller then works alone.
-func scanEnv(getenv func(string) string) (serve.ScanEnv, bool) {
-	env := serve.ScanEnv{Path: getenv("PATH"), ManPath: getenv("MANPATH")}
+func scanEnv(getenv func(string) string) (answer.ScanEnv, bool) {
+	env := answer.ScanEnv{Path: getenv("PATH"), ManPath: getenv("MANPATH")}
 	return env, serve.CheckScanEnv(env) == nil
 }
