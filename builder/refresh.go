@@ -2,6 +2,7 @@ package builder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/exitcode"
 )
 
 // RefreshPlan is what a refresh has to do, from the fingerprints alone.
@@ -63,11 +65,15 @@ type RefreshSummary struct {
 // opened only if something needs embedding; with nothing changed, a
 // refresh reads no page and loads no model.
 //
-// open fills o's Embedders (and Cache) when they are needed.
+// open fills o's Embedders (and Cache) when they are needed. A
+// collection that does not exist is exit 3, saying what to run.
 func Refresh(ctx context.Context, store *chroma.Store, o Options, open func(*Options) error) (RefreshSummary, error) {
 	start := time.Now()
 	var sum RefreshSummary
 	coll, err := store.OpenCollection(ctx, o.Collection)
+	if errors.Is(err, chroma.ErrNoCollection) {
+		return sum, exitcode.With(exitcode.NoIndex, fmt.Errorf("no index %s on %s to refresh: build it with `cmdai index init`", o.Collection, store.URL))
+	}
 	if err != nil {
 		return sum, err
 	}

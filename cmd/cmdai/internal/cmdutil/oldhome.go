@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/homemove"
 )
 
@@ -18,7 +18,7 @@ func (f *Factory) MoveOldHome(ctx context.Context) error {
 	if msg := res.Message(); msg != "" {
 		fmt.Fprintln(f.IO.ErrOut, "cmdai: "+msg)
 	}
-	if errors.Is(err, chroma.ErrLocked) {
+	if errors.Is(err, datalock.ErrLocked) {
 		return WithCode(ExitBusy, err)
 	}
 	return err

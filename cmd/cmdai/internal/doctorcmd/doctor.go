@@ -1,6 +1,8 @@
 // Package doctorcmd is `cmdai doctor`: what cmdai needs at run time,
 // where it was found, whether it works, and for each missing or broken
-// part the command that fixes it.
+// part the command that fixes it. It imports chroma because checking
+// Chroma itself (the executable, its version, a server that answers, the
+// index's records) is its job; answering and connecting are not.
 package doctorcmd
 
 import (

@@ -1,6 +1,8 @@
 // Package mancmd is the hidden `cmdai __man`: the cmdai(1) page, in roff,
 // made from the command tree the binary runs, so that an installed page
-// always matches the installed binary (`make install` writes it).
+// always matches the installed binary (`make install` writes it). It
+// imports chroma for one constant: the Chroma version its FILES section
+// names.
 package mancmd
 
 import (

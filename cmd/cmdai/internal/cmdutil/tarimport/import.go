@@ -2,7 +2,8 @@
 // both run once they hold a tarball: check its signature and sums, ask
 // about another distribution's index, make one call into ship, and print.
 // It lives in cmdutil, not in either command, because no command package
-// imports another.
+// imports another. It imports chroma for one type: ship writes through
+// the store its Connect gives (the connection itself is connect's).
 package tarimport
 
 import (

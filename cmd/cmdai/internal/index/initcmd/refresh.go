@@ -2,14 +2,12 @@ package initcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/builder"
-	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -97,9 +95,6 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	clearProgress()
 	if cache != nil {
 		cache.Close()
-	}
-	if errors.Is(err, chroma.ErrNoCollection) {
-		return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index %s on %s to refresh: build it with `cmdai index init`", info.CollectionName(), conn.URL))
 	}
 	if err != nil {
 		return err
