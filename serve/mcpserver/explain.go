@@ -51,8 +51,9 @@ func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn
 		return nil, answer.ExplainResult{}, fmt.Errorf("empty line: give the command line to check, e.g. \"tar -xzf a.tgz\"")
 	case !utf8.ValidString(line):
 		return nil, answer.ExplainResult{}, fmt.Errorf("line is not valid UTF-8")
-	case len(line) > explain.MaxLine:
-		return nil, answer.ExplainResult{}, fmt.Errorf("line of %d bytes is too long (at most %d): check one command line at a time", len(line), explain.MaxLine)
+	}
+	if err := (answer.ExplainRequest{Line: line}).Check(answer.Limits{}); err != nil {
+		return nil, answer.ExplainResult{}, fmt.Errorf("%w: check one command line at a time", err)
 	}
 	res, err := t.a.Explain(ctx, answer.ExplainRequest{Line: line})
 	if err != nil {

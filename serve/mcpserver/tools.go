@@ -206,10 +206,13 @@ func checkSearch(in SearchInput) (answer.QueryRequest, error) {
 		return q, fmt.Errorf("query of %d characters is too long (at most %d): say the task in a sentence", n, MaxQueryRunes)
 	}
 	if in.K != nil {
-		if *in.K < 1 || *in.K > MaxK {
-			return q, fmt.Errorf("k must be 1 to %d, not %d", MaxK, *in.K)
-		}
 		q.K = *in.K
+		// the answering layer's check, at this door's limit (a request's
+		// length is checked above in characters, as the tool's schema
+		// says)
+		if err := q.Check(answer.Limits{MaxK: MaxK}); err != nil {
+			return q, err
+		}
 	}
 	if in.Mode != "" {
 		m, err := search.ParseMode(in.Mode)
