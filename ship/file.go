@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship/release"
 )
@@ -103,9 +104,10 @@ type FileOptions struct {
 	// where to. It runs before Connect: a call that cannot go on fails
 	// before a server starts. Its error is returned as it is.
 	Check func(packaging.Manifest) (Target, error)
-	// Connect gives the store to import into, once Check has passed
+	// Connect gives the connection to import into, once Check has passed
 	// (not called with Validate); it may refuse m, e.g. for want of space.
-	Connect func(ctx context.Context, m packaging.Manifest) (*chroma.Store, error)
+	// The caller closes it.
+	Connect func(ctx context.Context, m packaging.Manifest) (*connect.Connection, error)
 	// Validate, WriteBatch and Progress are as in ImportOptions.
 	Validate   bool
 	WriteBatch int
@@ -137,9 +139,11 @@ func ImportFile(ctx context.Context, path string, o FileOptions) (packaging.Mani
 	}
 	var store *chroma.Store
 	if !o.Validate {
-		if store, err = o.Connect(ctx, first); err != nil {
+		conn, err := o.Connect(ctx, first)
+		if err != nil {
 			return first, "", err
 		}
+		store = conn.Store
 	}
 	return Import(ctx, store, f, ImportOptions{Check: checked, Validate: o.Validate, WriteBatch: o.WriteBatch, Progress: o.Progress})
 }

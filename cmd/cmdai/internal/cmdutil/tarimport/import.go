@@ -2,8 +2,7 @@
 // both run once they hold a tarball: check its signature and sums, ask
 // about another distribution's index, make one call into ship, and print.
 // It lives in cmdutil, not in either command, because no command package
-// imports another. It imports chroma for one type: ship writes through
-// the store its Connect gives (the connection itself is connect's).
+// imports another.
 package tarimport
 
 import (
@@ -16,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
@@ -99,11 +97,11 @@ func Run(ctx context.Context, opts *Options) error {
 		connectErr error
 	)
 	fo := ship.FileOptions{Check: check(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: progress(opts)}
-	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*chroma.Store, error) {
+	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*connect.Connection, error) {
 		if conn, connectErr = opts.Connect(ctx, opts.Chroma); connectErr != nil {
 			return nil, connectErr
 		}
-		return conn.Store, conn.CheckSpace(m.Records, m.Model.Dims)
+		return conn, conn.CheckSpace(m.Records, m.Model.Dims)
 	}
 	defer func() {
 		if conn != nil {
