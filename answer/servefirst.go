@@ -26,7 +26,8 @@ var ErrServeGone = errors.New("cmdai serve did not answer")
 // answered by Local: serve may start or stop during an agent's
 // hours-long session, and a call must not fail because serve went.
 // Whether a door may ask serve at all (its options may rule serve out)
-// is the door's Serve; RulesOutServe says which options do.
+// is the door's Serve: nil when the CLI's one rule, ServeRuledOut in
+// cmd/cmdai/internal/cmdutil, says its options do.
 type ServeFirst struct {
 	// Serve gives the Answerer of the running serve that holds the index
 	// asked for (serve.Remote), and done, told the call's error; ok false
