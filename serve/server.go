@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -234,23 +235,30 @@ func (s *Server) quietWatch(ctx context.Context) {
 }
 
 // listenSocket binds socket with mode 0600 from the start: it binds a
-// temporary name beside it, sets the mode, then renames it into place
-// over a stale socket a killed serve left (the lock says none runs).
+// temporary name in a private directory beside it (0700, made here: no
+// one else can put a link or another file in its place between the bind
+// and the chmod), sets the mode, then renames it into place over a stale
+// socket a killed serve left (the lock says none runs). Any failure,
+// e.g. a directory at the socket's path, ends serve with its error.
 func listenSocket(socket string) (*net.UnixListener, error) {
-	tmp := fmt.Sprintf("%s.%d.tmp", socket, os.Getpid())
-	os.Remove(tmp)
+	dir, err := os.MkdirTemp(filepath.Dir(socket), ".cs")
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w (is the directory writable? set XDG_RUNTIME_DIR or CMDAI_HOME elsewhere)", socket, err)
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "s")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tmp, Net: "unix"})
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w (is the directory writable? set XDG_RUNTIME_DIR or CMDAI_HOME elsewhere)", socket, err)
 	}
 	ln.SetUnlinkOnClose(false)
-	if err := os.Chmod(tmp, 0o600); err == nil {
+	err = os.Chmod(tmp, 0o600)
+	if err == nil {
 		err = os.Rename(tmp, socket)
 	}
 	if err != nil {
 		ln.Close()
-		os.Remove(tmp)
-		return nil, fmt.Errorf("put serve's socket at %s: %w", socket, err)
+		return nil, fmt.Errorf("put serve's socket at %s: %w (remove what is there, or give serve another --socket)", socket, err)
 	}
 	return ln, nil
 }

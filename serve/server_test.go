@@ -543,3 +543,40 @@ func TestLeaseRefusedWhenDegraded(t *testing.T) {
 	}
 	l.Close()
 }
+
+// listenSocket leaves a 0600 socket at its path and nothing beside it; a
+// directory at the socket's path is an error that names it (before, the
+// rename's error was dropped and serve listened on a temporary name).
+func TestListenSocketFailsLoudly(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cmdai-ls") // a socket path must be short
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	socket := filepath.Join(dir, "s.sock")
+	ln, err := listenSocket(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	fi, err := os.Lstat(socket)
+	if err != nil || fi.Mode()&os.ModeSocket == 0 || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket: %v %v; want a 0600 socket", fi.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left beside it: %v; want the socket alone", ents)
+	}
+	busy := filepath.Join(dir, "d.sock")
+	if err := os.MkdirAll(filepath.Join(busy, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if ln, err := listenSocket(busy); err == nil || !strings.Contains(err.Error(), "put serve's socket at "+busy) {
+		if ln != nil {
+			ln.Close()
+		}
+		t.Errorf("a directory at the socket's path: %v; want an error naming it", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("left beside it: %v; want the socket and the directory alone", ents)
+	}
+}
