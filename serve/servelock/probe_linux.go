@@ -24,7 +24,7 @@ func holdProbe(f *os.File) {
 // (holdProbe); ok false when it cannot tell (no OFD locks here). No
 // lock file: nobody holds it.
 func probeHeld(path string) (held, ok bool) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0) // a link is not serve's lock
 	if errors.Is(err, os.ErrNotExist) {
 		return false, true
 	}

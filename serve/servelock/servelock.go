@@ -36,9 +36,16 @@ func Acquire(socket string) (*Lock, error) {
 	if err := Ours(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// O_NOFOLLOW: a link put at the lock's path (in a directory another
+	// user can write) is refused, never followed to a file of ours; what
+	// was opened is checked by its descriptor, not by the path again.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open serve's lock file: %w", err)
+		return nil, fmt.Errorf("open serve's lock file %s: %w (remove it if it is a link, or set XDG_RUNTIME_DIR to a directory of yours)", path, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("serve's lock file %s is not a regular file: remove it", path)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()

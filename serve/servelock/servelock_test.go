@@ -145,3 +145,29 @@ func TestForeignFilesAreNotTrusted(t *testing.T) {
 		t.Errorf("Acquire over another user's lock file: %v", err)
 	}
 }
+
+// A link at the lock's path (put there by another user in a shared
+// socket directory) is refused, never followed: the file it names is
+// left as it was (before: truncated and overwritten with serve's pid).
+func TestAcquireRefusesALinkAtTheLock(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	socket := filepath.Join(dir, "s.sock")
+	if err := os.Symlink(victim, socket+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Acquire(socket)
+	if err == nil {
+		l.Release()
+		t.Fatal("a link at the lock's path was taken as the lock")
+	}
+	if !strings.Contains(err.Error(), socket+".lock") {
+		t.Errorf("error %q does not name the lock file", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("the linked file now holds %q", b)
+	}
+}
