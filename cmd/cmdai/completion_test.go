@@ -229,3 +229,39 @@ func TestManPage(t *testing.T) {
 		}
 	}
 }
+
+// TestBashCompletionExpandsNothing: the bash script filters what cmdai
+// offers as plain strings: a candidate holding $(...) or `...` (an
+// executable so named on PATH) is never run (before: compgen -W ran it
+// at <TAB>).
+func TestBashCompletionExpandsNothing(t *testing.T) {
+	script := completionScript(t, "bash")
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fakecmdai")
+	marker := filepath.Join(dir, "PWNED")
+	body := "#!/bin/sh\nprintf '%s\\n' 'gitk' '$(touch " + marker + ")' '`touch " + marker + "`' 'git'\n"
+	if err := os.WriteFile(fake, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := `source "$1"
+COMP_WORDS=("$2" explain 'gi'); COMP_CWORD=2
+COMP_LINE="$2 explain gi"; COMP_POINT=${#COMP_LINE}
+_cmdai_complete cmdai gi explain
+printf '%s\n' "${COMPREPLY[@]}"
+COMP_WORDS=("$2" explain ''); COMP_CWORD=2
+_cmdai_complete cmdai '' explain
+printf '%s\n' "${COMPREPLY[@]}"`
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog, "bash", script, fake)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bash: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("a candidate ran at <TAB>:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 || lines[0] != "gitk" || lines[1] != "git" {
+		t.Errorf("gi<TAB> offers %q; want gitk and git first", lines)
+	}
+}

@@ -26,7 +26,7 @@ _cmdai_complete() {
 		[[ $w == -- ]] && return 0
 	done
 	if [[ $cur == -- ]]; then
-		typed+=(-) # every flag; compgen keeps the long ones
+		typed+=(-) # every flag; the filter below keeps the long ones
 	elif [[ $cur == -* ]]; then
 		typed+=("$cur")
 	fi
@@ -36,9 +36,12 @@ _cmdai_complete() {
 	while IFS= read -r line; do
 		# Flags only where one is typed: after a flag that takes a value
 		# cmdai offers its values, and the flags its name begins.
-		[[ $cur != -* && $line == -* ]] && continue
-		COMPREPLY+=("$line")
-	done < <(compgen -W "$candidates" -- "$cur")
+		[[ -z $line || ($cur != -* && $line == -*) ]] && continue
+		# The candidates that begin with what is typed, compared as
+		# plain strings: never through compgen -W, which expands $(...)
+		# and `...` in a candidate (an executable named so on PATH).
+		[[ $line == "$cur"* ]] && COMPREPLY+=("$line")
+	done <<<"$candidates"
 	return 0
 }
 

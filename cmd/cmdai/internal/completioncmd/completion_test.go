@@ -276,3 +276,18 @@ func TestCommandsOnPathWithAHungDirectory(t *testing.T) {
 		t.Fatal("a hung $PATH directory hangs completion")
 	}
 }
+
+// TestNamesWithShellMetacharactersAreNotOffered: an executable on $PATH
+// whose name a shell would expand or run ($(...), `...`, a glob) is never
+// a candidate (the bash script's old compgen -W ran such a name).
+func TestNamesWithShellMetacharactersAreNotOffered(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"mytool", "g++", "$(touch${IFS}PWNED)", "`id`", "a;b", "x*", "["} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := executablesOf(dir, os.ReadDir); !slices.Equal(got, []string{"g++", "mytool"}) {
+		t.Errorf("offered %q; want g++ and mytool alone", got)
+	}
+}

@@ -113,6 +113,10 @@ func executablesIn(dirs []string, budget time.Duration, readDir func(string) ([]
 	return out
 }
 
+// shellMeta are the characters a shell acts on in a word: a name holding
+// one is never offered (the test command "[" among them).
+const shellMeta = "$`()\\;&|<>*?[]{}'\"!#~\t="
+
 // executablesOf names dir's executables (through symlinks).
 func executablesOf(dir string, readDir func(string) ([]os.DirEntry, error)) []string {
 	entries, err := readDir(dir)
@@ -124,8 +128,10 @@ func executablesOf(dir string, readDir func(string) ([]os.DirEntry, error)) []st
 		name := e.Name()
 		// A name with a space or a control character (an escape
 		// sequence) is no command a shell word can name, and would
-		// reach the terminal as the completion list: skipped.
-		if strings.HasPrefix(name, ".") || strings.IndexFunc(name, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }) >= 0 {
+		// reach the terminal as the completion list; one with a shell
+		// metacharacter ($(...), `...`, a glob) could run or expand
+		// where a shell meets it: skipped.
+		if strings.HasPrefix(name, ".") || strings.IndexFunc(name, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }) >= 0 || strings.ContainsAny(name, shellMeta) {
 			continue
 		}
 		st, err := os.Stat(filepath.Join(dir, name)) // through a symlink
