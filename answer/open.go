@@ -83,9 +83,14 @@ func CheckIndex(ctx context.Context, coll *chroma.Collection, all bool) (*index.
 		return nil, fmt.Errorf("count the records of %s: %w", coll.Name(), err)
 	}
 	if all || n <= StatusSample {
-		return VerifyIndex(ctx, coll)
+		v, err := VerifyIndex(ctx, coll)
+		if v != nil {
+			sealedCount(v, coll, n)
+		}
+		return v, err
 	}
 	v := &index.Verification{Metadata: index.MetadataState(coll.MetadataErr()), Sampled: true}
+	sealedCount(v, coll, n)
 	per := StatusSample / statusPages
 	for i := range statusPages {
 		recs, err := coll.Unchecked().GetPage(ctx, i*(n-per)/(statusPages-1), per, chroma.Include{Documents: true})
@@ -100,6 +105,18 @@ func CheckIndex(ctx context.Context, coll *chroma.Collection, all bool) (*index.
 		}
 	}
 	return v, nil
+}
+
+// sealedCount sets what v compares a collection of n records with: the
+// count its sealed metadata gives when that verified and the index is
+// complete (a build in progress, or one interrupted, holds fewer).
+func sealedCount(v *index.Verification, coll *chroma.Collection, n int) {
+	if v.MetadataFailed() {
+		return
+	}
+	if m := index.ParseMeta(coll.Metadata()); m.Complete {
+		v.SealedCount, v.Held = m.Chunks, n
+	}
 }
 
 // VerifyIndex checks coll's metadata and every record against their

@@ -21,6 +21,18 @@ type Verification struct {
 	// Sampled: Records are a sample spread over the collection (a status
 	// asked without --verify), not all of it.
 	Sampled bool `json:"sampled,omitempty"`
+	// SealedCount is the record count the sealed metadata of a complete
+	// index gives (0: none, an index built before it was kept), Held the
+	// collection's own: records deleted or added outside cmdai make them
+	// differ, which no record's check can see.
+	SealedCount int `json:"sealed_records_count,omitempty"`
+	Held        int `json:"held_records_count,omitempty"`
+}
+
+// CountMismatch says the collection holds another number of records than
+// its sealed metadata counts.
+func (v *Verification) CountMismatch() bool {
+	return v.SealedCount > 0 && v.Held != v.SealedCount
 }
 
 // MetadataState names the check of a collection's metadata (OpenMeta's
@@ -41,7 +53,7 @@ func (v *Verification) MetadataFailed() bool {
 }
 
 // OK says nothing failed.
-func (v *Verification) OK() bool { return v.Failed() == 0 && !v.MetadataFailed() }
+func (v *Verification) OK() bool { return v.Failed() == 0 && !v.MetadataFailed() && !v.CountMismatch() }
 
 // MetadataFailure says in one line that a collection's metadata failed
 // its check (OpenMeta's err), and how to rebuild.
@@ -87,7 +99,13 @@ func (v *Verification) Summary() string {
 		}
 		return line + v.sampleNote()
 	}
-	return v.records() + v.sampleNote()
+	if line := v.records(); line != "" {
+		return line + v.sampleNote()
+	}
+	if v.CountMismatch() {
+		return fmt.Sprintf("TAMPERED: the sealed metadata counts %d records and the collection holds %d: records were deleted or added outside cmdai; %s", v.SealedCount, v.Held, RebuildHint)
+	}
+	return ""
 }
 
 // sampleNote says a failed check read a sample of the records (Sampled).

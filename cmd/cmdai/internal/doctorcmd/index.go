@@ -90,14 +90,14 @@ func describeIndex(ctx context.Context, c Component, coll *chroma.Collection, mo
 	c.Detail = fmt.Sprintf("%d records, %d commands, built %s with %s %s (sha256 %.12s)", n, meta.Commands, meta.BuiltAt.Format("2006-01-02 15:04"), meta.Model, meta.ModelVariant, meta.ModelSHA256)
 	c.Status = StatusOK
 	start := time.Now()
-	v, err := answer.VerifyIndex(ctx, coll)
+	v, err := answer.CheckIndex(ctx, coll, true) // every record, and their count
 	if v != nil {
 		c.Detail += fmt.Sprintf("; every record checked against its authenticator in %.1f s", time.Since(start).Seconds())
 	}
 	if err != nil {
 		c.Status, c.code, c.Detail = StatusBad, cmdutil.ExitUnreachable, err.Error()
 		return c
-	} else if v != nil && v.Failed() > 0 {
+	} else if v != nil && (v.Failed() > 0 || v.CountMismatch()) {
 		c.Status, c.code = StatusBad, cmdutil.ExitVerification
 		c.Detail += "; " + v.Summary()
 		c.Fix = index.RebuildHint
