@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,10 +50,62 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	pr, pw := io.Pipe()
 	out := &lockedWriter{w: t.Out}
-	go t.filter(pw, out, limit)
-	sdk := &mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: limit + 1}
+	inFlight := &inFlight{}
+	go t.filter(pw, out, limit, inFlight)
+	sdk := &mcp.IOTransport{Reader: pr, Writer: &answerCounter{w: out, f: inFlight}, MaxLineLength: limit + 1}
 	return sdk.Connect(ctx)
 }
+
+// DrainWait bounds how long the end of stdin waits for the answers of
+// the requests read before it (`printf ... | cmdai mcp`): a session ends
+// when its input does, which would drop answers still being made.
+var DrainWait = 30 * time.Second
+
+// inFlight counts the requests passed to the SDK and the answers it
+// wrote.
+type inFlight struct{ asked, answered atomic.Int64 }
+
+// drain waits until every request read has its answer, or DrainWait.
+func (f *inFlight) drain() {
+	for deadline := time.Now().Add(DrainWait); f.answered.Load() < f.asked.Load() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// kindOf says whether a message is a request (a method and an id), which the
+// server answers; isAnswer that it is an answer (an id, a result or an
+// error, no method).
+func kindOf(msg []byte) (isRequest, isAnswer bool) {
+	var m struct {
+		ID     json.RawMessage  `json:"id"`
+		Method *string          `json:"method"`
+		Result *json.RawMessage `json:"result"`
+		Error  *json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(msg, &m) != nil {
+		return false, false
+	}
+	hasID := len(m.ID) > 0 && string(m.ID) != "null"
+	return hasID && m.Method != nil, hasID && m.Method == nil && (m.Result != nil || m.Error != nil)
+}
+
+// answerCounter is the SDK's writer: it counts the answers written
+// (one message per Write, as the SDK writes them).
+type answerCounter struct {
+	w io.Writer
+	f *inFlight
+}
+
+func (a *answerCounter) Write(p []byte) (int, error) {
+	n, err := a.w.Write(p)
+	if _, isAnswer := kindOf(bytes.TrimSpace(p)); isAnswer && err == nil {
+		a.f.answered.Add(1)
+	}
+	return n, err
+}
+
+// Close leaves Out open: stdout is the process's.
+func (a *answerCounter) Close() error { return nil }
 
 // lockedWriter writes each message whole: the SDK writes one in one
 // call, the filter its errors in one call.
@@ -70,9 +124,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (l *lockedWriter) Close() error { return nil }
 
 // filter reads In line by line, passes each good message on to pw and
-// answers each bad one on out, until In ends (then pw ends, and the
-// session with it) or the session closes pw.
-func (t *StdioTransport) filter(pw *io.PipeWriter, out io.Writer, limit int) {
+// answers each bad one on out, until In ends (then, once the requests
+// read have their answers, pw ends, and the session with it) or the
+// session closes pw.
+func (t *StdioTransport) filter(pw *io.PipeWriter, out io.Writer, limit int, f *inFlight) {
 	r := bufio.NewReaderSize(t.In, 64<<10)
 	var line []byte
 	over := false
@@ -94,6 +149,9 @@ func (t *StdioTransport) filter(pw *io.PipeWriter, out io.Writer, limit int) {
 				return
 			}
 		case pass:
+			if isRequest, _ := kindOf(bytes.TrimSpace(line)); isRequest {
+				f.asked.Add(1)
+			}
 			if _, werr := pw.Write(line); werr != nil {
 				return // the session is over
 			}
@@ -105,6 +163,7 @@ func (t *StdioTransport) filter(pw *io.PipeWriter, out io.Writer, limit int) {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil
+				f.drain()
 			}
 			pw.CloseWithError(err)
 			return

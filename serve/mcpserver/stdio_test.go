@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cmdai/cmdai/answer"
 )
 
 // TestStdioLineLimits: over the in-memory pipes of a real session (New
@@ -76,5 +78,42 @@ func TestStdioLineLimits(t *testing.T) {
 	}
 	if len(logged) != 1 {
 		t.Errorf("logged %q: want the one refused line", logged)
+	}
+}
+
+// slowBackend answers a search after a while.
+type slowBackend struct{ fakeBackend }
+
+func (s *slowBackend) Query(ctx context.Context, q answer.QueryRequest) (answer.QueryResult, error) {
+	time.Sleep(300 * time.Millisecond)
+	return s.fakeBackend.Query(ctx, q)
+}
+
+// TestStdioAnswersWhatItReadBeforeEOF: `printf ... | cmdai mcp`: stdin
+// ends right after a tool call; its answer is still written (before: the
+// session ended with stdin and dropped it).
+func TestStdioAnswersWhatItReadBeforeEOF(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_commands","arguments":{"query":"find files changed today"}}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	tr := &StdioTransport{In: strings.NewReader(in), Out: &out}
+	if err := New(&slowBackend{}, "test").Run(context.Background(), tr); err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	var ids []float64
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil && m["id"] != nil {
+			ids = append(ids, m["id"].(float64))
+			if m["id"] == 2.0 && (m["result"] == nil || !strings.Contains(line, "find")) {
+				t.Errorf("the tool call's answer: %s", line)
+			}
+		}
+	}
+	if len(ids) != 2 || ids[1] != 2 {
+		t.Errorf("answered ids %v; want 1 and 2 (the search read before EOF)", ids)
 	}
 }
