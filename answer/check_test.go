@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,7 @@ func TestCheckIndexSamplesALargeCollection(t *testing.T) {
 	var recs []chroma.Record
 	for i := range n {
 		recs = append(recs, chroma.Record{ID: fmt.Sprintf("cmd%04d.1#NAME", i), Document: fmt.Sprintf("cmd%04d(1) - does thing %d", i, i),
-			Metadata: map[string]any{"command": fmt.Sprintf("cmd%04d", i), "kind": "summary"}, Embedding: []float32{1, float32(i % 7), 0}})
+			Metadata: map[string]any{"command": fmt.Sprintf("cmd%04d", i), "kind": "summary"}, Embedding: unitOf(1, float32(i%7), 0)})
 	}
 	check := func(name string, all bool) *index.Verification {
 		t.Helper()
@@ -125,5 +126,56 @@ func TestCheckIndexSamplesALargeCollection(t *testing.T) {
 		if v.OK() || v.Failed() != 0 || !v.CountMismatch() || !strings.Contains(v.Summary(), fmt.Sprintf("counts %d records and the collection holds %d", n, n-2)) {
 			t.Errorf("two records deleted (all %v): %+v (%s), want TAMPERED by the count", all, *v, v.Summary())
 		}
+	}
+}
+
+// unitOf is xs scaled to unit length, as the model's vectors are.
+func unitOf(xs ...float32) []float32 {
+	var sum float64
+	for _, x := range xs {
+		sum += float64(x) * float64(x)
+	}
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = float32(float64(x) / math.Sqrt(sum))
+	}
+	return out
+}
+
+// TestLookIn: a command is on a caller's PATH when one of its absolute
+// directories holds an executable regular file of that name: not a
+// file without the execute bit, a directory, a name with a slash, nor
+// anything in a relative entry (the answerer's working directory, not
+// the caller's). An explain request without a path keeps the answerer's
+// own lookup, and none when the index is not this machine's.
+func TestLookIn(t *testing.T) {
+	dir := t.TempDir()
+	for name, mode := range map[string]os.FileMode{"tool": 0o755, "plain": 0o644} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	on := LookIn("relative:" + dir)
+	for name, want := range map[string]bool{"tool": true, "plain": false, "sub": false, "sub/x": false, "": false, "missing": false} {
+		if on(name) != want {
+			t.Errorf("%q on the path: %v, want %v", name, on(name), want)
+		}
+	}
+	if LookIn(".")("tool") {
+		t.Error("a relative entry was searched")
+	}
+	own := func(string) bool { return true }
+	if got := (ExplainRequest{}).OnPath(own); got == nil || !got("anything") {
+		t.Error("no path: the answerer's own lookup should stay")
+	}
+	if (ExplainRequest{Path: dir}).OnPath(nil) != nil {
+		t.Error("an index of another distribution judges nothing installed, whatever the path")
+	}
+	if (ExplainRequest{Path: dir}).OnPath(own)("missing") {
+		t.Error("with a path, the caller's lookup should answer")
 	}
 }

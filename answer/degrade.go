@@ -73,7 +73,7 @@ func (d Degrade) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, 
 	if !ok {
 		return res, err
 	}
-	return ExplainFromDisk(ctx, d.Getenv, collection, q.Line, onPath, q.Strict, start, err)
+	return ExplainFromDisk(ctx, d.Getenv, collection, q.Line, q.OnPath(onPath), q.Strict, start, err)
 }
 
 // Status implements Answerer: Inner's, degraded or not.

@@ -141,7 +141,7 @@ func (o *OneShot) Explain(ctx context.Context, q ExplainRequest) (ExplainResult,
 	}
 	ix := &lazyIndex{base: ctx, connect: o.Connect, collection: info.CollectionName()}
 	defer ix.close()
-	res, err := Judge(ctx, q.Line, info.CollectionName(), explain.CachedLookup(ix.lookup), OnPath(ctx, info), start)
+	res, err := Judge(ctx, q.Line, info.CollectionName(), explain.CachedLookup(ix.lookup), q.OnPath(OnPath(ctx, info)), start)
 	if err != nil {
 		// the open's own error carries its exit code and fix, whatever
 		// Explain made of it

@@ -93,7 +93,7 @@ func CheckIndex(ctx context.Context, coll *chroma.Collection, all bool) (*index.
 	sealedCount(v, coll, n)
 	per := StatusSample / statusPages
 	for i := range statusPages {
-		recs, err := coll.Unchecked().GetPage(ctx, i*(n-per)/(statusPages-1), per, chroma.Include{Documents: true})
+		recs, err := coll.Unchecked().GetPage(ctx, i*(n-per)/(statusPages-1), per, chroma.Include{Documents: true, Embeddings: true})
 		if err != nil {
 			return nil, fmt.Errorf("verify a sample of the records of %s: %w", coll.Name(), err)
 		}
@@ -101,7 +101,7 @@ func CheckIndex(ctx context.Context, coll *chroma.Collection, all bool) (*index.
 			if r.Metadata == nil {
 				r.Metadata = map[string]any{}
 			}
-			v.Add(key.Check(r.ID, r.Document, r.Metadata))
+			v.Add(key.Check(r.ID, r.Document, r.Embedding, r.Metadata))
 		}
 	}
 	return v, nil
@@ -120,13 +120,13 @@ func sealedCount(v *index.Verification, coll *chroma.Collection, n int) {
 }
 
 // VerifyIndex checks coll's metadata and every record against their
-// authenticators: what `index status --verify` and doctor report.
+// authenticators, vectors included: what `index status --verify` and doctor report.
 func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verification, error) {
 	key, ok := coll.Auth().(*index.RecordKey)
 	if !ok {
 		return nil, nil // a store without checks (not cmdai's own)
 	}
-	recs, err := coll.Unchecked().All(ctx, chroma.Include{Documents: true})
+	recs, err := coll.Unchecked().All(ctx, chroma.Include{Documents: true, Embeddings: true})
 	if err != nil {
 		return nil, fmt.Errorf("verify the records of %s: %w", coll.Name(), err)
 	}
@@ -135,7 +135,7 @@ func VerifyIndex(ctx context.Context, coll *chroma.Collection) (*index.Verificat
 		if r.Metadata == nil {
 			r.Metadata = map[string]any{}
 		}
-		v.Add(key.Check(r.ID, r.Document, r.Metadata))
+		v.Add(key.Check(r.ID, r.Document, r.Embedding, r.Metadata))
 	}
 	return v, nil
 }

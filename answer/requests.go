@@ -1,6 +1,10 @@
 package answer
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/search/shown"
@@ -51,6 +55,46 @@ type ExplainRequest struct {
 	// Strict: when Chroma cannot be reached, answer the error (exit 4)
 	// instead of judging by the keyword index on disk.
 	Strict bool `json:"strict,omitempty"`
+	// Path is the caller's $PATH: a command the index lacks is judged
+	// installed or not against it ("": the answerer's own; a serve
+	// started in the background keeps its first caller's).
+	Path string `json:"path,omitempty"`
+}
+
+// MaxPathBytes bounds a request's $PATH (ExplainRequest.Path, and a
+// status's path and manpath): no environment a shell keeps is near it.
+const MaxPathBytes = 8 << 10
+
+// OnPath is how q's command lookup goes: own (the answerer's, nil when
+// the index is not this machine's distribution's: then nothing is) in
+// the directories of q.Path when it carries one.
+func (q ExplainRequest) OnPath(own func(string) bool) func(string) bool {
+	if own == nil || q.Path == "" {
+		return own
+	}
+	return LookIn(q.Path)
+}
+
+// LookIn is exec.LookPath's test in the directories of path (a $PATH):
+// an executable regular file of that name in one of its absolute
+// directories (a relative one is never searched: it would name the
+// answerer's working directory, not the caller's).
+func LookIn(path string) func(string) bool {
+	dirs := filepath.SplitList(path)
+	return func(name string) bool {
+		if name == "" || strings.ContainsRune(name, '/') {
+			return false
+		}
+		for _, dir := range dirs {
+			if !filepath.IsAbs(dir) {
+				continue
+			}
+			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // ExplainResult is what `cmdai explain --json` prints, and the answer of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -97,6 +98,18 @@ func (q ExplainRequest) Check(l Limits) error {
 		return errors.New("the line is not UTF-8")
 	case len(q.Line) > max:
 		return fmt.Errorf("line of %d bytes is too long (at most %d)", len(q.Line), max)
+	}
+	return q.CheckPath()
+}
+
+// CheckPath says why q's Path is not one a caller's environment holds
+// (nil: it is, or there is none).
+func (q ExplainRequest) CheckPath() error {
+	switch {
+	case len(q.Path) > MaxPathBytes:
+		return fmt.Errorf("path of %d bytes: at most %d", len(q.Path), MaxPathBytes)
+	case strings.ContainsRune(q.Path, 0):
+		return errors.New("path holds a NUL byte")
 	}
 	return nil
 }

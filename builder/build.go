@@ -104,7 +104,10 @@ type Summary struct {
 	DocsDeleted int `json:"docs_deleted"`
 	// Failures lists the pages that failed, with why.
 	Failures []Failure `json:"failures,omitempty"`
-	Records  int       `json:"records_count"`
+	// Cut lists the pages indexed only in part, with why
+	// (pages.Result.Cut).
+	Cut     []Failure `json:"cut_pages,omitempty"`
+	Records int       `json:"records_count"`
 	// Stats are the page stages' (the JSON name predates package pages).
 	Stats pages.Stats `json:"pipeline"`
 	// Stage times: scan+parse are the page stages'; embed and write are

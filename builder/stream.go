@@ -166,6 +166,9 @@ func (s *stream) note(r pages.Result) bool {
 		s.sum.Failures = append(s.sum.Failures, Failure{Command: r.Command, Page: r.ManPage, Error: r.Error})
 		s.failed[r.Command] = index.FailureText(r.Error)
 	}
+	if r.Cut != "" {
+		s.sum.Cut = append(s.sum.Cut, Failure{Command: r.Command, Page: r.ManPage, Error: r.Cut})
+	}
 	if len(r.Chunks) == 0 {
 		if r.Fingerprint != "" {
 			s.skipped[r.Command] = r.Fingerprint

@@ -11,14 +11,20 @@ import (
 // loopback TCP and chromadb 1.x has no authentication to turn on (its
 // Rust server ignores the Python one's auth settings), and a shared one
 // may be open to more, so anyone who can reach it could rewrite a
-// record. Upsert seals every record; Get, GetPage, All and Query return
-// only those that Open passes (index.RecordKey is cmdai's).
+// record or its vector. Upsert seals every record; Get, GetPage, All,
+// Embeddings and Query return only those that Open passes, with their
+// vectors when they read them (index.RecordKey is cmdai's).
 type Authenticator interface {
-	// Seal adds the authenticator to md, record id's metadata as stored.
-	Seal(id, document string, md map[string]any) error
-	// Open checks a record read back, counting a failure, and removes
-	// the authenticator from md.
-	Open(id, document string, md map[string]any) error
+	// Seal adds the authenticators to md, record id's metadata as
+	// stored: the record's and its vector's (vec).
+	Seal(id, document string, vec []float32, md map[string]any) error
+	// Open checks a record read back, its vector too when it was read
+	// (vec not nil), counting a failure, and removes the authenticators
+	// from md.
+	Open(id, document string, vec []float32, md map[string]any) error
+	// Refused counts a record a reader refused for err (its vector
+	// changed on the server since it was checked).
+	Refused(err error)
 	// SealMeta adds the authenticator to a collection's metadata (its
 	// keys but Chroma's own), about to be written.
 	SealMeta(md map[string]any) error
@@ -46,7 +52,20 @@ func (s *Store) passes(r Record) bool {
 	if r.Metadata == nil {
 		r.Metadata = map[string]any{}
 	}
-	return s.auth == nil || s.auth.Open(r.ID, r.Document, r.Metadata) == nil
+	var vec []float32
+	if r.Embedding != nil {
+		vec = r.Embedding
+	}
+	return s.auth == nil || s.auth.Open(r.ID, r.Document, vec, r.Metadata) == nil
+}
+
+// Refuse counts record id, which a reader refused: the server ranked it
+// by a vector that is not the one sealed (nothing when the store checks
+// nothing).
+func (c *Collection) Refuse(id string) {
+	if c.store.auth != nil {
+		c.store.auth.Refused(fmt.Errorf("record %s ranks by a vector that is not the one sealed", id))
+	}
 }
 
 // Auth is the collection's Authenticator (nil: none).

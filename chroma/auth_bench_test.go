@@ -116,7 +116,7 @@ func BenchmarkRecordChecks(b *testing.B) {
 				b.Fatalf("%d, %v", len(all), err)
 			}
 			for _, r := range all {
-				if err := key.Check(r.ID, r.Document, r.Metadata); err != nil {
+				if err := key.Check(r.ID, r.Document, nil, r.Metadata); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -133,7 +133,7 @@ func BenchmarkRecordChecks(b *testing.B) {
 				for k, v := range r.Metadata {
 					md[k] = v
 				}
-				if err := key.Open(r.ID, r.Document, md); err != nil {
+				if err := key.Open(r.ID, r.Document, nil, md); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -118,7 +118,7 @@ func TestRecordsAuthenticated(t *testing.T) {
 		t.Fatalf("Unchecked All: %d records (%v), want both", len(raw), err)
 	}
 	for _, r := range raw {
-		err := key.Check(r.ID, r.Document, r.Metadata)
+		err := key.Check(r.ID, r.Document, nil, r.Metadata)
 		if tampered := r.ID == "tar.1#--extract"; tampered != errors.Is(err, index.ErrTampered) || (!tampered && err != nil) {
 			t.Errorf("%s %q: Check = %v", r.ID, r.Document, err)
 		}

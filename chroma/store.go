@@ -391,7 +391,7 @@ func (c *Collection) Upsert(ctx context.Context, recs []Record) error {
 			}
 			doc, plain := wire.Text(r.Document), wire.Plain(r.Metadata)
 			if c.store.auth != nil {
-				if err := c.store.auth.Seal(r.ID, doc, plain); err != nil {
+				if err := c.store.auth.Seal(r.ID, doc, r.Embedding, plain); err != nil {
 					return fmt.Errorf("authenticate record %s: %w", r.ID, err)
 				}
 			}
@@ -432,16 +432,26 @@ type Hit struct {
 	Distance float64 `json:"distance"`
 }
 
-// Query returns the n records nearest to vec (that pass their check).
+// Query returns the n records nearest to vec (that pass their check,
+// their vectors too: a record whose vector was replaced ranks by the
+// replacement, and is dropped). The vectors are read for the check and
+// not returned. It is the slow way (about 40 ms for 200 records of
+// this machine's index against 4 for QueryNearest, most of it decoding
+// the vectors): Searcher asks it only when it holds no keyword index.
 func (c *Collection) Query(ctx context.Context, vec []float32, n int) ([]Hit, error) {
-	return c.query(ctx, vec, n, v2.IncludeDocuments, v2.IncludeMetadatas, v2.IncludeDistances)
+	include := []v2.Include{v2.IncludeDocuments, v2.IncludeMetadatas, v2.IncludeDistances}
+	if c.store.auth != nil {
+		include = append(include, v2.IncludeEmbeddings)
+	}
+	return c.query(ctx, vec, n, include...)
 }
 
 // QueryNearest returns the ids and distances of the n records nearest to
-// vec, without their text or metadata: for a caller that holds those
-// already (checked then), so unchecked. Metadata is most of a query's
-// time on the server (about 10 of 14 ms for 100 records of this
-// machine's index, BENCHMARKS.md).
+// vec, without their text, metadata or vectors: for a caller that holds
+// those already (checked then), so unchecked: it compares each distance
+// with the one of the vector it holds (search's nearest, with recvec).
+// Metadata is most of a query's time on the server (about 10 of 14 ms
+// for 100 records of this machine's index, BENCHMARKS.md).
 func (c *Collection) QueryNearest(ctx context.Context, vec []float32, n int) ([]Hit, error) {
 	return c.query(ctx, vec, n, v2.IncludeDistances)
 }
@@ -459,7 +469,7 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	docs, metas, dists := res.GetDocumentsGroups(), res.GetMetadatasGroups(), res.GetDistancesGroups()
+	docs, metas, dists, embs := res.GetDocumentsGroups(), res.GetMetadatasGroups(), res.GetDistancesGroups(), res.GetEmbeddingsGroups()
 	checked := slices.Contains(include, v2.IncludeMetadatas) // not QueryNearest's
 	hits := make([]Hit, 0, len(ids[0]))
 	for i, id := range ids[0] {
@@ -473,9 +483,13 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 		if len(dists) > 0 && i < len(dists[0]) {
 			h.Distance = float64(dists[0][i])
 		}
+		if len(embs) > 0 && i < len(embs[0]) && embs[0][i] != nil {
+			h.Embedding = embs[0][i].ContentAsFloat32()
+		}
 		if checked && !c.store.passes(h.Record) {
 			continue
 		}
+		h.Embedding = nil // read for the check
 		hits = append(hits, h)
 	}
 	return hits, nil
@@ -524,9 +538,15 @@ func (c *Collection) pageOptions(offset, limit int, inc Include) []v2.Collection
 	return opts
 }
 
-// Embeddings returns the vectors of the records with these ids (at least one), by id.
+// Embeddings returns the vectors of the records with these ids (at least
+// one), by id: those that pass their check (read with their text and
+// metadata for it).
 func (c *Collection) Embeddings(ctx context.Context, ids []string) (map[string][]float32, error) {
-	recs, err := c.fetch(ctx, []v2.CollectionGetOption{v2.WithIDs(documentIDs(ids)...), v2.WithInclude(v2.IncludeEmbeddings)})
+	include := []v2.Include{v2.IncludeEmbeddings}
+	if c.store.auth != nil {
+		include = append(include, v2.IncludeMetadatas, v2.IncludeDocuments)
+	}
+	recs, err := c.get(ctx, []v2.CollectionGetOption{v2.WithIDs(documentIDs(ids)...), v2.WithInclude(include...)})
 	out := make(map[string][]float32, len(recs))
 	for _, r := range recs {
 		out[r.ID] = r.Embedding

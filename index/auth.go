@@ -143,41 +143,77 @@ func makeKey(path string) ([]byte, error) {
 	return key, nil
 }
 
-// Seal sets the authenticator of a record about to be written: id, its
-// text and md, its metadata as Chroma will store it (scalar values).
-func (k *RecordKey) Seal(id, document string, md map[string]any) error {
+// Seal sets the authenticators of a record about to be written: id, its
+// text, vec, its vector, and md, its metadata as Chroma will store it
+// (scalar values). The vector's own authenticator (VectorAuth: its exact
+// bytes, bound to id) goes into md first, so the record's covers it:
+// a reader without the vector still checks everything else, and one
+// with it checks the vector too. A vector that is not of unit length
+// (what the collection's inner-product ranking assumes) is refused.
+func (k *RecordKey) Seal(id, document string, vec []float32, md map[string]any) error {
+	if err := UnitVector(vec); err != nil {
+		return err
+	}
 	key, err := k.load(true)
 	if err != nil {
 		return err
 	}
 	delete(md, keyAuth)
+	md[keyVectorAuth] = vectorMAC(key, id, vec)
 	md[keyAuth] = recordMAC(key, id, document, md)
 	return nil
 }
 
-// Open checks a record read back and removes its authenticator from md
-// (no consumer reads it): nil, ErrUnauthenticated or ErrTampered. A
-// failure is counted, and the first one this process meets is told to
-// Warn.
-func (k *RecordKey) Open(id, document string, md map[string]any) error {
-	err := k.open(id, document, md)
+// Open checks a record read back and removes its authenticators from md
+// (no consumer reads them): nil, ErrUnauthenticated or ErrTampered. vec
+// is its vector when it was read (nil: it was not, and only the rest is
+// checked). A failure is counted, and the first one this process meets
+// is told to Warn.
+func (k *RecordKey) Open(id, document string, vec []float32, md map[string]any) error {
+	err := k.open(id, document, vec, md)
 	if err != nil {
-		k.failed.Add(1)
-		if k.Warn != nil && k.warned.CompareAndSwap(false, true) {
-			fmt.Fprintf(k.Warn, "cmdai: warning: records of the index failed verification (%v) and are not shown: the index was tampered with or predates record authenticators; %s\n", err, RebuildHint)
-		}
+		k.Refused(err)
 	}
 	return err
 }
 
-// Check is Open without counting or warning: what status and doctor use
-// to count the failures of a whole index.
-func (k *RecordKey) Check(id, document string, md map[string]any) error {
-	return k.open(id, document, md)
+// Refused counts a record refused for err (by Open, or by a reader that
+// found its vector changed on the server since it was checked) and tells
+// Warn of the first.
+func (k *RecordKey) Refused(err error) {
+	k.failed.Add(1)
+	if k.Warn != nil && k.warned.CompareAndSwap(false, true) {
+		fmt.Fprintf(k.Warn, "cmdai: warning: records of the index failed verification (%v) and are not shown: the index was tampered with or predates record authenticators; %s\n", err, RebuildHint)
+	}
 }
 
-func (k *RecordKey) open(id, document string, md map[string]any) error {
-	return k.check(md, func(key []byte) string { return recordMAC(key, id, document, md) })
+// Check is Open without counting or warning: what status and doctor use
+// to count the failures of a whole index.
+func (k *RecordKey) Check(id, document string, vec []float32, md map[string]any) error {
+	return k.open(id, document, vec, md)
+}
+
+func (k *RecordKey) open(id, document string, vec []float32, md map[string]any) error {
+	tag, _ := md[keyVectorAuth].(string)
+	err := k.check(md, func(key []byte) string { return recordMAC(key, id, document, md) })
+	delete(md, keyVectorAuth)
+	if err != nil || vec == nil {
+		return err
+	}
+	if tag == "" {
+		return fmt.Errorf("%w: its vector has none (sealed by a cmdai before vectors were)", ErrUnauthenticated)
+	}
+	if err := UnitVector(vec); err != nil {
+		return fmt.Errorf("%w: %v", ErrTampered, err)
+	}
+	key, err := k.load(false)
+	if err != nil {
+		return fmt.Errorf("%w (%v)", ErrTampered, err)
+	}
+	if !hmac.Equal([]byte(tag), []byte(vectorMAC(key, id, vec))) {
+		return fmt.Errorf("%w: its vector is not the one sealed", ErrTampered)
+	}
+	return nil
 }
 
 // check compares md's authenticator with mac's, removing it from md.
@@ -198,15 +234,59 @@ func (k *RecordKey) check(md map[string]any, mac func(key []byte) string) error 
 	return nil
 }
 
+// UnitTolerance is how far a vector's length may be from 1: the model's
+// vectors are normalised in float32 (within about 1e-6), and int8's
+// are too, after pooling.
+const UnitTolerance = 1e-3
+
+// UnitVector says why vec is not a vector an index holds: empty, not of
+// unit length, or holding a NaN or infinity. Chroma ranks by inner
+// product, so one record of a huge vector would come first for every
+// request.
+func UnitVector(vec []float32) error {
+	if len(vec) == 0 {
+		return errors.New("the record has no vector")
+	}
+	var sum float64
+	for _, x := range vec {
+		sum += float64(x) * float64(x)
+	}
+	if n := math.Sqrt(sum); math.IsNaN(n) || math.IsInf(n, 0) || math.Abs(n-1) > UnitTolerance {
+		return fmt.Errorf("its vector's length is %g, not 1 (the model's vectors are of unit length)", n)
+	}
+	return nil
+}
+
+// vectorPurpose names what a vector's authenticator is made for: its key
+// is derived from the record key, so no record's or metadata's
+// authenticator is ever a vector's.
+const vectorPurpose = "cmdai record vector v1"
+
+// vectorMAC is HMAC-SHA256 over id and vec's exact bytes (float32,
+// little-endian), length-prefixed.
+func vectorMAC(key []byte, id string, vec []float32) string {
+	m := hmac.New(sha256.New, derivedKey(key, vectorPurpose))
+	buf := appendPart(make([]byte, 0, 16+len(id)+4*len(vec)), id)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(len(vec)))
+	for _, x := range vec {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+	}
+	m.Write(buf)
+	return base64.RawStdEncoding.EncodeToString(m.Sum(nil))
+}
+
 // metaPurpose names what a collection's metadata is sealed as. Its seal
 // is made with a key of its own, derived from the record key, so that no
 // record's authenticator (whatever its id) is ever a collection's; and
 // bound to no collection name, which build's and import's swap change.
 const metaPurpose = "cmdai collection metadata v1"
 
-func metaKey(key []byte) []byte {
+func metaKey(key []byte) []byte { return derivedKey(key, metaPurpose) }
+
+// derivedKey is key's key for one purpose.
+func derivedKey(key []byte, purpose string) []byte {
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(metaPurpose))
+	m.Write([]byte(purpose))
 	return m.Sum(nil)
 }
 

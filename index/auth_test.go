@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 func sealed(t *testing.T, k *RecordKey, id, doc string) map[string]any {
 	t.Helper()
 	md := manMeta.ToChroma()
-	if err := k.Seal(id, doc, md); err != nil {
+	if err := k.Seal(id, doc, unit, md); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := md[keyAuth].(string); !ok {
@@ -21,6 +22,10 @@ func sealed(t *testing.T, k *RecordKey, id, doc string) map[string]any {
 	}
 	return md
 }
+
+// unit is a record's vector in these tests: of unit length, as the
+// model's are.
+var unit = []float32{0.6, 0.8, 0}
 
 func clone(md map[string]any) map[string]any {
 	out := make(map[string]any, len(md))
@@ -37,7 +42,7 @@ func TestRecordKeySealOpen(t *testing.T) {
 	k := NewRecordKey(filepath.Join(t.TempDir(), "data", KeyFileName))
 	md := sealed(t, k, "tar.1#--extract", "-x, --extract  extract files from an archive")
 	ok := clone(md)
-	if err := k.Open("tar.1#--extract", "-x, --extract  extract files from an archive", ok); err != nil {
+	if err := k.Open("tar.1#--extract", "-x, --extract  extract files from an archive", nil, ok); err != nil {
 		t.Fatalf("record as written: %v", err)
 	}
 	if _, has := ok[keyAuth]; has {
@@ -65,7 +70,7 @@ func TestRecordKeySealOpen(t *testing.T) {
 		if id == "" {
 			id, doc = "tar.1#--extract", "-x, --extract  extract files from an archive"
 		}
-		if err := k.Open(id, doc, m); !errors.Is(err, tc.want) {
+		if err := k.Open(id, doc, nil, m); !errors.Is(err, tc.want) {
 			t.Errorf("%s: Open = %v, want %v", name, err, tc.want)
 		}
 	}
@@ -74,20 +79,81 @@ func TestRecordKeySealOpen(t *testing.T) {
 	}
 }
 
+// TestRecordKeyVector: the vector is bound whole. A record read back
+// with the vector it was sealed with passes; with another (a copy of
+// another record's, one bit changed, another width, a huge one) it
+// fails, as does a record sealed before vectors were (no vector
+// authenticator) when its vector is read. A reader that did not read
+// the vector checks the rest, and both authenticators leave md. Seal
+// refuses a vector that is not of unit length.
+func TestRecordKeyVector(t *testing.T) {
+	k := NewRecordKey(filepath.Join(t.TempDir(), KeyFileName))
+	md := sealed(t, k, "ls.1#--all", "-a, --all  do not ignore entries starting with .")
+	if _, ok := md[keyVectorAuth].(string); !ok {
+		t.Fatalf("Seal set no %s: %v", keyVectorAuth, md)
+	}
+	m := clone(md)
+	if err := k.Open("ls.1#--all", "-a, --all  do not ignore entries starting with .", []float32{0.6, 0.8, 0}, m); err != nil {
+		t.Fatalf("the vector sealed: %v", err)
+	}
+	if _, has := m[keyVectorAuth]; has {
+		t.Error("Open left the vector's authenticator in the metadata")
+	}
+	if err := k.Open("ls.1#--all", "-a, --all  do not ignore entries starting with .", nil, clone(md)); err != nil {
+		t.Errorf("no vector read: %v", err)
+	}
+	flipped := []float32{0.6, math.Float32frombits(math.Float32bits(0.8) ^ 1), 0}
+	for name, vec := range map[string][]float32{
+		"another record's": {0, 0.6, 0.8},
+		"one bit changed":  flipped,
+		"another width":    {0.6, 0.8, 0, 0},
+		"huge":             {1e30, 1e30, 1e30},
+		"not a number":     {float32(math.NaN()), 0, 0},
+	} {
+		if err := k.Open("ls.1#--all", "-a, --all  do not ignore entries starting with .", vec, clone(md)); !errors.Is(err, ErrTampered) {
+			t.Errorf("%s vector: %v, want ErrTampered", name, err)
+		}
+	}
+	old := clone(md)
+	delete(old, keyVectorAuth)
+	delete(old, keyAuth)
+	old[keyAuth] = recordMAC(mustKey(t, k), "ls.1#--all", "-a, --all  do not ignore entries starting with .", old)
+	if err := k.Open("ls.1#--all", "-a, --all  do not ignore entries starting with .", unit, clone(old)); !errors.Is(err, ErrUnauthenticated) {
+		t.Errorf("sealed before vectors were, vector read: %v, want ErrUnauthenticated", err)
+	}
+	if err := k.Open("ls.1#--all", "-a, --all  do not ignore entries starting with .", nil, clone(old)); err != nil {
+		t.Errorf("sealed before vectors were, no vector read: %v", err)
+	}
+	for name, vec := range map[string][]float32{"huge": {1e30, 0, 0}, "short": {0.5, 0, 0}, "none": nil, "infinite": {float32(math.Inf(1)), 0, 0}} {
+		if err := k.Seal("id", "doc", vec, map[string]any{}); err == nil {
+			t.Errorf("Seal took a %s vector", name)
+		}
+	}
+}
+
+func mustKey(t *testing.T, k *RecordKey) []byte {
+	t.Helper()
+	key, err := k.load(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // TestRecordKeyNumbers: a number authenticates alike whatever Go type it
 // is read back as (int written, int64 from Chroma, float64 from JSON).
 func TestRecordKeyNumbers(t *testing.T) {
 	k := NewRecordKey(filepath.Join(t.TempDir(), KeyFileName))
 	md := map[string]any{"n": 3, "f": 0.5}
-	if err := k.Seal("id", "doc", md); err != nil {
+	if err := k.Seal("id", "doc", unit, md); err != nil {
 		t.Fatal(err)
 	}
-	back := map[string]any{"n": int64(3), "f": 0.5, keyAuth: md[keyAuth]}
-	if err := k.Open("id", "doc", back); err != nil {
+	back := map[string]any{"n": int64(3), "f": 0.5, keyAuth: md[keyAuth], keyVectorAuth: md[keyVectorAuth]}
+	if err := k.Open("id", "doc", nil, back); err != nil {
 		t.Errorf("int64 back: %v", err)
 	}
-	back = map[string]any{"n": float64(3), "f": 0.5, keyAuth: md[keyAuth]}
-	if err := k.Open("id", "doc", back); err != nil {
+	back = map[string]any{"n": float64(3), "f": 0.5, keyAuth: md[keyAuth], keyVectorAuth: md[keyVectorAuth]}
+	if err := k.Open("id", "doc", nil, back); err != nil {
 		t.Errorf("float64 back: %v", err)
 	}
 }
@@ -102,7 +168,7 @@ func TestRecordKeyFile(t *testing.T) {
 	path := filepath.Join(dir, KeyFileName)
 	reader := NewRecordKey(path)
 	md := map[string]any{"command": "ls", keyAuth: "x"}
-	if err := reader.Open("id", "doc", md); !errors.Is(err, ErrTampered) {
+	if err := reader.Open("id", "doc", nil, md); !errors.Is(err, ErrTampered) {
 		t.Errorf("no key file: Open = %v, want ErrTampered", err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -117,7 +183,7 @@ func TestRecordKeyFile(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			sums[i] = map[string]any{"command": "ls"}
-			if err := keys[i].Seal("id", "doc", sums[i]); err != nil {
+			if err := keys[i].Seal("id", "doc", unit, sums[i]); err != nil {
 				t.Error(err)
 			}
 		}(i)
@@ -141,7 +207,7 @@ func TestRecordKeyFile(t *testing.T) {
 	if left, _ := filepath.Glob(path + ".new-*"); len(left) > 0 {
 		t.Errorf("temporary key files left: %v", left)
 	}
-	if err := NewRecordKey(path).Open("id", "doc", clone(sums[0])); err != nil {
+	if err := NewRecordKey(path).Open("id", "doc", nil, clone(sums[0])); err != nil {
 		t.Errorf("another process's check: %v", err)
 	}
 }
@@ -155,7 +221,7 @@ func TestRecordKeyWarnsOnce(t *testing.T) {
 		t.Error("KeyFor gave a second RecordKey for one file")
 	}
 	for i := 0; i < 3; i++ {
-		_ = k.Open("id", "doc", map[string]any{})
+		_ = k.Open("id", "doc", nil, map[string]any{})
 	}
 	if n := strings.Count(warn.String(), "\n"); n != 1 || !strings.Contains(warn.String(), "cmdai index init --force") {
 		t.Errorf("warnings: %q, want one line with the rebuild command", warn.String())
@@ -173,7 +239,7 @@ func BenchmarkOpen(b *testing.B) {
 	k := NewRecordKey(filepath.Join(b.TempDir(), KeyFileName))
 	doc := strings.Repeat("option text of a man page ", 24)
 	md := manMeta.ToChroma()
-	if err := k.Seal("frob.1#OPTIONS#--force", doc, md); err != nil {
+	if err := k.Seal("frob.1#OPTIONS#--force", doc, unit, md); err != nil {
 		b.Fatal(err)
 	}
 	mac := md[keyAuth]
@@ -181,7 +247,7 @@ func BenchmarkOpen(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		md[keyAuth] = mac
-		if err := k.Open("frob.1#OPTIONS#--force", doc, md); err != nil {
+		if err := k.Open("frob.1#OPTIONS#--force", doc, nil, md); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -222,7 +288,7 @@ func TestRecordKeySealMeta(t *testing.T) {
 		}
 	}
 	rec := meta.Map()
-	if err := k.Seal(metaPurpose, "", rec); err != nil {
+	if err := k.Seal(metaPurpose, "", unit, rec); err != nil {
 		t.Fatal(err)
 	}
 	if err := k.OpenMeta(rec); !errors.Is(err, ErrTampered) {

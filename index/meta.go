@@ -10,8 +10,9 @@ import (
 )
 
 // SchemaVersion numbers the layout of records and collection metadata;
-// an index of another schema is rebuilt, not reused.
-const SchemaVersion = 1
+// an index of another schema is rebuilt, not reused. 2: records carry
+// their vector's authenticator.
+const SchemaVersion = 2
 
 // Collection metadata keys: only this package knows them.
 const (

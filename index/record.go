@@ -170,6 +170,11 @@ const (
 	// listens on loopback TCP without authentication; a shared one may
 	// be open to more) is known and never shown.
 	keyAuth = "cmdai_auth"
+	// keyVectorAuth is the authenticator of the record's vector: an
+	// HMAC-SHA256 over its id and the vector's exact bytes, itself
+	// covered by keyAuth. A vector copied from another record, or any
+	// other, fails it.
+	keyVectorAuth = "cmdai_vector_auth"
 )
 
 // ShownVersion is the version to show for the command: its owning

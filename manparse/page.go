@@ -31,6 +31,9 @@ type Page struct {
 	Sections []Section `json:"sections"`
 	Options  []Option  `json:"options,omitempty"`
 	Examples []Example `json:"examples,omitempty"`
+	// Cut says why only part of the page was read ("": all of it was):
+	// Parse stops a page past its limits of time and size.
+	Cut string `json:"cut,omitempty"`
 }
 
 // Section is one top-level section (.SH / .Sh) with its blocks in order.

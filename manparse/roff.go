@@ -40,13 +40,16 @@ type roff struct {
 	steps  int
 	// textBytes counts the text lines' bytes so far (maxTextBytes).
 	textBytes int
-	depth     int
-	b         *builder
-	mdoc      *mdocState
-	format    string // "man" or "mdoc", fixed by the first title macro
-	tbl       *tblState
-	eqn       bool
-	link      string // target of an open .UR or .MT
+	// cut says why the run stopped before the page's end ("": it did
+	// not): Page.Cut.
+	cut    string
+	depth  int
+	b      *builder
+	mdoc   *mdocState
+	format string // "man" or "mdoc", fixed by the first title macro
+	tbl    *tblState
+	eqn    bool
+	link   string // target of an open .UR or .MT
 }
 
 func newRoff() *roff {
@@ -154,6 +157,11 @@ func (r *roff) run(lines []string) {
 	for i := 0; i < len(lines); i++ {
 		r.steps++
 		if r.steps > maxSteps || r.textBytes > maxTextBytes {
+			if r.cut == "" && r.steps > maxSteps {
+				r.cut = fmt.Sprintf("it took over %d steps to read (lines, counting macro expansions)", maxSteps)
+			} else if r.cut == "" {
+				r.cut = fmt.Sprintf("its text passed %d MiB", maxTextBytes>>20)
+			}
 			return
 		}
 		i = r.line(lines, i)
@@ -757,6 +765,9 @@ func Parse(src []byte) (*Page, error) {
 	p := r.finish()
 	if p.Title == "" && len(p.Sections) == 0 {
 		return nil, ErrNotRoff
+	}
+	if r.cut != "" {
+		p.Cut = "cut: " + r.cut + ", and the rest was not read"
 	}
 	return p, nil
 }

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/cmdai/cmdai/index"
 )
 
 // Names inside the tarball.
@@ -119,9 +121,11 @@ func unmarshalRecord(line []byte, dims int) (Record, error) {
 	vec := make([]float32, dims)
 	for i := range vec {
 		vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-		if math.IsNaN(float64(vec[i])) || math.IsInf(float64(vec[i]), 0) {
-			return Record{}, fmt.Errorf("record %s: embedding holds %v", w.ID, vec[i])
-		}
+	}
+	// the collection ranks by inner product: one huge vector would come
+	// first for every request (issue 45, finding 6)
+	if err := index.UnitVector(vec); err != nil {
+		return Record{}, fmt.Errorf("record %s: %v: the tarball was altered or made by another model; export it again from a cmdai index", w.ID, err)
 	}
 	return Record{ID: w.ID, Document: w.Document, Metadata: w.Metadata, Embedding: vec}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,11 +32,24 @@ func sampleManifest() Manifest {
 	}
 }
 
+// unitVec is xs scaled to unit length, as the model's vectors are.
+func unitVec(xs ...float64) []float32 {
+	var sum float64
+	for _, x := range xs {
+		sum += x * x
+	}
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = float32(x / math.Sqrt(sum))
+	}
+	return out
+}
+
 func sampleRecords() []Record {
 	return []Record{
-		{ID: "tar.1#NAME", Document: "tar(1) - an archiving utility", Metadata: map[string]any{"command": "tar", "kind": "summary"}, Embedding: []float32{0.5, -0.25, 1e-7, 3}},
-		{ID: "grep.1#NAME", Document: "grep(1) - print lines that match patterns\nüñí", Metadata: map[string]any{"command": "grep", "kind": "summary", "is_gnu": true}, Embedding: []float32{-1, 0, 0.125, 2.5}},
-		{ID: "grep.1#OPTIONS#--count", Document: "grep(1) option -c, --count", Metadata: map[string]any{"command": "grep", "kind": "option", "option": "--count"}, Embedding: []float32{1, 2, 3, 4}},
+		{ID: "tar.1#NAME", Document: "tar(1) - an archiving utility", Metadata: map[string]any{"command": "tar", "kind": "summary"}, Embedding: unitVec(0.5, -0.25, 1e-7, 3)},
+		{ID: "grep.1#NAME", Document: "grep(1) - print lines that match patterns\nüñí", Metadata: map[string]any{"command": "grep", "kind": "summary", "is_gnu": true}, Embedding: unitVec(-1, 0, 0.125, 2.5)},
+		{ID: "grep.1#OPTIONS#--count", Document: "grep(1) option -c, --count", Metadata: map[string]any{"command": "grep", "kind": "option", "option": "--count"}, Embedding: unitVec(1, 2, 3, 4)},
 	}
 }
 
@@ -366,5 +380,30 @@ func TestChecksumFileReplacedWhole(t *testing.T) {
 	}
 	if err := VerifyFile(p, p+ChecksumSuffix); err != nil {
 		t.Errorf("the new checksums file does not verify the new tarball: %v", err)
+	}
+}
+
+// TestRefusesVectorsNotOfUnitLength (issue 45, finding 6): a record whose
+// vector is huge (every value 1e30: it would be the first semantic
+// answer to everything, the collection ranking by inner product), short
+// or not a number is refused by name, even in a tarball whose checksums
+// were made for it; a unit vector passes.
+func TestRefusesVectorsNotOfUnitLength(t *testing.T) {
+	for name, vec := range map[string][]float32{
+		"huge":         {1e30, 1e30, 1e30, 1e30},
+		"short":        {0.1, 0, 0, 0},
+		"not a number": {float32(math.NaN()), 0, 0, 0},
+		"zero":         {0, 0, 0, 0},
+	} {
+		recs := sampleRecords()
+		recs[1].Embedding = vec
+		var buf bytes.Buffer
+		if err := Write(context.Background(), &buf, sampleManifest(), recs); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(context.Background(), bytes.NewReader(buf.Bytes()), Limits{}, Handler{Record: func(Record) error { return nil }})
+		if err == nil || !strings.Contains(err.Error(), "grep.1#NAME") || !strings.Contains(err.Error(), "not 1") {
+			t.Errorf("%s vector: %v, want the record refused for its length", name, err)
+		}
 	}
 }

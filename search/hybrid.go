@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/search/bm25"
 	"github.com/cmdai/cmdai/search/optrank"
 	"github.com/cmdai/cmdai/search/ranker"
+	"github.com/cmdai/cmdai/search/recvec"
 	"github.com/cmdai/cmdai/search/shown"
 )
 
@@ -135,9 +136,12 @@ func (s Searcher) keywordsReady(mode Mode) error {
 }
 
 // nearestQuerier is a Collection that can answer a query with ids and
-// distances alone (chroma.Collection.QueryNearest).
+// distances alone (chroma.Collection.QueryNearest), give its records'
+// vectors (for recvec), and count a record refused (Refuse).
 type nearestQuerier interface {
+	recvec.Source
 	QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error)
+	Refuse(id string)
 }
 
 // nearestTo embeds the request and returns its n nearest chunks, and
@@ -152,29 +156,43 @@ func (s Searcher) nearestTo(ctx context.Context, request string, n int) ([]chrom
 }
 
 // nearest returns the n chunks nearest to vec. When the keyword index
-// holds every chunk's text and metadata (a warm serve, hybrid), Chroma is
-// asked for ids and distances only and the rest is read from there:
-// metadata is most of a Chroma query's time. The keyword index is keyed
-// to the collection's build (KeywordIndex); an id it does not know says
-// it is behind, and the query is asked again the full way.
+// holds every chunk's text and metadata (a warm serve, hybrid) and the
+// records' vectors are kept beside it (recvec), Chroma is asked for ids
+// and distances only and the rest is read from there: metadata, and
+// vectors most of all, are most of a Chroma query's time. Each distance
+// is compared with the one of the vector recvec holds, checked when it
+// was read: a chunk the server ranks by another vector is dropped (and
+// counted). The keyword index is keyed to the collection's build
+// (KeywordIndex); an id it does not know says it is behind, and the query
+// is asked again the full way, which reads and checks the vectors.
 func (s Searcher) nearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
 	q, ok := s.Coll.(nearestQuerier)
-	if !ok || s.Keywords == nil || !s.Keywords.HasChunks() {
+	if !ok || s.Keywords == nil || !s.Keywords.HasChunks() || s.KeywordDir == "" {
 		return s.Coll.Query(ctx, vec, n)
+	}
+	held, err := recvec.Of(ctx, s.Keywords, q, s.KeywordDir)
+	if err != nil {
+		return nil, err
 	}
 	hits, err := q.QueryNearest(ctx, vec, n)
 	if err != nil {
 		return nil, err
 	}
-	for i := range hits {
-		doc, ok := s.Keywords.Lookup(hits[i].ID)
+	out := hits[:0]
+	for _, h := range hits {
+		doc, ok := s.Keywords.Lookup(h.ID)
 		if !ok {
 			return s.Coll.Query(ctx, vec, n)
 		}
+		if !held.Agrees(h.ID, vec, h.Distance) {
+			q.Refuse(h.ID)
+			continue
+		}
 		text, md := s.Keywords.Chunk(doc)
-		hits[i].Document, hits[i].Metadata = text, md.ToChroma()
+		h.Document, h.Metadata = text, md.ToChroma()
+		out = append(out, h)
 	}
-	return hits, nil
+	return out, nil
 }
 
 // keywordRanking ranks commands by their BM25 chunks, by the keyword rule

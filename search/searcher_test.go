@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -189,10 +190,16 @@ func TestSearchKeywordAppliesPriority(t *testing.T) {
 }
 
 // bareNearest is a fake collection that can also answer with ids and
-// distances alone, as chroma.Collection.QueryNearest does.
+// distances alone, as chroma.Collection.QueryNearest does, and give its
+// records' vectors: for fakeEmbedder's vector, each one's is at the
+// distance its hit says (sealed says which the reader is given; moved
+// shifts the distance QueryNearest answers for an id, as a vector
+// replaced on the server would).
 type bareNearest struct {
 	*fakeCollection
 	bare, full int
+	moved      map[string]float64
+	refused    []string
 }
 
 func (b *bareNearest) QueryNearest(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
@@ -200,19 +207,32 @@ func (b *bareNearest) QueryNearest(ctx context.Context, vec []float32, n int) ([
 	hits, err := b.fakeCollection.Query(ctx, vec, n)
 	out := make([]chroma.Hit, len(hits))
 	for i, h := range hits {
-		out[i] = chroma.Hit{Record: chroma.Record{ID: h.ID}, Distance: h.Distance}
+		out[i] = chroma.Hit{Record: chroma.Record{ID: h.ID}, Distance: h.Distance + b.moved[h.ID]}
 	}
 	return out, err
 }
+
+func (b *bareNearest) Embeddings(_ context.Context, ids []string) (map[string][]float32, error) {
+	out := map[string][]float32{}
+	for _, h := range b.nearest {
+		c := 1 - h.Distance
+		out[h.ID] = []float32{float32(c), float32(math.Sqrt(1 - c*c))}
+	}
+	return out, nil
+}
+
+func (b *bareNearest) Refuse(id string) { b.refused = append(b.refused, id) }
 
 func (b *bareNearest) Query(ctx context.Context, vec []float32, n int) ([]chroma.Hit, error) {
 	b.full++
 	return b.fakeCollection.Query(ctx, vec, n)
 }
 
-// With a keyword index that holds the chunks, the semantic channel asks
-// for ids and distances only and answers exactly as the full query does;
-// an id the keyword index does not know sends it the full way.
+// With a keyword index that holds the chunks and the records' vectors
+// kept beside it, the semantic channel asks for ids and distances only
+// and answers exactly as the full query does; a chunk whose distance is
+// not its checked vector's is dropped and refused; an id the keyword
+// index does not know sends it the full way.
 func TestSemanticReadsChunksFromTheKeywordIndex(t *testing.T) {
 	ctx := context.Background()
 	f := hybridFixture()
@@ -225,17 +245,26 @@ func TestSemanticReadsChunksFromTheKeywordIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &bareNearest{fakeCollection: f}
-	got, err := Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	dir := t.TempDir()
+	got, err := Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw, KeywordDir: dir}.Search(ctx, "compress archive files", 5, ModeSemantic)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) || b.bare != 1 || b.full != 0 {
 		t.Errorf("from the keyword index (%d bare, %d full queries):\n%+v\nwant\n%+v", b.bare, b.full, got, want)
 	}
+	// alpha's vector replaced on the server so that it ranks first by far:
+	// its distance is not the one of the vector checked, and it is dropped
+	b.moved = map[string]float64{"alpha#NAME": -0.09}
+	got, err = Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw, KeywordDir: dir}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	if err != nil || commands(got) != "beta gamma" || !reflect.DeepEqual(b.refused, []string{"alpha#NAME"}) {
+		t.Errorf("a vector replaced on the server: %q %v, refused %v; want beta gamma, alpha refused", commands(got), err, b.refused)
+	}
+	b.moved = nil
 	// a chunk written after the keyword index was saved
 	f.recs = append(f.recs, rec("delta#NAME", "delta", "summary", "delta(1) - compress archive files", nil))
 	f.nearest = append([]chroma.Hit{{Record: f.recs[len(f.recs)-1], Distance: 0.1}}, f.nearest...)
-	got, err = Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw}.Search(ctx, "compress archive files", 5, ModeSemantic)
+	got, err = Searcher{Coll: b, Embedder: fakeEmbedder{}, Keywords: kw, KeywordDir: dir}.Search(ctx, "compress archive files", 5, ModeSemantic)
 	if err != nil || len(got) == 0 || got[0].Command != "delta" || b.full != 1 {
 		t.Errorf("an id the keyword index lacks: %d full queries, %+v %v; want the full query's answer, delta first", b.full, got, err)
 	}

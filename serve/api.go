@@ -44,6 +44,10 @@ type Health struct {
 	// a request comes first (zero: never idle-exits).
 	Background bool      `json:"background,omitempty"`
 	IdleUntil  time.Time `json:"idle_until,omitzero"`
+	// Build is the build of serve's binary (buildid.Self): a door of
+	// another build never uses its answers (Finder). A serve of a build
+	// before it was kept gives none.
+	Build string `json:"build_id,omitempty"`
 }
 
 // Lease is what a writer gets from POST /v1/lease: the Chroma to write
@@ -71,6 +75,13 @@ type Backend interface {
 // ErrNotRunning: no serve answers on the socket (none, a stale socket,
 // a refused connection). Callers do the work themselves.
 var ErrNotRunning = errors.New("no cmdai serve is running")
+
+// ErrUnresponsive: a serve listens on the socket (it took the
+// connection) but did not answer its health in time: stopped (SIGSTOP,
+// a suspended terminal) or frozen. It is ErrNotRunning too: nobody waits
+// for it as for a serve starting, since a starting one is not listening
+// yet.
+var ErrUnresponsive = fmt.Errorf("%w: a cmdai serve listens but does not answer (stopped or frozen)", ErrNotRunning)
 
 // Error is an error answer of serve, as the client returns it.
 type Error struct {

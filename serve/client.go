@@ -37,7 +37,7 @@ type Client struct {
 // ErrNotRunning: callers fall back to doing the work themselves.
 func Dial(ctx context.Context, socketPath string) (*Client, error) {
 	c, err := dialOnce(ctx, socketPath)
-	if err == nil || !errors.Is(err, ErrNotRunning) || !servelock.Starting(socketPath) {
+	if err == nil || !errors.Is(err, ErrNotRunning) || errors.Is(err, ErrUnresponsive) || !servelock.Starting(socketPath) {
 		return c, err
 	}
 	// A serve holds the lock but does not answer yet: it is starting.
@@ -53,7 +53,7 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 			return nil, fmt.Errorf("%w (a serve has been starting for %s on %s: see its output)", ErrNotRunning, StartWait, socketPath)
 		case <-tick.C:
 		}
-		if c, err = dialOnce(wctx, socketPath); err == nil || !errors.Is(err, ErrNotRunning) || !servelock.Starting(socketPath) {
+		if c, err = dialOnce(wctx, socketPath); err == nil || !errors.Is(err, ErrNotRunning) || errors.Is(err, ErrUnresponsive) || !servelock.Starting(socketPath) {
 			return c, err
 		}
 	}
@@ -99,6 +99,10 @@ func (c *Client) check(ctx context.Context) (*Client, error) {
 		var se *Error
 		if errors.As(err, &se) {
 			return nil, err
+		}
+		if hctx.Err() != nil && ctx.Err() == nil {
+			// it took the connection and said nothing for dialTimeout
+			return nil, fmt.Errorf("%w (%s: no health answer within %s)", ErrUnresponsive, c.socket, dialTimeout)
 		}
 		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, c.socket, err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
@@ -141,8 +142,9 @@ func (s *Server) enter(ctx context.Context) *Error {
 }
 
 // maxExplainBody bounds POST /v1/explain's body: a line of
-// explain.MaxLine bytes, each of which JSON may spell in six (\u0000).
-const maxExplainBody = 6*explain.MaxLine + 1024
+// explain.MaxLine bytes and a path of answer.MaxPathBytes, each byte of
+// which JSON may spell in six (\u0000).
+const maxExplainBody = 6*(explain.MaxLine+answer.MaxPathBytes) + 1024
 
 // handleExplain answers POST /v1/explain {"line": "..."} with the line
 // explained (answer.ExplainResult): what `cmdai explain` and MCP's
@@ -188,6 +190,9 @@ func decodeExplain(w http.ResponseWriter, r *http.Request) (answer.ExplainReques
 	var req answer.ExplainRequest
 	limit := fmt.Sprintf("%d KiB: a line is at most %d KiB", maxExplainBody>>10, explain.MaxLine>>10)
 	err := decodeJSON(w, r, maxExplainBody, "explain", limit, `{"line": "tar -xzf a.tgz"}`, &req)
+	if err == nil && req.CheckPath() != nil {
+		return req, badRequest("%v", req.CheckPath())
+	}
 	return req, err
 }
 
@@ -306,7 +311,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		until = time.Now().Add(s.opts.IdleTimeout).UTC().Truncate(time.Second)
 	}
 	writeJSON(w, http.StatusOK, Health{OK: true, PID: os.Getpid(), Collection: h.Collection, ChromaURL: h.ChromaURL, DataDir: h.DataDir,
-		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason, Background: s.opts.Background, IdleUntil: until})
+		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason, Background: s.opts.Background, IdleUntil: until, Build: buildid.Self()})
 }
 
 // handleLease gives a writer serve's Chroma for as long as its connection

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 )
@@ -130,7 +131,8 @@ type Conn interface {
 }
 
 // Finder finds the running serve a door asks (answer.ServeFirst's
-// Serve): one that answers its health and holds the index asked for. It
+// Serve): one that answers its health, is of this process's build and
+// holds the index asked for. It
 // keeps the connection between calls (one, kept alive) until a call
 // finds serve gone; then the next call looks for a serve again.
 type Finder struct {
@@ -145,6 +147,12 @@ type Finder struct {
 	// Once: close the connection after each call (a one-shot command,
 	// which makes one or two), rather than keep it for the next.
 	Once bool
+	// OtherBuild is told of a serve of another build than this
+	// process's (buildid.Self), whose answers are never used: it may stop
+	// it, and says whether it did (the door then answers itself and may
+	// start one of its own build; else it answers itself and starts none).
+	// nil: answer here, start none.
+	OtherBuild func(socket string, h Health) (stopped bool)
 
 	mu         sync.Mutex
 	c          Conn
@@ -165,6 +173,14 @@ func (f *Finder) Answerer(ctx context.Context) (answer.Answerer, func(error), bo
 		if err != nil {
 			c.Close()
 			return nil, nil, false
+		}
+		if h.Build != buildid.Self() {
+			// its ranking, checks and request schema may not be ours
+			c.Close()
+			if f.OtherBuild != nil && f.OtherBuild(c.Socket(), h) {
+				return nil, nil, false
+			}
+			return notHeld{}, func(error) {}, true
 		}
 		if !f.wants(ctx, h.Collection) {
 			// a serve runs, for another index: the door answers itself,

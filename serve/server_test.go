@@ -19,6 +19,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve/servelock"
@@ -163,19 +164,21 @@ func TestQueryStatusHealth(t *testing.T) {
 // TestHealthJSON: GET /v1/health is what the Backend holds
 // (answer.Holding) with serve's own pid and writing, in the order its
 // clients have always read: ok, pid, collection, chroma_url, data_dir,
-// writing, then degraded and its reason only when degraded.
+// writing, then degraded and its reason only when degraded, then its
+// build (this binary's).
 func TestHealthJSON(t *testing.T) {
 	b := &fakeBackend{}
 	socket, _ := start(t, b, Options{})
 	pid := strconv.Itoa(os.Getpid())
+	build := `,"build_id":"` + buildid.Self() + `"}`
 	status, body := get(t, socket, "/v1/health")
-	want := `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","data_dir":"/data","writing":false}`
+	want := `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","data_dir":"/data","writing":false` + build
 	if status != 200 || strings.TrimSpace(body) != want {
 		t.Errorf("health: %d %s\nwant %s", status, body, want)
 	}
 	b.down.Store(true)
 	status, body = get(t, socket, "/v1/health")
-	want = `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","writing":false,"degraded":true,"degraded_reason":"chroma unreachable: no heartbeat"}`
+	want = `{"schema_version":1,"ok":true,"pid":` + pid + `,"collection":"cmdai_linux_debian-12","chroma_url":"http://127.0.0.1:1","writing":false,"degraded":true,"degraded_reason":"chroma unreachable: no heartbeat"` + build
 	if status != 200 || strings.TrimSpace(body) != want {
 		t.Errorf("degraded health: %d %s\nwant %s", status, body, want)
 	}
@@ -578,5 +581,44 @@ func TestListenSocketFailsLoudly(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Errorf("left beside it: %v; want the socket and the directory alone", ents)
+	}
+}
+
+// TestDialGivesUpOnAFrozenServe (issue 45, finding 12): a serve that
+// holds its lock and listens, but answers nothing (stopped with SIGSTOP:
+// here a listener that takes connections and never reads) is given up
+// on after one health timeout, not waited for as a serve starting.
+func TestDialGivesUpOnAFrozenServe(t *testing.T) {
+	defer func(w time.Duration) { StartWait = w }(StartWait)
+	StartWait = 20 * time.Second
+	socket := filepath.Join(t.TempDir(), "cmdai.sock")
+	l, err := servelock.Acquire(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // taken, never answered
+		}
+	}()
+	began := time.Now()
+	_, err = Dial(context.Background(), socket)
+	took := time.Since(began)
+	if !errors.Is(err, ErrUnresponsive) || !errors.Is(err, ErrNotRunning) {
+		t.Errorf("Dial of a frozen serve: %v; want ErrUnresponsive (and ErrNotRunning)", err)
+	}
+	if took > dialTimeout+2*time.Second {
+		t.Errorf("Dial of a frozen serve took %s; want one health timeout (%s), not the start wait (%s)", took, dialTimeout, StartWait)
 	}
 }

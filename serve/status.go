@@ -14,7 +14,7 @@ import (
 // $PATH is a few hundred bytes; the cap keeps the request line (where
 // they travel, percent-encoded) under the server's header limit. A
 // caller with a longer one works out its status itself.
-const MaxEnvBytes = 8 << 10
+const MaxEnvBytes = answer.MaxPathBytes
 
 // CheckScanEnv says what is wrong with e for serve (nil: nothing): each
 // value at most MaxEnvBytes, no NUL byte (no environment holds one), and

@@ -229,7 +229,7 @@ func (l *Index) Explain(ctx context.Context, q answer.ExplainRequest) (answer.Ex
 	if l.docs == nil {
 		l.docs = explain.CachedLookup(s.Docs)
 	}
-	res, err := answer.Judge(ctx, q.Line, s.Coll.Name(), l.docs, l.OnPath, start)
+	res, err := answer.Judge(ctx, q.Line, s.Coll.Name(), l.docs, q.OnPath(l.OnPath), start)
 	if err != nil {
 		return answer.ExplainResult{}, l.fail(ctx, err)
 	}

@@ -109,7 +109,7 @@ func (w *Index) Explain(ctx context.Context, req answer.ExplainRequest) (answer.
 	start := time.Now()
 	collection := w.info.CollectionName()
 	return answerWarm(ctx, w, func(_ search.Searcher, docs explain.Lookup) (answer.ExplainResult, error) {
-		return answer.Judge(ctx, req.Line, collection, docs, w.onPath, start)
+		return answer.Judge(ctx, req.Line, collection, docs, req.OnPath(w.onPath), start)
 	}, func(err error) bool { return !exitcode.Has(err) })
 }
 

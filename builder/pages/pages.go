@@ -99,8 +99,12 @@ type Result struct {
 	Examples    int            `json:"examples"`
 	Chunks      []index.Record `json:"chunks,omitempty"`
 	// Trimmed counts chunks left out by Options.ProseBudget.
-	Trimmed int    `json:"trimmed_chunks,omitempty"`
-	Error   string `json:"error,omitempty"`
+	Trimmed int `json:"trimmed_chunks,omitempty"`
+	// Cut says why the page was indexed only in part ("": whole): the
+	// parser stopped at its limits (manparse.Page.Cut), or its chunks
+	// were more than MaxChunksPerPage.
+	Cut   string `json:"cut,omitempty"`
+	Error string `json:"error,omitempty"`
 	// Fingerprint changes when the executable or its man page does (path,
 	// size, modification time): what `index status` compares for staleness.
 	// A command read from --help has its executable's alone.

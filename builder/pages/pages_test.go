@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/manparse"
 )
 
@@ -296,5 +298,58 @@ func TestPageBase(t *testing.T) {
 		if got := pageBase(path); got != want {
 			t.Errorf("pageBase(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// hugePage is the issue's page: 50,000 option entries of long text (7.2
+// MB of source, past the parser's 4 MiB of text) with EXAMPLES after
+// them; short, it is the same page with n options.
+func hugePage(n int, long bool) []byte {
+	var b strings.Builder
+	b.WriteString(".TH HUGE 1\n.SH NAME\nhuge \\- a page of very many options\n.SH SYNOPSIS\n.B huge\n[\\fIOPTION\\fR]...\n.SH OPTIONS\n")
+	text := "Set the thing."
+	if long {
+		text = "Set the thing to the value given, as the documentation of this option explains at length."
+	}
+	for i := range n {
+		fmt.Fprintf(&b, ".TP\n\\fB\\-\\-opt%d\\fR\n%s\n", i, text)
+	}
+	b.WriteString(".SH EXAMPLES\nRun it:\n.PP\n.EX\nhuge \\-\\-opt1\n.EE\n")
+	return []byte(b.String())
+}
+
+// TestRunReportsACutPage (issue 45, finding 17): a page past the
+// parser's text limit is indexed in part and says so (Result.Cut), and
+// no page gives more than MaxChunksPerPage records, keeping its summary
+// and examples first. A page within both is whole, with no Cut.
+func TestRunReportsACutPage(t *testing.T) {
+	opts := machine(t)
+	src := hugePage(50000, true)
+	if len(src) < 4<<20 {
+		t.Fatalf("the huge page is only %d bytes", len(src))
+	}
+	write(t, filepath.Join(opts.PathDirs[0], "huge"), []byte("#!/bin/sh\n"), 0o755)
+	write(t, filepath.Join(opts.ManPath[0], "man1", "huge.1"), src, 0o644)
+	write(t, filepath.Join(opts.PathDirs[0], "many"), []byte("#!/bin/sh\n"), 0o755)
+	write(t, filepath.Join(opts.ManPath[0], "man1", "many.1"), hugePage(MaxChunksPerPage+500, false), 0o644)
+	rs, _ := collect(t, opts)
+	got := map[string]Result{}
+	for _, r := range rs {
+		got[r.Command] = r
+	}
+	huge := got["huge"]
+	if huge.Status != StatusParsed || !strings.Contains(huge.Cut, "4 MiB") || len(huge.Chunks) > MaxChunksPerPage || !strings.Contains(huge.Cut, "chunks") {
+		t.Errorf("huge: status %q, cut %q, %d chunks; want parsed, cut at 4 MiB and capped at %d", huge.Status, huge.Cut, len(huge.Chunks), MaxChunksPerPage)
+	}
+	many := got["many"]
+	kinds := map[index.Kind]int{}
+	for _, c := range many.Chunks {
+		kinds[c.Metadata.Kind]++
+	}
+	if len(many.Chunks) != MaxChunksPerPage || kinds[index.KindSummary] != 1 || kinds[index.KindExample] != 1 || !strings.Contains(many.Cut, fmt.Sprintf("of which %d are indexed", MaxChunksPerPage)) || strings.Contains(many.Cut, "MiB") {
+		t.Errorf("many: %d chunks %v, cut %q; want %d with the summary and the example, cut for its chunks only", len(many.Chunks), kinds, many.Cut, MaxChunksPerPage)
+	}
+	if f := got["frob"]; f.Cut != "" {
+		t.Errorf("frob is whole, but cut %q", f.Cut)
 	}
 }

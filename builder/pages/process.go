@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 
 	"github.com/cmdai/cmdai/index"
@@ -126,9 +127,44 @@ func processPage(ctx context.Context, opts Options, j job) Result {
 			r.Aliases = append(r.Aliases, a.Name)
 		}
 		r.Chunks, r.Trimmed = records(opts, r, page)
+		r.Cut = page.Cut
+		if n := len(r.Chunks); n > MaxChunksPerPage {
+			r.Chunks = capChunks(r.Chunks, MaxChunksPerPage)
+			r.Cut = strings.TrimPrefix(r.Cut+"; ", "; ") + fmt.Sprintf("cut: %d chunks, of which %d are indexed (the summary, examples, then options, then prose)", n, MaxChunksPerPage)
+		}
 	}
 	return r
 }
+
+// capChunks keeps max of recs, by kind: the summary, the examples, the
+// options, then the rest, each in page order; what is kept stays in page
+// order.
+func capChunks(recs []index.Record, max int) []index.Record {
+	rank := map[index.Kind]int{index.KindSummary: 0, index.KindExample: 1, index.KindOption: 2}
+	order := make([]int, len(recs))
+	for i := range order {
+		order[i] = i
+	}
+	kindRank := func(i int) int {
+		if r, ok := rank[recs[i].Metadata.Kind]; ok {
+			return r
+		}
+		return 3
+	}
+	sort.SliceStable(order, func(a, b int) bool { return kindRank(order[a]) < kindRank(order[b]) })
+	keep := order[:max]
+	sort.Ints(keep)
+	out := make([]index.Record, len(keep))
+	for i, k := range keep {
+		out[i] = recs[k]
+	}
+	return out
+}
+
+// MaxChunksPerPage bounds the records one page gives: ten times the
+// most of any page on a whole Debian machine (as, 327), so that one
+// hostile or broken page (50,000 options) cannot take the index over.
+const MaxChunksPerPage = 3000
 
 // setPackage fills r's package fields from the run's owners (none when
 // no installed package owns its executable).

@@ -170,7 +170,7 @@ func TestAutoServe(t *testing.T) {
 		t.Errorf("second query, through the background serve: exit %d %q %s", code, out, errOut)
 	}
 	code, out, _ = cliChild(t, exe, on, "index", "status", "--distro", "debian-12")
-	if code != 0 || !strings.Contains(out, "serve:   pid "+strconv.Itoa(h.PID)) || !strings.Contains(out, "started in the background") || !strings.Contains(out, "cmdai serve --stop") {
+	if code != 0 || !strings.Contains(out, "serve:   pid "+strconv.Itoa(h.PID)) || !strings.Contains(out, "started in the background") || !strings.Contains(out, "cmdai serve --stop") || !strings.Contains(out, "this cmdai's build") {
 		t.Errorf("status names the serve: exit %d\n%s", code, out)
 	}
 

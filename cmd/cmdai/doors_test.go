@@ -3,8 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os/exec"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	answerlayer "github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/answer/answertest"
@@ -14,13 +19,14 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/explaincmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/mcpcmd"
+	"github.com/cmdai/cmdai/serve"
 )
 
 // TestEveryDoorOneRule runs each door that may ask a running serve (the
 // CLI's query and explain, MCP's tools) through the same rules
 // (answer.ServeFirst, cmdutil.ServeRuledOut, answer.Degrade) with the
 // door's own flags: a serve that holds the index answers; one that holds
-// another index, none at all, or a flag that rules serve out (--no-serve,
+// another index or of another build, none at all, or a flag that rules serve out (--no-serve,
 // --chroma-url, --no-rerank, --model-variant: serve answers with its own
 // Chroma and models) leaves the answer here, where Chroma is down, so it
 // comes from disk, degraded. Nothing real runs: a fake serve on a Unix
@@ -37,6 +43,7 @@ func TestEveryDoorOneRule(t *testing.T) {
 		{"serve holds the index", answertest.Collection, nil, false, "serve"},
 		{"no serve", "", nil, false, "here"},
 		{"serve of another index", "cmdai_linux_other", nil, false, "here"},
+		{"serve of another build", answertest.Collection, []string{"other-build"}, false, "here"},
 		{"--no-serve", answertest.Collection, []string{"--no-serve"}, false, "here"},
 		{"--chroma-url", answertest.Collection, []string{"--chroma-url", "http://127.0.0.1:9"}, false, "here"},
 		{"--no-rerank", answertest.Collection, []string{"--no-rerank"}, true, "here"},
@@ -106,11 +113,16 @@ func TestEveryDoorOneRule(t *testing.T) {
 					return nil, answertest.Down
 				}
 				var s *cmdtest.Serve
+				flags := r.flags
 				if r.serve != "" {
 					s = cmdtest.NewServe(t, r.serve)
 					f.ServeClient = s.Dial
+					if slices.Equal(flags, []string{"other-build"}) {
+						s.SetHealth(func(h *serve.Health) { h.Build = "another-build" })
+						flags = nil
+					}
 				}
-				collection, degraded := d.ask(t, f, env, r.flags)
+				collection, degraded := d.ask(t, f, env, flags)
 				switch r.want {
 				case "serve":
 					if collection != "serve" || degraded || s.Answered.Load() != 1 || connects != 0 {
@@ -128,6 +140,73 @@ func TestEveryDoorOneRule(t *testing.T) {
 					t.Errorf("answered from another index: %q", collection)
 				}
 			})
+		}
+	}
+}
+
+// TestServeOfAnotherBuildReplaced (issue 45, finding 2): a running serve
+// of another build never answers. One started in the background is
+// stopped (Factory.StopServe, given its socket and pid: here a child of
+// the test stands for it, and is sent SIGTERM as serve --stop's checked
+// stop would) so that one of this build replaces it; one started by hand
+// is left running. The query is answered here either way, and stderr says
+// so once, naming the build, as status's (and doctor's) serve line does.
+func TestServeOfAnotherBuildReplaced(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, background := range []bool{true, false} {
+		getenv := answertest.Machine(t)
+		env := cmdtest.Env{"CMDAI_AUTO_SERVE": "false"}
+		for _, k := range []string{"PATH", "MANPATH", "CMDAI_HOME"} {
+			env[k] = getenv(k)
+		}
+		f, _, errOut := cmdtest.Factory(t, env)
+		answertest.SaveKeywords(t, f.Getenv)
+		f.Connect = func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) { return nil, answertest.Down }
+		stand := exec.Command(sleep, "60")
+		if err := stand.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- stand.Wait() }()
+		s := cmdtest.NewServe(t, answertest.Collection)
+		s.SetHealth(func(h *serve.Health) { h.Build, h.Background, h.PID = "0ld-build", background, stand.Process.Pid })
+		f.ServeClient = s.Dial
+		f.StopServe = func(socket string, pid int) error {
+			if socket != s.Socket || pid != stand.Process.Pid {
+				return fmt.Errorf("asked to stop pid %d on %s", pid, socket)
+			}
+			return stand.Process.Signal(syscall.SIGTERM)
+		}
+		out := f.IO.Out.(interface{ String() string })
+		for range 2 {
+			if err := cmdtest.Run(t, cmdtest.Index(querycmd.NewCmdQuery(f, nil)), env, "index", "query", "--json", "--distro", "test", "--mode", "keyword", "count words"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var res answerlayer.QueryResult
+		if err := json.NewDecoder(strings.NewReader(out.String())).Decode(&res); err != nil || res.Collection != answertest.Collection || s.Answered.Load() != 0 {
+			t.Errorf("background %v: answered from %q (%v), serve answered %d; want here", background, res.Collection, err, s.Answered.Load())
+		}
+		if state := f.ServeState(context.Background(), cmdutil.AutoServeOptions{}); !strings.Contains(state, "build 0ld-build, not this cmdai's") {
+			t.Errorf("status's serve line should name its build: %q", state)
+		}
+		msg := errOut.String()
+		if strings.Count(msg, "another build (0ld-build)") != 1 {
+			t.Errorf("background %v: stderr should name the other build once: %q", background, msg)
+		}
+		select {
+		case <-exited:
+			if !background {
+				t.Errorf("a serve started by hand was stopped")
+			}
+		case <-time.After(3 * time.Second):
+			if background {
+				t.Errorf("the background serve of another build was not stopped: %q", msg)
+			}
+			stand.Process.Kill()
 		}
 	}
 }

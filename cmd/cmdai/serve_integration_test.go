@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -24,6 +25,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
@@ -353,4 +355,53 @@ func spawnServe(t *testing.T) (*exec.Cmd, *bytes.Buffer) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	return cmd, errOut
+}
+
+// TestServeJudgesAgainstTheCallersPath (issue 45, finding 14): a serve
+// keeps the $PATH it started with, but judges whether a command the
+// index lacks is installed against the caller's: `cmdai explain` sends
+// its own. A tool only in the caller's PATH is "on PATH, but the index
+// has no page of it", through serve as one-shot; asked without a path,
+// serve judges by its own and finds it not installed.
+func TestServeJudgesAgainstTheCallersPath(t *testing.T) {
+	smallIndex(t)
+	tools := t.TempDir()
+	need(t, os.WriteFile(filepath.Join(tools, "zzcallertool"), []byte("#!/bin/sh\n"), 0o755))
+	stop, c := startServe(t)
+	defer stop()
+	ctx := context.Background()
+	verdict := func(res answerlayer.ExplainResult) judge.Verdict {
+		if len(res.Commands) != 1 {
+			t.Fatalf("explain: %+v", res)
+		}
+		return res.Commands[0].Verdict
+	}
+	res, err := c.Explain(ctx, answerlayer.ExplainRequest{Line: "zzcallertool -x"})
+	need(t, err)
+	if v := verdict(res); v != judge.NotInstalled {
+		t.Errorf("serve's own PATH: %s, want %s", v, judge.NotInstalled)
+	}
+	res, err = c.Explain(ctx, answerlayer.ExplainRequest{Line: "zzcallertool -x", Path: tools + ":" + os.Getenv("PATH")})
+	need(t, err)
+	if v := verdict(res); v != judge.Undocumented {
+		t.Errorf("the caller's PATH: %s, want %s", v, judge.Undocumented)
+	}
+	if _, err := c.Explain(ctx, answerlayer.ExplainRequest{Line: "ls", Path: "/bin\x00/x"}); err == nil {
+		t.Error("a path holding NUL was taken")
+	}
+	env := append(os.Environ(), "PATH="+tools+":"+os.Getenv("PATH"))
+	for _, noServe := range []bool{false, true} {
+		args := []string{"explain", "--json", "--distro", "debian-12", "zzcallertool -x"}
+		if noServe {
+			args = append(args, "--no-serve")
+		}
+		_, out, errOut := runProcess(t, os.Args[0], env, args...)
+		var got answerlayer.ExplainResult
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %v\n%s%s", args, err, out, errOut)
+		}
+		if v := verdict(got); v != judge.Undocumented {
+			t.Errorf("%v with the tool on the caller's PATH: %s, want %s", args, v, judge.Undocumented)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -489,5 +490,133 @@ func TestTamperedCollectionMetadata(t *testing.T) {
 	}
 	if code, out, errOut := runCLI(t, "index", "query", "frob files recursively", "--json", "--full"); code != 0 || !strings.Contains(out, "Descend into directories") {
 		t.Errorf("query after init --force: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// swapVector copies the vector of frob's record whose id holds from onto
+// the one whose id holds onto, through the HTTP API of the Chroma at
+// base, as any local user could (issue 45, finding 1), and returns the
+// id rewritten.
+func swapVector(t *testing.T, base, from, onto string) string {
+	t.Helper()
+	colls := base + "/api/v2/tenants/default_tenant/databases/default_database/collections/"
+	var coll struct{ ID string }
+	chromaHTTP(t, http.MethodGet, colls+"cmdai_linux_debian-12", "", &coll)
+	var got struct {
+		IDs        []string    `json:"ids"`
+		Embeddings [][]float64 `json:"embeddings"`
+	}
+	chromaHTTP(t, http.MethodPost, colls+coll.ID+"/get", `{"where":{"command":"frob"},"include":["embeddings"]}`, &got)
+	src, dst := -1, -1
+	for i, id := range got.IDs {
+		switch {
+		case strings.Contains(id, from):
+			src = i
+		case strings.Contains(id, onto):
+			dst = i
+		}
+	}
+	if src < 0 || dst < 0 {
+		t.Fatalf("no %s and %s records among frob's: %v", from, onto, got.IDs)
+	}
+	vec, _ := json.Marshal(got.Embeddings[src])
+	chromaHTTP(t, http.MethodPost, colls+coll.ID+"/update", fmt.Sprintf(`{"ids":[%q],"embeddings":[%s]}`, got.IDs[dst], vec), nil)
+	return got.IDs[dst]
+}
+
+// semanticMatches are the ids and scores of the matches of a semantic
+// query's answer, in order.
+func semanticMatches(res answerlayer.QueryResult) []string {
+	var out []string
+	for _, c := range res.Commands {
+		for _, m := range c.Matches {
+			out = append(out, fmt.Sprintf("%s %.4f", m.ID, m.Score))
+		}
+	}
+	return out
+}
+
+// TestSwappedVectorNeverRanks (issue 45, finding 1): the vector of
+// frob's --color record copied onto its --recursive record through
+// Chroma's API (the record's text and metadata untouched) pulls
+// --recursive to the top of a semantic query for colour without the
+// vector's authenticator. Now serve (which asks Chroma for distances
+// only and compares each with the checked vector it holds) and the CLI
+// one-shot (which reads the hits' vectors and checks them), with or
+// without the keyword directory, answer as before the swap without
+// --recursive, the CLI saying once that records failed; status and
+// doctor count it tampered; export refuses it.
+func TestSwappedVectorNeverRanks(t *testing.T) {
+	smallIndex(t)
+	req := answerlayer.QueryRequest{Request: "colour the output always or never", K: 1, Mode: "semantic", Full: true}
+	// the one-shot answer (its model may run on another backend than
+	// serve's: each is compared with its own answer before the swap)
+	oneShot := func(what string) ([]string, string) {
+		t.Helper()
+		code, out, errOut := runProcess(t, os.Args[0], os.Environ(), "index", "query", req.Request, "-k", "1", "--mode", "semantic", "--json", "--full", "--no-serve")
+		var res answerlayer.QueryResult
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("%s: exit %d %v\n%s%s", what, code, err, out, errOut)
+		}
+		return semanticMatches(res), errOut
+	}
+	oneShotBefore, _ := oneShot("one-shot before the swap")
+	stop, c := startServe(t)
+	ctx := context.Background()
+	h, err := c.Health(ctx)
+	need(t, err)
+	before, err := c.Query(ctx, req)
+	need(t, err)
+	id := swapVector(t, h.ChromaURL, "color", "recursive")
+	without := func(ms []string) []string {
+		var out []string
+		for _, m := range ms {
+			if !strings.HasPrefix(m, id+" ") {
+				out = append(out, m)
+			}
+		}
+		if len(out) == len(ms) || len(out) == 0 {
+			t.Fatalf("before the swap, the semantic answer should hold %s among others: %v", id, ms)
+		}
+		return out
+	}
+	want := without(semanticMatches(before))
+	after, err := c.Query(ctx, req)
+	need(t, err)
+	if got := semanticMatches(after); !reflect.DeepEqual(got, want) {
+		t.Errorf("serve after the swap:\n%v\nwant the answer before it without %s:\n%v", got, id, want)
+	}
+	need(t, stop())
+
+	want = without(oneShotBefore)
+	check := func(what string) {
+		t.Helper()
+		got, errOut := oneShot(what)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n%v\nwant the answer before the swap without %s:\n%v", what, got, id, want)
+		}
+		if strings.Count(errOut, "failed verification") != 1 || !strings.Contains(errOut, "cmdai index init --force") {
+			t.Errorf("%s: stderr should say once that records failed, with the rebuild: %q", what, errOut)
+		}
+	}
+	check("one-shot")
+	kw, err := config.KeywordDir(os.Getenv)
+	need(t, err)
+	need(t, os.RemoveAll(kw))
+	check("one-shot, no keyword directory")
+
+	code, out, errOut := runCLI(t, "index", "status", "--json")
+	var js statuscmd.IndexStatus
+	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil {
+		t.Fatalf("index status --json: exit %d %v\n%s%s", code, err, out, errOut)
+	}
+	checkTampered(t, "index status --json", js)
+	code, out, _ = runCLI(t, "doctor", "--json", "--distro", "debian-12")
+	if ix := doctorReport(t, out)["index"]; code != cmdutil.ExitVerification || ix.Status != doctorcmd.StatusBad || !strings.Contains(ix.Detail, "tampered") {
+		t.Errorf("doctor: exit %d, index %+v", code, ix)
+	}
+	code, _, errOut = runCLI(t, "index", "export", t.TempDir(), "--distro", "debian-12")
+	if code == 0 || !strings.Contains(errOut, "failed verification") {
+		t.Errorf("export with a swapped vector: exit %d %s", code, errOut)
 	}
 }

@@ -1,7 +1,9 @@
-// Package recvec keeps the vectors of an index's option and example
-// records, in memory and in a file beside the keyword index, read from
-// the collection once: the option ranker's cosines for every answered
-// command without a round trip per query.
+// Package recvec keeps the vectors of an index's records, in memory and
+// in a file beside the keyword index, read from the collection once
+// (checked against their authenticators): the option ranker's cosines
+// for every answered command without a round trip per query, and what
+// each distance Chroma answers is compared with (Agrees), so that a
+// vector replaced on the server since is known without reading it.
 package recvec
 
 import (
@@ -35,7 +37,7 @@ type Source interface {
 
 // Vectors are the records' vectors, each quantised to int8 with its own
 // scale (cosines within about 0.01 of float32's; a quarter of the
-// memory: 6 MB for 15,000 records of 384 dimensions).
+// memory: 9.5 MB for 24,684 records of 384 dimensions).
 type Vectors struct {
 	rows  map[string]int
 	dims  int
@@ -55,7 +57,7 @@ var cache struct {
 	v  *Vectors
 }
 
-// Of returns the vectors of kw's option and example records: from
+// Of returns the vectors of kw's records: from
 // memory, else from the file in dir an earlier process wrote for this
 // build of the collection (its name, build time, count and model), else
 // read from src (a few seconds for a whole machine's index, once per
@@ -75,7 +77,7 @@ func Of(ctx context.Context, kw *bm25.Index, src Source, dir string) (*Vectors, 
 			return nil, err
 		}
 		h := sha256.New()
-		fmt.Fprintf(h, "cmdai-recvec-v1\x00%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00", src.Name(), meta.BuiltAt.UTC().Format(time.RFC3339Nano), n, meta.Chunks, meta.ModelSHA256, len(ids))
+		fmt.Fprintf(h, "cmdai-recvec-v2\x00%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00", src.Name(), meta.BuiltAt.UTC().Format(time.RFC3339Nano), n, meta.Chunks, meta.ModelSHA256, len(ids))
 		path = filepath.Join(dir, src.Name()+"-records-"+hex.EncodeToString(h.Sum(nil)[:8])+".vec")
 	}
 	v, err := read(path, ids)
@@ -92,13 +94,11 @@ func Of(ctx context.Context, kw *bm25.Index, src Source, dir string) (*Vectors, 
 	return v, nil
 }
 
-// recordIDs are the ids of kw's option and example records, sorted.
+// recordIDs are the ids of kw's records, sorted.
 func recordIDs(kw *bm25.Index) []string {
-	var ids []string
+	ids := make([]string, kw.Len())
 	for i := range kw.Len() {
-		if _, md := kw.Chunk(i); md.Kind == index.KindOption || md.Kind == index.KindExample {
-			ids = append(ids, kw.ID(i))
-		}
+		ids[i] = kw.ID(i)
 	}
 	sort.Strings(ids)
 	return ids
@@ -110,12 +110,12 @@ func fetch(ctx context.Context, src Source, ids []string) (*Vectors, error) {
 		part := ids[start:min(len(ids), start+batch)]
 		got, err := src.Embeddings(ctx, part)
 		if err != nil {
-			return nil, fmt.Errorf("read the option and example records' vectors: %w", err)
+			return nil, fmt.Errorf("read the records' vectors: %w", err)
 		}
 		for _, id := range part {
 			vec, ok := got[id]
 			if !ok || len(vec) == 0 {
-				continue // gone since the keyword index was built: no cosine
+				continue // gone since the keyword index was built, or failed its check: no cosine
 			}
 			if v.dims == 0 {
 				v.dims = len(vec)
@@ -167,6 +167,21 @@ func (v *Vectors) Cosine(id string, vec []float32) (float64, bool) {
 	return dot / math.Sqrt(nq*nv), true
 }
 
+// DistanceTolerance is how far a distance Chroma answers may be from the
+// one of the vector held (int8, within about 0.01; the largest seen on
+// this machine's index is in BENCHMARKS.md) before Agrees says the
+// server's vector is not the one sealed.
+const DistanceTolerance = 0.03
+
+// Agrees says whether distance, Chroma's cosine distance between vec
+// and record id's vector, is the one of the vector v holds, which passed
+// its check when it was read: false when it is not, or v holds none
+// (the record failed its check then).
+func (v *Vectors) Agrees(id string, vec []float32, distance float64) bool {
+	c, ok := v.Cosine(id, vec)
+	return ok && math.Abs((1-distance)-c) <= DistanceTolerance
+}
+
 // Len is how many records' vectors v holds.
 func (v *Vectors) Len() int { return len(v.scale) }
 
@@ -174,7 +189,7 @@ func (v *Vectors) Len() int { return len(v.scale) }
 // order (-1: none held) and, for each held, its scale (float32) and its
 // dims int8 values; little-endian. The ids are not stored: the file's
 // name covers the build they come from, and their count is checked.
-const magic = "cmdai-recvec1\n"
+const magic = "cmdai-recvec2\n"
 
 func write(path string, v *Vectors, ids []string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -38,9 +38,10 @@ func testIndex() *bm25.Index {
 	return bm25.Build([]bm25.Doc{doc("tar#NAME", index.KindSummary), doc("tar#-x", index.KindOption), doc("tar#-C", index.KindOption), doc("tar#EX1", index.KindExample)})
 }
 
-// The option and example records' vectors are read once, kept in a file
-// that a later process reads instead, and give cosines within
-// quantisation of float32's; a summary record's is not kept.
+// Every record's vector is read once, kept in a file that a later
+// process reads instead, and gives cosines within quantisation of
+// float32's; Agrees holds for a distance within tolerance of the kept
+// vector's, not for another, nor for a record without one.
 func TestOfReadsOnceAndKeepsAFile(t *testing.T) {
 	dir := t.TempDir()
 	s := &src{vecs: map[string][]float32{
@@ -51,15 +52,19 @@ func TestOfReadsOnceAndKeepsAFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.reads != 1 || v.Len() != 2 {
-		t.Fatalf("%d reads, %d vectors: want 1 read, the two options' vectors", s.reads, v.Len())
+	if s.reads != 1 || v.Len() != 3 {
+		t.Fatalf("%d reads, %d vectors: want 1 read, the three records' vectors", s.reads, v.Len())
 	}
 	q := []float32{1, 0, 0}
 	if c, ok := v.Cosine("tar#-x", q); !ok || math.Abs(c-0.6) > 0.01 {
 		t.Errorf("cosine of -x %v %v, want 0.6", c, ok)
 	}
-	if _, ok := v.Cosine("tar#NAME", q); ok {
-		t.Errorf("a summary's vector is kept")
+	if c, ok := v.Cosine("tar#NAME", q); !ok || math.Abs(c-1) > 0.01 {
+		t.Errorf("cosine of the summary %v %v, want 1", c, ok)
+	}
+	if !v.Agrees("tar#-x", q, 0.4+DistanceTolerance/2) || v.Agrees("tar#-x", q, 0.1) || v.Agrees("tar#EX1", q, 0.5) {
+		t.Errorf("Agrees: within tolerance %v, off by 0.3 %v, no vector %v; want true, false, false",
+			v.Agrees("tar#-x", q, 0.4+DistanceTolerance/2), v.Agrees("tar#-x", q, 0.1), v.Agrees("tar#EX1", q, 0.5))
 	}
 	if _, ok := v.Cosine("tar#EX1", q); ok {
 		t.Errorf("a record without a vector has a cosine")
@@ -74,7 +79,7 @@ func TestOfReadsOnceAndKeepsAFile(t *testing.T) {
 	}
 	kw2 := testIndex()
 	v3, err := Of(context.Background(), kw2, s, dir)
-	if err != nil || s.reads != 1 || v3.Len() != 2 {
+	if err != nil || s.reads != 1 || v3.Len() != 3 {
 		t.Fatalf("from the file: %v, %d reads, %d vectors", err, s.reads, v3.Len())
 	}
 	if c, _ := v3.Cosine("tar#-C", []float32{0, 0, 2}); math.Abs(c-1) > 1e-6 {

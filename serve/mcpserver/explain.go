@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -55,7 +56,8 @@ func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn
 	if err := (answer.ExplainRequest{Line: line}).Check(answer.Limits{}); err != nil {
 		return nil, answer.ExplainResult{}, fmt.Errorf("%w: check one command line at a time", err)
 	}
-	res, err := t.a.Explain(ctx, answer.ExplainRequest{Line: line})
+	// the agent's $PATH (cmdai mcp's own), not a background serve's
+	res, err := t.a.Explain(ctx, answer.ExplainRequest{Line: line, Path: os.Getenv("PATH")})
 	if err != nil {
 		return nil, answer.ExplainResult{}, err
 	}

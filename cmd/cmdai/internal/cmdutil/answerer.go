@@ -76,7 +76,7 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 	if ruledOut {
 		return a
 	}
-	finder := &serve.Finder{Distro: auto.Distro, Once: true, Dial: func(ctx context.Context) (serve.Conn, bool) {
+	finder := &serve.Finder{Distro: auto.Distro, Once: true, OtherBuild: f.OtherBuild, Dial: func(ctx context.Context) (serve.Conn, bool) {
 		c, ok := f.ServeClient(ctx)
 		if !ok {
 			return nil, false

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
@@ -64,7 +65,7 @@ func fakeServe(t *testing.T, dials *int) func(context.Context) (*serve.Client, b
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/health", func(w http.ResponseWriter, _ *http.Request) {
-		reply(w, 200, serve.Health{OK: true, Collection: "cmdai_linux_debian-12"})
+		reply(w, 200, serve.Health{OK: true, Collection: "cmdai_linux_debian-12", Build: buildid.Self()})
 	})
 	mux.HandleFunc("/v1/query", func(w http.ResponseWriter, r *http.Request) {
 		var q answer.QueryRequest

@@ -10,7 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/autostart"
 )
 
@@ -109,6 +111,18 @@ func (f *Factory) startServe(idle time.Duration, distroID string) (int, error) {
 	return autostart.Start(autostart.Spec{Exe: exe, Args: args, Socket: socket, Log: log})
 }
 
+// buildOf names serve's build for ServeState, and whether it is this
+// cmdai's (a door uses only a serve of its own build).
+func buildOf(h serve.Health) string {
+	switch h.Build {
+	case buildid.Self():
+		return "this cmdai's build"
+	case "":
+		return "a build before builds were named, not this cmdai's: its answers are not used"
+	}
+	return fmt.Sprintf("build %s, not this cmdai's (%s): its answers are not used", h.Build, buildid.Self())
+}
+
 // ServeState describes the serve of this data home for status and
 // doctor: its pid, how it started, when it exits if idle, and how to stop
 // it; or that none runs, and whether the next read command starts one.
@@ -124,7 +138,7 @@ func (f *Factory) ServeState(ctx context.Context, o AutoServeOptions) string {
 			if !h.IdleUntil.IsZero() {
 				idle = "exits if idle at " + h.IdleUntil.Local().Format("15:04:05")
 			}
-			return fmt.Sprintf("pid %d on %s, %s, %s (`cmdai serve --stop` stops it)", h.PID, c.Socket(), how, idle)
+			return fmt.Sprintf("pid %d on %s, %s, %s, %s (`cmdai serve --stop` stops it)", h.PID, c.Socket(), how, idle, buildOf(h))
 		}
 	}
 	if why := f.AutoServeOff(o); why != "" {

@@ -15,6 +15,7 @@ package cmdutil
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cmdai/cmdai/chroma/connect"
@@ -54,8 +55,13 @@ type Factory struct {
 	// exiting after idle without a request, and gives its pid
 	// (autostart.ErrRunning: one runs already).
 	StartServe func(idle time.Duration, distroID string) (int, error)
+	// StopServe sends SIGTERM to the serve on socket, which says it is
+	// pid, when the kernel agrees (SocketPeer); it does not wait.
+	StopServe func(socket string, pid int) error
 	// Batch is --batch-mode (the app sets it before a command runs).
 	Batch bool
+
+	otherBuildOnce sync.Once
 }
 
 // NewFactory is the Factory of a cmdai process: io its terminal, getenv
@@ -67,6 +73,7 @@ func NewFactory(io *IOStreams, getenv func(string) string, version string) *Fact
 	f.Embedder = f.embedder
 	f.ServeClient = f.serveClient
 	f.StartServe = f.startServe
+	f.StopServe = stopServe
 	return f
 }
 

@@ -2,7 +2,9 @@ package cmdutil
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,4 +53,54 @@ func (f *Factory) serveLease(ctx context.Context, dataDir string) (string, io.Cl
 		return "", nil, true, err
 	}
 	return lease.ChromaURL, lease, true, nil
+}
+
+// stopServe sends SIGTERM to the serve listening on socket, which says
+// it is pid: only when the kernel says the socket's process is that pid
+// and this user's (SocketPeer; where it cannot tell, the pid is taken as
+// said).
+func stopServe(socket string, pid int) error {
+	peer, err := SocketPeer(socket)
+	if err != nil {
+		return err
+	}
+	if peer != 0 && peer != pid {
+		return fmt.Errorf("the process on %s is pid %d but says it is pid %d: not stopped (stop it yourself if it is yours)", socket, peer, pid)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stop cmdai serve (pid %d): %w", pid, err)
+	}
+	return nil
+}
+
+// OtherBuild is what a door does about a running serve of another build
+// than its own (serve.Finder.OtherBuild): its answers are never used. A
+// background one (started by a command) is stopped (StopServe), so that
+// one of this build replaces it; one started by hand is left to its
+// owner. Either way the door answers itself and says so, once a process.
+func (f *Factory) OtherBuild(socket string, h serve.Health) bool {
+	var stopErr error
+	stopped := false
+	if h.Background && f.StopServe != nil {
+		stopErr = f.StopServe(socket, h.PID)
+		stopped = stopErr == nil
+	}
+	if f.IO == nil {
+		return stopped
+	}
+	f.otherBuildOnce.Do(func() {
+		build := h.Build
+		if build == "" {
+			build = "one from before builds were named"
+		}
+		switch {
+		case stopped:
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) is of another build (%s) than this cmdai: stopped it; answering here, and a serve of this build starts for the next calls\n", h.PID, build)
+		case stopErr != nil:
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) is of another build (%s) than this cmdai and could not be stopped (%v): answering here\n", h.PID, build, stopErr)
+		default:
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the running serve (pid %d) is of another build (%s) than this cmdai: answering here; restart it with this cmdai (`cmdai serve --stop`, then `cmdai serve`) to answer fast again\n", h.PID, build)
+		}
+	})
+	return stopped
 }

@@ -146,7 +146,7 @@ func runExplain(ctx context.Context, opts *Options, a answer.Answerer) error {
 
 // request is the line to judge, as serve and the MCP tool take it too.
 func (opts *Options) request() answer.ExplainRequest {
-	return answer.ExplainRequest{Line: opts.Line, Distro: opts.Distro, Strict: opts.Strict}
+	return answer.ExplainRequest{Line: opts.Line, Distro: opts.Distro, Strict: opts.Strict, Path: opts.Getenv("PATH")}
 }
 
 // answerer is who judges the line: a running serve, unless --no-serve or

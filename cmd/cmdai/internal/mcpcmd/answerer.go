@@ -107,7 +107,7 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 		return info.CollectionName(), local.OnPath, err
 	}}
 	pc := answer.ServeFirst{Local: degraded}
-	sc := &serve.Finder{Dial: p.dial, Resolve: p.resolve, Distro: opts.Distro}
+	sc := &serve.Finder{Dial: p.dial, Resolve: p.resolve, Distro: opts.Distro, OtherBuild: opts.Factory.OtherBuild}
 	wctx, stopWatch := context.WithCancel(ctx)
 	// another Chroma, model or reranker than serve's: serve cannot answer
 	// as we would (the rule `index query` follows too)

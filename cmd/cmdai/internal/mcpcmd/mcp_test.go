@@ -15,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/serve"
@@ -117,7 +118,7 @@ func (f *fakeServe) Health(context.Context) (serve.Health, error) {
 	if f.gone {
 		return serve.Health{}, errors.New("connection refused")
 	}
-	return serve.Health{OK: true, Collection: f.collection}, nil
+	return serve.Health{OK: true, Collection: f.collection, Build: buildid.Self()}, nil
 }
 
 func (f *fakeServe) Socket() string { return "/run/cmdai.sock" }

@@ -77,15 +77,8 @@ func RunStop(ctx context.Context, opts *ServeOptions) error {
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUnreachable, fmt.Errorf("ask the serve on %s for its pid: %w", socket, err))
 	}
-	peer, err := socketPeer(socket)
-	if err != nil {
+	if err := opts.StopServe(socket, h.PID); err != nil {
 		return fmt.Errorf("cmdai serve --stop: %w", err)
-	}
-	if peer != 0 && peer != h.PID {
-		return fmt.Errorf("cmdai serve --stop: the process on %s is pid %d but says it is pid %d: not stopped (stop it yourself if it is yours)", socket, peer, h.PID)
-	}
-	if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil {
-		return fmt.Errorf("stop cmdai serve (pid %d): %w", h.PID, err)
 	}
 	for deadline := time.Now().Add(stopWait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if err := syscall.Kill(h.PID, 0); errors.Is(err, syscall.ESRCH) {

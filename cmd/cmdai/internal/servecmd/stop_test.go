@@ -41,7 +41,7 @@ func fakeServe(t *testing.T, pid int) string {
 // `sleep` of ours, which a hostile socket could name) is refused and
 // that process lives on.
 func TestStopSignalsOnlyTheSocketsOwnProcess(t *testing.T) {
-	if got, err := socketPeer(fakeServe(t, 1)); err != nil || got != os.Getpid() {
+	if got, err := cmdutil.SocketPeer(fakeServe(t, 1)); err != nil || got != os.Getpid() {
 		t.Errorf("socketPeer = %d, %v; want this process, %d", got, err, os.Getpid())
 	}
 

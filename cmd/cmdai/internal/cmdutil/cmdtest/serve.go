@@ -7,24 +7,37 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/shown"
 	"github.com/cmdai/cmdai/serve"
 )
 
 // Serve is a running serve for a unit test: it listens on a Unix socket,
-// holds collection, and answers every call with a result from "serve"
+// holds collection, is of the test binary's build, and answers every call with a result from "serve"
 // (a query's and explain's Collection, a doc's Description, a status's
 // Holder), counting the calls it answered.
 type Serve struct {
 	Socket string
 	// Answered counts the queries, docs, explain and status calls.
 	Answered atomic.Int64
+
+	mu     sync.Mutex
+	health serve.Health
+}
+
+// SetHealth changes what s says of itself (its build: this test
+// binary's by default).
+func (s *Serve) SetHealth(edit func(h *serve.Health)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	edit(&s.health)
 }
 
 // NewServe starts a Serve holding collection until the test ends.
@@ -35,7 +48,7 @@ func NewServe(t *testing.T, collection string) *Serve {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	s := &Serve{Socket: filepath.Join(dir, "s")}
+	s := &Serve{Socket: filepath.Join(dir, "s"), health: serve.Health{OK: true, Collection: collection, Build: buildid.Self()}}
 	ln, err := net.Listen("unix", s.Socket)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +59,10 @@ func NewServe(t *testing.T, collection string) *Serve {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/health", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(serve.Health{OK: true, Collection: collection})
+		s.mu.Lock()
+		h := s.health
+		s.mu.Unlock()
+		json.NewEncoder(w).Encode(h)
 	})
 	mux.HandleFunc("/v1/query", func(w http.ResponseWriter, r *http.Request) {
 		var q answer.QueryRequest

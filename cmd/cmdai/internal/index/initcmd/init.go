@@ -243,6 +243,10 @@ func printInit(opts *InitOptions, conn *connect.Connection, sum builder.Summary,
 			fmt.Fprintf(out, "            %s: %s\n", f.Command, index.FailureText(f.Error))
 		}
 	}
+	for _, c := range sum.Cut {
+		// indexed in part: its answers may lack what was not read
+		fmt.Fprintf(out, "  cut:      %s (%s): %s\n", c.Command, c.Page, c.Error)
+	}
 	fmt.Fprintf(out, "next: cmdai index query \"find files modified today\"\n")
 	return nil
 }

@@ -80,6 +80,9 @@ func (p *textScanPrinter) Done() error {
 		if r.Status == pages.StatusFailed && r.AliasOf == "" {
 			fmt.Fprintf(p.out, "failed: %s (%s): %s\n", r.Command, dash(r.ManPage), r.Error)
 		}
+		if r.Cut != "" {
+			fmt.Fprintf(p.out, "cut: %s (%s): %s\n", r.Command, dash(r.ManPage), r.Cut)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package servecmd
+package cmdutil
 
 import (
 	"fmt"
@@ -11,11 +11,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// socketPeer is the pid of the process listening on socket, as the
-// kernel tells it (SO_PEERCRED), not as that process says: --stop sends
-// its signal only to a serve of this user. A socket someone else made
+// SocketPeer is the pid of the process listening on socket, as the
+// kernel tells it (SO_PEERCRED), not as that process says: --stop (and a
+// door replacing a serve of another build, StopServe) sends its signal
+// only to a serve of this user. A socket someone else made
 // (the /tmp fallback is shared) cannot name a pid for us to kill.
-func socketPeer(socket string) (int, error) {
+func SocketPeer(socket string) (int, error) {
 	c, err := net.DialTimeout("unix", socket, 2*time.Second)
 	if err != nil {
 		return 0, err
