@@ -143,6 +143,11 @@ func (t *target) finish(ctx context.Context, store *chroma.Store, name string, s
 	}
 	s.sum.Records = n
 	meta.Complete, meta.Commands, meta.Chunks, meta.Skipped, meta.Failed = true, s.sum.Commands+s.sum.Subcommands+docs, n, s.skipped, s.failed
+	if t.name == name {
+		// updated in place: the records it did not rewrite keep their
+		// origin (a rebuild aside, init --force, is this machine's own)
+		meta.ImportedFrom, meta.Unsigned = t.old.ImportedFrom, t.old.Unsigned
+	}
 	if len(s.only) > 0 && len(t.held) > 0 {
 		// a partial build: the other commands are still there
 		if meta.Commands, err = countCommands(ctx, t.coll); err != nil {

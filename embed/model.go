@@ -1,17 +1,15 @@
 package embed
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/cmdai/cmdai/internal/filehash"
 	"github.com/cmdai/cmdai/internal/safefile"
 )
 
@@ -165,16 +163,8 @@ func safeName(name string) bool {
 }
 
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := filehash.SHA256(path)
+	return sum, err
 }
 
 // WriteManifest hashes the files in dir and writes a manifest for them

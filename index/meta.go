@@ -31,6 +31,8 @@ const (
 	metaProseBudget   = "prose_budget"
 	metaSkipped       = "skipped"
 	metaFailed        = "failed"
+	metaImportedFrom  = "imported_from"
+	metaUnsigned      = "unsigned"
 )
 
 // Meta is an index's collection metadata.
@@ -58,17 +60,29 @@ type Meta struct {
 	// chunked, with why (FailureText), for `index status --detailed`.
 	// Collections built before it was kept have none.
 	Failed map[string]string `json:"failed,omitempty"`
+	// ImportedFrom says where an imported index came from (the tarball,
+	// its checksums, the key that signed them, when): "" for one built
+	// here. Unsigned: no signature this cmdai verified vouched for it
+	// (`index import --allow-unsigned`): its records are only as
+	// trustworthy as that file, until `cmdai index init --force`
+	// rebuilds them here. A refresh in place keeps both.
+	ImportedFrom string `json:"imported_from,omitempty"`
+	Unsigned     bool   `json:"unsigned,omitempty"`
 }
 
 // Map is the form Chroma stores.
 func (m Meta) Map() map[string]any {
-	return map[string]any{
+	md := map[string]any{
 		metaModel: m.Model, metaDims: m.Dims, metaModelSHA: m.ModelSHA256, metaModelVariant: m.ModelVariant,
 		metaToolVersion: m.ToolVersion, metaSchemaVersion: m.SchemaVersion, metaDistro: m.Distro, metaOS: m.OS,
 		metaBuiltAt: m.BuiltAt.UTC().Format(time.RFC3339), metaComplete: m.Complete,
 		metaCommands: m.Commands, metaChunks: m.Chunks, metaProseBudget: m.ProseBudget,
 		metaSkipped: encodeSkipped(m.Skipped), metaFailed: encodeFailed(m.Failed),
 	}
+	if m.ImportedFrom != "" || m.Unsigned {
+		SetOrigin(md, m.ImportedFrom, m.Unsigned)
+	}
+	return md
 }
 
 // ParseMeta reads collection metadata back; missing keys stay zero.
@@ -95,7 +109,29 @@ func ParseMeta(md map[string]any) Meta {
 	if s, ok := md[metaFailed].(string); ok {
 		m.Failed = decodeFailed(s)
 	}
+	m.ImportedFrom, _ = md[metaImportedFrom].(string)
+	m.Unsigned, _ = md[metaUnsigned].(bool)
 	return m
+}
+
+// Exported is collection metadata md as an export carries it: without
+// where this machine's copy came from (SetOrigin), which is the
+// importing machine's to say.
+func Exported(md map[string]any) map[string]any {
+	out := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != metaImportedFrom && k != metaUnsigned {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// SetOrigin records in collection metadata md where an import came from
+// and whether a verified signature vouched for it (Meta.ImportedFrom,
+// Meta.Unsigned), replacing whatever the tarball said of itself.
+func SetOrigin(md map[string]any, from string, unsigned bool) {
+	md[metaImportedFrom], md[metaUnsigned] = from, unsigned
 }
 
 // encodeFailed writes the failures as a JSON object in a string: Chroma

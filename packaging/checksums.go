@@ -3,7 +3,6 @@ package packaging
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cmdai/cmdai/internal/filehash"
 	"github.com/cmdai/cmdai/internal/safefile"
 )
 
@@ -19,20 +19,8 @@ func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 // ChecksumSuffix names the checksums file beside a tarball.
 const ChecksumSuffix = ".sha256"
 
-// FileSHA256 hashes a file.
-func FileSHA256(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", n, fmt.Errorf("read %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
+// FileSHA256 hashes a file (filehash.SHA256).
+var FileSHA256 = filehash.SHA256
 
 // WriteChecksumFile writes path + ".sha256" in sha256sum format, so that
 // `sha256sum -c` in its directory verifies the tarball.

@@ -215,8 +215,12 @@ func (l *LeaseHolder) Close() error {
 
 // Lease takes the write lease, waiting for the queries in flight (and a
 // previous writer) to finish. It lasts until Close, or the process's end.
-func (c *Client) Lease(ctx context.Context) (*LeaseHolder, error) {
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, c.base+"/v1/lease", nil)
+func (c *Client) Lease(ctx context.Context, read bool) (*LeaseHolder, error) {
+	path := "/v1/lease"
+	if read {
+		path += "?read=true"
+	}
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, c.base+path, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -329,16 +329,35 @@ func (s *Server) handleLease(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusBadGateway, Message: "cmdai serve runs without Chroma and has none to lend a writer (" + h.DegradedReason + "); start Chroma or fix --chroma-url, or run the writer with --no-serve", ExitCode: 4})
 		return
 	}
-	if err := s.gate.Lock(r.Context()); err != nil {
-		return // the writer left while waiting
+	read := r.URL.Query().Get("read")
+	if read != "" && read != "true" {
+		writeError(w, badRequest("read=%q: give read=true for a reader's lease, or nothing for a writer's", read))
+		return
 	}
-	defer s.gate.Unlock()
+	if read == "true" {
+		// a reader (a one-shot answer, status, doctor, export): in as a
+		// query is, so writers wait for it, but nothing to reload after
+		if err := s.enter(r.Context()); err != nil {
+			writeError(w, err)
+			return
+		}
+		defer s.gate.Leave()
+	} else {
+		if err := s.gate.Lock(r.Context()); err != nil {
+			return // the writer left while waiting
+		}
+		defer s.gate.Unlock()
+	}
 	// The lease outlives the server's read timeout.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	h := s.b.Where()
 	writeJSON(w, http.StatusOK, Lease{ChromaURL: h.ChromaURL, DataDir: h.DataDir})
 	rc.Flush()
+	if read == "true" {
+		<-r.Context().Done()
+		return
+	}
 	s.opts.Logf("a writer holds the index")
 	<-r.Context().Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

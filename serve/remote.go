@@ -153,6 +153,11 @@ type Finder struct {
 	// start one of its own build; else it answers itself and starts none).
 	// nil: answer here, start none.
 	OtherBuild func(socket string, h Health) (stopped bool)
+	// Held says whether a serve holds its lock although Dial found none
+	// answering (it waited for one starting): stopped or frozen. The door
+	// then answers itself at once, waiting for nothing, starting none
+	// (nil: never).
+	Held func() bool
 
 	mu         sync.Mutex
 	c          Conn
@@ -166,6 +171,9 @@ func (f *Finder) Answerer(ctx context.Context) (answer.Answerer, func(error), bo
 	defer f.mu.Unlock()
 	if f.c == nil {
 		c, ok := f.Dial(ctx)
+		if !ok && f.Held != nil && f.Held() {
+			return notHeld{}, func(error) {}, true
+		}
 		if !ok {
 			return nil, nil, false
 		}

@@ -148,3 +148,25 @@ func TestRemoteStatusOfServesCurrent(t *testing.T) {
 		t.Errorf("status: %+v %v", st, err)
 	}
 }
+
+// TestFinderAnswersHereBesideAFrozenServe (issue 45, finding 12): when
+// no serve answers but one holds its lock (stopped or frozen: Dial has
+// already waited for one starting), the door answers itself at once:
+// the Finder gives an Answerer that is never serve's (answer.ErrNotHeld),
+// so that ServeFirst asks Local without waiting and starts no serve.
+// With no serve holding the lock, there is none.
+func TestFinderAnswersHereBesideAFrozenServe(t *testing.T) {
+	held := true
+	f := &Finder{Dial: func(context.Context) (Conn, bool) { return nil, false }, Held: func() bool { return held }}
+	a, done, ok := f.Answerer(context.Background())
+	if !ok || a == nil || done == nil {
+		t.Fatalf("beside a frozen serve: %v %v; want an Answerer that sends the call here", a, ok)
+	}
+	if _, err := a.Query(context.Background(), answer.QueryRequest{Request: "x", K: 1}); !errors.Is(err, answer.ErrNotHeld) {
+		t.Errorf("its answer: %v; want answer.ErrNotHeld", err)
+	}
+	held = false
+	if _, _, ok := f.Answerer(context.Background()); ok {
+		t.Error("no serve at all: the Finder found one")
+	}
+}

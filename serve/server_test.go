@@ -428,7 +428,7 @@ func TestLease(t *testing.T) {
 	b := &fakeBackend{}
 	socket, _ := start(t, b, Options{QueryWait: 30 * time.Second})
 	c := dial(t, socket)
-	l, err := c.Lease(context.Background())
+	l, err := c.Lease(context.Background(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestLease(t *testing.T) {
 func TestQueryWaitEnds(t *testing.T) {
 	socket, _ := start(t, &fakeBackend{}, Options{QueryWait: 100 * time.Millisecond})
 	c := dial(t, socket)
-	l, err := c.Lease(context.Background())
+	l, err := c.Lease(context.Background(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +532,7 @@ func TestLeaseRefusedWhenDegraded(t *testing.T) {
 		t.Errorf("health: %+v %v; want degraded with a reason and no data dir", h, err)
 	}
 	var se *Error
-	l, err := c.Lease(context.Background())
+	l, err := c.Lease(context.Background(), false)
 	if !errors.As(err, &se) || se.Status != 502 || se.ExitCode != 4 || !strings.Contains(se.Message, "without Chroma") || !strings.Contains(se.Message, "no heartbeat") {
 		t.Errorf("lease without Chroma: %v; want 502, exit code 4 and why", err)
 	}
@@ -540,7 +540,7 @@ func TestLeaseRefusedWhenDegraded(t *testing.T) {
 		l.Close()
 	}
 	b.down.Store(false)
-	l, err = c.Lease(context.Background())
+	l, err = c.Lease(context.Background(), false)
 	if err != nil || l.DataDir != "/data" {
 		t.Fatalf("lease with Chroma back: %+v %v", l, err)
 	}
@@ -620,5 +620,56 @@ func TestDialGivesUpOnAFrozenServe(t *testing.T) {
 	}
 	if took > dialTimeout+2*time.Second {
 		t.Errorf("Dial of a frozen serve took %s; want one health timeout (%s), not the start wait (%s)", took, dialTimeout, StartWait)
+	}
+}
+
+// TestReadLease (issue 45, finding 18): a reader's lease (a one-shot
+// answer, status, doctor, export run beside serve) lends serve's Chroma
+// without holding its queries or making it reload after: a query
+// meanwhile is answered at once, from the index as loaded; a writer's
+// lease waits for the reader; a bad read value is 400.
+func TestReadLease(t *testing.T) {
+	b := &fakeBackend{}
+	socket, _ := start(t, b, Options{QueryWait: 30 * time.Second})
+	c := dial(t, socket)
+	l, err := c.Lease(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ChromaURL != "http://127.0.0.1:1" || l.DataDir != "/data" {
+		t.Errorf("read lease: %+v", l.Lease)
+	}
+	if h, _ := c.Health(context.Background()); h.Writing {
+		t.Errorf("health during a read lease says writing: %+v", h)
+	}
+	began := time.Now()
+	if _, err := dial(t, socket).Query(context.Background(), answer.QueryRequest{Request: "find"}); err != nil || time.Since(began) > 2*time.Second {
+		t.Errorf("query during a read lease: %v after %s; want an answer at once", err, time.Since(began))
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		w, err := dial(t, socket).Lease(context.Background(), false)
+		if err == nil {
+			w.Close()
+		}
+		wrote <- err
+	}()
+	select {
+	case err := <-wrote:
+		t.Errorf("a writer's lease during a read lease: %v; want it to wait", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	l.Close()
+	if err := <-wrote; err != nil {
+		t.Errorf("the writer's lease after the reader: %v", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); b.reloads.Load() != 1 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	}
+	if n := b.reloads.Load(); n != 1 {
+		t.Errorf("%d reloads; want the writer's one, none for the reader", n)
+	}
+	status, body := post(t, socket, "/v1/lease?read=yes", "")
+	if status != 400 || !strings.Contains(body, "read=true") {
+		t.Errorf("read=yes: %d %s", status, body)
 	}
 }

@@ -112,6 +112,9 @@ type FileOptions struct {
 	Validate   bool
 	WriteBatch int
 	Progress   func(done, total int)
+	// From and Unsigned are as in ImportOptions.
+	From     string
+	Unsigned bool
 }
 
 // ImportFile imports the tarball at path (see Import), its manifest
@@ -145,7 +148,7 @@ func ImportFile(ctx context.Context, path string, o FileOptions) (packaging.Mani
 		}
 		store = conn.Store
 	}
-	return Import(ctx, store, f, ImportOptions{Check: checked, Validate: o.Validate, WriteBatch: o.WriteBatch, Progress: o.Progress})
+	return Import(ctx, store, f, ImportOptions{Check: checked, Validate: o.Validate, WriteBatch: o.WriteBatch, Progress: o.Progress, From: o.From, Unsigned: o.Unsigned})
 }
 
 // readManifest reads the manifest of the tarball at path (its first

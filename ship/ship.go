@@ -62,7 +62,7 @@ func Export(ctx context.Context, coll *chroma.Collection, w io.Writer, chromaVer
 		Distro: meta.Distro, OS: meta.OS, Collection: coll.Name(),
 		Model:       packaging.Model{Name: meta.Model, Dims: meta.Dims, SHA256: meta.ModelSHA256, Variant: meta.ModelVariant},
 		ToolVersion: meta.ToolVersion, ChromaVersion: chromaVersion,
-		Commands: len(names), BuiltAt: meta.BuiltAt, SourceCommands: names, CollectionMetadata: md,
+		Commands: len(names), BuiltAt: meta.BuiltAt, SourceCommands: names, CollectionMetadata: index.Exported(md),
 	}
 	if len(packages) > 0 {
 		m.Packages = packages
@@ -92,6 +92,12 @@ type ImportOptions struct {
 	// Progress is called after each batch written.
 	Progress func(done, total int)
 	Limits   packaging.Limits
+	// From says where the tarball came from, and Unsigned that no
+	// verified signature vouched for it: sealed into the index's
+	// metadata (index.SetOrigin), so that status tells an unsigned
+	// import from what this machine built.
+	From     string
+	Unsigned bool
 }
 
 // Import loads a tarball into a collection atomically: the records go into
@@ -136,6 +142,7 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 			}
 			tmpName = target + swap.ImportSuffix
 			md := index.Placed(m.CollectionMetadata, to.Distro, to.OS)
+			index.SetOrigin(md, o.From, o.Unsigned)
 			index.SetComplete(md, false) // until every record is in
 			tmp, err = store.CreateCollection(ctx, tmpName, md)
 			return err
@@ -166,7 +173,9 @@ func Import(ctx context.Context, store *chroma.Store, r io.Reader, o ImportOptio
 		}
 	}
 	if err == nil && !o.Validate {
-		err = tmp.SetMetadata(ctx, index.Placed(m.CollectionMetadata, to.Distro, to.OS))
+		md := index.Placed(m.CollectionMetadata, to.Distro, to.OS)
+		index.SetOrigin(md, o.From, o.Unsigned)
+		err = tmp.SetMetadata(ctx, md)
 	}
 	if err != nil {
 		if tmp != nil {

@@ -58,15 +58,30 @@ func (w *Index) holds(id string) error {
 func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool) (T, error) {
 	var zero T
 	w.mu.RLock()
-	defer w.mu.RUnlock()
-	if w.openErr != nil {
+	// Chroma lost (lose): the searcher stays for what needs no Chroma
+	// (a keyword query, from the keyword index in memory, whole); the
+	// rest fails on the closed connection and gets Chroma's error
+	lost := w.retry.down != nil && w.s.Keywords != nil
+	if w.openErr != nil && !lost {
+		defer w.mu.RUnlock()
 		return zero, w.openErr
 	}
 	res, err := fromIndex(w.s, w.docs)
+	if err != nil && lost {
+		defer w.mu.RUnlock()
+		return zero, w.openErr
+	}
+	var gone error
 	if err != nil && ctx.Err() == nil && check(err) {
-		if gone := w.chromaGone(ctx); gone != nil {
-			return zero, gone
-		}
+		gone = w.chromaGone(ctx)
+	}
+	w.mu.RUnlock()
+	if gone != nil {
+		// serve runs degraded from now (health says so) and its retry
+		// starts Chroma again, without waiting for a writer to find it
+		// dead (issue 45, finding 11)
+		w.lose(gone, "answering a request")
+		return zero, gone
 	}
 	return res, err
 }
@@ -75,9 +90,8 @@ func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Sear
 // answering (then the query is answered keyword-only from disk): nil
 // when it answers, so the failure was something else. The next query
 // tries Chroma first again, so a --chroma-url server that comes back is
-// used again; a private server that died is started again once serve
-// reloads (after a writer) and finds it gone (lose). The caller holds
-// w.mu.
+// used again; a private server that died is started again by the retry
+// (answerWarm then loses it). The caller holds w.mu.
 func (w *Index) chromaGone(ctx context.Context) error {
 	if w.conn == nil {
 		return w.openErr

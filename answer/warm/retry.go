@@ -20,6 +20,9 @@ import (
 const (
 	retryEvery = 10 * time.Second
 	backoffCap = 6
+	// firstRetry is the wait before the first try after serve lost a
+	// Chroma it had (lose): then each failure doubles from retryEvery.
+	firstRetry = time.Second
 )
 
 // retry is the Index's state while Chroma cannot be reached: how to
@@ -164,7 +167,7 @@ func (w *Index) lose(gone error, when string) {
 	w.mu.Lock()
 	conn := w.conn
 	w.conn = nil
-	w.s, w.docs = search.Searcher{}, nil
+	// the searcher stays: a keyword query needs no Chroma (answerWarm)
 	w.openErr, w.retry.down = gone, gone
 	w.mu.Unlock()
 	if conn != nil {
@@ -172,8 +175,10 @@ func (w *Index) lose(gone error, when string) {
 	}
 	r := &w.retry
 	r.mu.Lock()
-	r.last = time.Now()
-	wait := r.every
+	// the first try comes soon: Chroma answered until now, and a
+	// private one killed is started again in seconds
+	wait := min(r.every, firstRetry)
+	r.last = time.Now().Add(wait - r.every)
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:

@@ -32,6 +32,11 @@ type Options struct {
 	// NoServe: start the private server even if a serve owns it (serve
 	// itself, which must not lease from itself).
 	NoServe bool
+	// ReadOnly: the command only reads (a one-shot answer, status,
+	// doctor, export): a serve that owns the private server lends it
+	// under a read lease, which neither holds serve's queries nor makes
+	// it reload after.
+	ReadOnly bool
 	// LockWait and OnLockWait: wait so long for a private server's data
 	// directory that another process holds (serve, which outlasts a
 	// one-shot command's hold), see chroma.ServerOptions.
@@ -40,10 +45,10 @@ type Options struct {
 }
 
 // Lease lends the private server of dataDir when a running cmdai serve
-// owns it: its URL and what ends the lease (serve then reloads). ok
-// false: no serve owns it, start the server as usual; an error: one
-// does, and its lease failed.
-type Lease func(ctx context.Context, dataDir string) (url string, release io.Closer, ok bool, err error)
+// owns it: its URL and what ends the lease (serve then reloads, unless
+// read: a reader's lease). ok false: no serve owns it, start the server
+// as usual; an error: one does, and its lease failed.
+type Lease func(ctx context.Context, dataDir string, read bool) (url string, release io.Closer, ok bool, err error)
 
 // Env is what Open needs beyond the options: the records' authenticator,
 // the environment (where the chroma executable is found) and how to
@@ -159,7 +164,7 @@ func Open(ctx context.Context, o Options, env Env) (*Connection, error) {
 		return nil, errors.New("connect.Open: no Chroma URL and no data directory")
 	}
 	if !o.NoServe && env.Lease != nil {
-		if conn, ok, err := throughServe(ctx, cfg, o.DataDir, env.Lease); ok {
+		if conn, ok, err := throughServe(ctx, cfg, o.DataDir, o.ReadOnly, env.Lease); ok {
 			return conn, err
 		}
 	}
@@ -190,13 +195,13 @@ func Open(ctx context.Context, o Options, env Env) (*Connection, error) {
 // wait, and it reloads when the lease ends) instead of starting its own,
 // which the data lock would refuse (exit 6). ok false: no serve, or one
 // on another Chroma: start as usual.
-func throughServe(ctx context.Context, cfg chroma.Config, dataDir string, lease Lease) (*Connection, bool, error) {
-	url, release, ok, err := lease(ctx, dataDir)
+func throughServe(ctx context.Context, cfg chroma.Config, dataDir string, read bool, lease Lease) (*Connection, bool, error) {
+	url, release, ok, err := lease(ctx, dataDir, read)
 	if !ok {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, true, exitcode.With(exitcode.Busy, locked(fmt.Errorf("cmdai serve runs on this index and its write lease failed: %w (stop serve, or run the command again)", err)))
+		return nil, true, exitcode.With(exitcode.Busy, locked(fmt.Errorf("cmdai serve runs on this index and its lease failed: %w (stop serve, or run the command again)", err)))
 	}
 	cfg.URL = url
 	st, err := chroma.Connect(ctx, cfg)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -100,13 +101,7 @@ func TestEveryDoorOneRule(t *testing.T) {
 				continue
 			}
 			t.Run(d.name+"/"+r.name, func(t *testing.T) {
-				getenv := answertest.Machine(t)
-				env := cmdtest.Env{"CMDAI_AUTO_SERVE": "false"}
-				for _, k := range []string{"PATH", "MANPATH", "CMDAI_HOME"} {
-					env[k] = getenv(k)
-				}
-				f, _, _ := cmdtest.Factory(t, env)
-				answertest.SaveKeywords(t, f.Getenv)
+				f, env, _ := doorMachine(t)
 				connects := 0
 				f.Connect = func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) {
 					connects++
@@ -144,6 +139,20 @@ func TestEveryDoorOneRule(t *testing.T) {
 	}
 }
 
+// doorMachine is answertest's machine with its keyword index saved, and a
+// Factory on it (auto-serve off): what a door's test runs in.
+func doorMachine(t *testing.T) (*cmdutil.Factory, cmdtest.Env, *bytes.Buffer) {
+	t.Helper()
+	getenv := answertest.Machine(t)
+	env := cmdtest.Env{"CMDAI_AUTO_SERVE": "false"}
+	for _, k := range []string{"PATH", "MANPATH", "CMDAI_HOME"} {
+		env[k] = getenv(k)
+	}
+	f, _, errOut := cmdtest.Factory(t, env)
+	answertest.SaveKeywords(t, f.Getenv)
+	return f, env, errOut
+}
+
 // TestServeOfAnotherBuildReplaced (issue 45, finding 2): a running serve
 // of another build never answers. One started in the background is
 // stopped (Factory.StopServe, given its socket and pid: here a child of
@@ -157,13 +166,7 @@ func TestServeOfAnotherBuildReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, background := range []bool{true, false} {
-		getenv := answertest.Machine(t)
-		env := cmdtest.Env{"CMDAI_AUTO_SERVE": "false"}
-		for _, k := range []string{"PATH", "MANPATH", "CMDAI_HOME"} {
-			env[k] = getenv(k)
-		}
-		f, _, errOut := cmdtest.Factory(t, env)
-		answertest.SaveKeywords(t, f.Getenv)
+		f, env, errOut := doorMachine(t)
 		f.Connect = func(context.Context, cmdutil.ChromaOptions) (*connect.Connection, error) { return nil, answertest.Down }
 		stand := exec.Command(sleep, "60")
 		if err := stand.Start(); err != nil {

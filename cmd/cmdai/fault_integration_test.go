@@ -83,14 +83,14 @@ func (p *pauseAt) String() string {
 func importWhile(t *testing.T, dataDir, tarball string, interfere func(serverPID int), extra ...string) cliResult {
 	t.Helper()
 	io, out, _ := testIO()
-	bar := &pauseAt{mark: "importing", reached: make(chan struct{}), resume: make(chan struct{})}
+	bar := &pauseAt{mark: "importing: ", reached: make(chan struct{}), resume: make(chan struct{})}
 	io.ErrOut, io.ErrTTY = bar, true
 	var resumeOnce sync.Once
 	resume := func() { resumeOnce.Do(func() { close(bar.resume) }) }
 	defer resume() // a failed test does not leave the import waiting
 	done := make(chan cliResult, 1)
 	go func() {
-		code := run(context.Background(), append([]string{"cmdai", "index", "import", tarball, "--write-batch", "4"}, extra...), io)
+		code := run(context.Background(), append([]string{"cmdai", "index", "import", tarball, "--allow-unsigned", "--write-batch", "4"}, extra...), io)
 		errOut := bar.String()
 		if i := strings.LastIndex(errOut, "cmdai: "); i >= 0 {
 			errOut = errOut[i:]
@@ -389,7 +389,7 @@ func TestDiskFull(t *testing.T) {
 	for _, c := range shipCommands {
 		args = append(args, "--command", c)
 	}
-	for _, cmd := range [][]string{args, {"index", "import", tarball}} {
+	for _, cmd := range [][]string{args, {"index", "import", tarball, "--allow-unsigned"}} {
 		code, _, errOut := runCLI(t, cmd...)
 		t.Logf("%s on a full disk: exit %d %s", cmd[1], code, errOut)
 		if code != cmdutil.ExitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "MB free): free some space or use --chroma-data on a larger disk") {

@@ -260,7 +260,7 @@ func TestServeWithoutChroma(t *testing.T) {
 	if _, err := c.Docs(ctx, "no-such-command", "", false); !errors.As(err, &se) || se.Status != 404 {
 		t.Errorf("docs of a command neither indexed nor installed: %v; want 404", err)
 	}
-	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
+	if l, err := c.Lease(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable || !strings.Contains(err.Error(), "without Chroma") {
 		if l != nil {
 			l.Close()
 		}

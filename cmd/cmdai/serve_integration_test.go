@@ -193,7 +193,7 @@ func TestServeWriters(t *testing.T) {
 
 	// a query asked while a writer holds the lease is not answered until
 	// the writer lets go (then from the index it left)
-	lease, err := c.Lease(ctx)
+	lease, err := c.Lease(ctx, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,5 +403,29 @@ func TestServeJudgesAgainstTheCallersPath(t *testing.T) {
 		if v := verdict(got); v != judge.Undocumented {
 			t.Errorf("%v with the tool on the caller's PATH: %s, want %s", args, v, judge.Undocumented)
 		}
+	}
+}
+
+// TestReadersTakeAReadLease (issue 45, finding 18): a one-shot read
+// beside a running serve (`index status --no-serve`, `index query
+// --no-serve`, doctor, export) uses serve's Chroma under a read lease:
+// serve neither holds its queries for it nor reloads after (a writer's
+// lease still does: TestLease, TestFailedReloadRunsDegraded).
+func TestReadersTakeAReadLease(t *testing.T) {
+	smallIndex(t)
+	stop, _, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12"})
+	defer stop()
+	for _, args := range [][]string{
+		{"index", "status", "--no-serve", "--distro", "debian-12"},
+		{"index", "query", "twiddle bits", "--no-serve", "--distro", "debian-12"},
+		{"doctor", "--distro", "debian-12"},
+		{"index", "export", t.TempDir(), "--distro", "debian-12"},
+	} {
+		if code, out, errOut := runCLI(t, args...); code != 0 {
+			t.Errorf("%v beside serve: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	if strings.Contains(log.String(), "a writer holds the index") || strings.Contains(log.String(), "reloaded") {
+		t.Errorf("readers took serve's write lease:\n%s", log)
 	}
 }

@@ -308,7 +308,7 @@ func TestFailedReloadRunsDegraded(t *testing.T) {
 	if _, err := c.StatusOf(ctx, answerlayer.StatusRequest{Detailed: false}); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		t.Errorf("status after the failed reload: %v; want Chroma's error, exit 4", err)
 	}
-	if l, err := c.Lease(ctx); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
+	if l, err := c.Lease(ctx, false); !errors.As(err, &se) || se.ExitCode != cmdutil.ExitUnreachable {
 		if l != nil {
 			l.Close()
 		}
@@ -396,4 +396,44 @@ func TestWriterWhoseServeDies(t *testing.T) {
 		}
 	}
 	t.Logf("the error:\n%s", errOut)
+}
+
+// TestDeadChromaUnderServeRestarts (issue 45, finding 11): serve's
+// private Chroma killed with SIGKILL and no writer coming. The next query
+// is answered degraded from disk, health says degraded at once (it said
+// ok for as long as no writer ran), and serve's retry starts a Chroma
+// again within seconds, without a writer; then it answers from the index.
+func TestDeadChromaUnderServeRestarts(t *testing.T) {
+	smallIndex(t)
+	stop, c, log := startServeOpts(t, servecmd.ServeOptions{Distro: "debian-12"})
+	ctx := context.Background()
+	h, err := c.Health(ctx)
+	if err != nil || h.DataDir == "" || h.Degraded {
+		t.Fatalf("health: %+v %v", h, err)
+	}
+	need(t, killServerOf(h.DataDir))
+	killed := time.Now()
+	const request = "twiddle the bits of files recursively"
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || !res.Degraded {
+		t.Errorf("query with serve's Chroma dead: %+v %v; want a degraded answer", res, err)
+	}
+	if h, err = c.Health(ctx); err != nil || !h.Degraded || !strings.Contains(h.DegradedReason, "stopped answering") {
+		t.Errorf("health right after that query: %+v %v; want degraded, saying why", h, err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if h, err = c.Health(ctx); err == nil && !h.Degraded {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still %+v %v 60 s after Chroma was killed; want serve back on a new Chroma", h, err)
+		}
+	}
+	t.Logf("serve answered from a new Chroma %.1f s after the kill", time.Since(killed).Seconds())
+	if res, err := c.Query(ctx, answerlayer.QueryRequest{Request: request, K: 3, Mode: "semantic"}); err != nil || res.Degraded || len(res.Commands) == 0 {
+		t.Errorf("query once serve is back: %+v %v; want a semantic answer", res, err)
+	}
+	need(t, stop())
+	if !strings.Contains(log.String(), "Chroma stopped answering (answering a request)") {
+		t.Errorf("serve's log:\n%s", log)
+	}
 }

@@ -175,13 +175,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if code, _, errOut := runCLI(t, "index", "clear", "--confirm"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if code, out, errOut := runCLI(t, "index", "import", ex.Path, "--validate"); code != 0 || !strings.Contains(out, "valid:") {
+	if code, out, errOut := runCLI(t, "index", "import", ex.Path, "--allow-unsigned", "--validate"); code != 0 || !strings.Contains(out, "valid:") {
 		t.Fatalf("validate: exit %d %s %s", code, out, errOut)
 	}
 	if records(t) != 0 {
 		t.Error("--validate loaded something")
 	}
-	if code, out, errOut := runCLI(t, "index", "import", ex.Path); code != 0 || !strings.Contains(out, "imported") {
+	if code, out, errOut := runCLI(t, "index", "import", ex.Path, "--allow-unsigned"); code != 0 || !strings.Contains(out, "imported") {
 		t.Fatalf("import: exit %d %s %s", code, out, errOut)
 	}
 	if got := records(t); got != n {
@@ -197,13 +197,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 	a[len(a)/2] ^= 0xff
 	os.WriteFile(bad, a, 0o644)
 	os.WriteFile(bad+".sha256", sums, 0o644)
-	code, _, errOut = runCLI(t, "index", "import", bad)
+	code, _, errOut = runCLI(t, "index", "import", bad, "--allow-unsigned")
 	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "checksum") {
 		t.Errorf("damaged tarball: exit %d %s", code, errOut)
 	}
 	// Without the checksums file, the inner checks catch it.
 	os.Remove(bad + ".sha256")
-	code, _, errOut = runCLI(t, "index", "import", bad)
+	code, _, errOut = runCLI(t, "index", "import", bad, "--allow-unsigned")
 	if code != cmdutil.ExitVerification || !strings.Contains(errOut, "previous index is unchanged") {
 		t.Errorf("damaged tarball, no checksums file: exit %d %s", code, errOut)
 	}
@@ -212,7 +212,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 
 	// --distro places a tarball as another distribution's index.
-	code, _, errOut = runCLI(t, "index", "import", again, "--distro", "ubuntu-24.04")
+	code, _, errOut = runCLI(t, "index", "import", again, "--allow-unsigned", "--distro", "ubuntu-24.04")
 	if code != 0 {
 		t.Errorf("import as ubuntu-24.04: exit %d %s", code, errOut)
 	}
@@ -226,18 +226,18 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	runCLI(t, "index", "clear", "--confirm", "--distro", "ubuntu-24.04")
-	code, _, errOut = runCLI(t, "index", "import", ubuntu)
+	code, _, errOut = runCLI(t, "index", "import", ubuntu, "--allow-unsigned")
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "--yes") || !strings.Contains(errOut, "ubuntu-24.04") {
 		t.Errorf("another distribution's tarball: exit %d %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "index", "import", ubuntu, "--yes"); code != 0 || records(t, "--distro", "ubuntu-24.04") != n {
+	if code, _, errOut := runCLI(t, "index", "import", ubuntu, "--allow-unsigned", "--yes"); code != 0 || records(t, "--distro", "ubuntu-24.04") != n {
 		t.Errorf("with --yes: exit %d %s", code, errOut)
 	}
 
 	// A second, remote Chroma.
 	srvURL := startRemote(t)
 	url := "--chroma-url=" + srvURL
-	if code, _, errOut := runCLI(t, "index", "import", ex.Path, url); code != 0 {
+	if code, _, errOut := runCLI(t, "index", "import", ex.Path, "--allow-unsigned", url); code != 0 {
 		t.Fatalf("import into a remote Chroma: %s", errOut)
 	}
 	sameAnswers(t, "remote", before, answers(t, url))
@@ -322,7 +322,7 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run=^$")
 	// small batches: the load takes many upserts
-	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI="+strings.Join([]string{"index", "import", tarball, "--chroma-url=" + proxy.URL, "--batch-mode", "--write-batch", "8"}, "\n"))
+	cmd.Env = append(os.Environ(), "CMDAI_TEST_CLI="+strings.Join([]string{"index", "import", tarball, "--allow-unsigned", "--chroma-url=" + proxy.URL, "--batch-mode", "--write-batch", "8"}, "\n"))
 	var childErr bytes.Buffer
 	cmd.Stderr = &childErr
 	if err := cmd.Start(); err != nil {
@@ -359,7 +359,7 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 
 	// The kill left a half-loaded temporary collection; the next import
 	// removes it and succeeds.
-	if code, _, errOut := runCLI(t, "index", "import", tarball, url); code != 0 {
+	if code, _, errOut := runCLI(t, "index", "import", tarball, "--allow-unsigned", url); code != 0 {
 		t.Fatalf("import after a kill: %s", errOut)
 	}
 	names, _ := st.ListCollections(ctx, "cmdai_")
@@ -373,7 +373,7 @@ func TestKilledImportLeavesOldIndex(t *testing.T) {
 	if err := st.RenameCollection(ctx, "cmdai_linux_debian-12", "cmdai_linux_debian-12__old"); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runCLI(t, "index", "import", tarball, url); code != 0 {
+	if code, _, errOut := runCLI(t, "index", "import", tarball, "--allow-unsigned", url); code != 0 {
 		t.Fatalf("import after a kill mid-swap: %s", errOut)
 	}
 	names, _ = st.ListCollections(ctx, "cmdai_")
@@ -402,7 +402,7 @@ func TestImportExportSameBytes(t *testing.T) {
 	if code, _, errOut := runCLI(t, "index", "clear", "--confirm", "--distro", "debian-12"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if code, _, errOut := runCLI(t, "index", "import", first, "--yes"); code != 0 {
+	if code, _, errOut := runCLI(t, "index", "import", first, "--allow-unsigned", "--yes"); code != 0 {
 		t.Fatalf("import: %s", errOut)
 	}
 	second := filepath.Join(t.TempDir(), "second.tar.gz")

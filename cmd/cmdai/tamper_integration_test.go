@@ -56,21 +56,28 @@ func chromaHTTP(t *testing.T, method, url, body string, out any) {
 	}
 }
 
-// poisonOption rewrites frob's --recursive record through the HTTP API of
-// the Chroma at base, as the issue did, and returns its id.
-func poisonOption(t *testing.T, base string) string {
+// indexURL is the v2 API URL of debian-12's index on the Chroma at base.
+func indexURL(t *testing.T, base string) string {
 	t.Helper()
 	colls := base + "/api/v2/tenants/default_tenant/databases/default_database/collections/"
 	var coll struct{ ID string }
 	chromaHTTP(t, http.MethodGet, colls+"cmdai_linux_debian-12", "", &coll)
+	return colls + coll.ID
+}
+
+// poisonOption rewrites frob's --recursive record through the HTTP API of
+// the Chroma at base, as the issue did, and returns its id.
+func poisonOption(t *testing.T, base string) string {
+	t.Helper()
+	coll := indexURL(t, base)
 	var got struct {
 		IDs       []string `json:"ids"`
 		Documents []string `json:"documents"`
 	}
-	chromaHTTP(t, http.MethodPost, colls+coll.ID+"/get", `{"where":{"command":"frob"},"include":["documents"]}`, &got)
+	chromaHTTP(t, http.MethodPost, coll+"/get", `{"where":{"command":"frob"},"include":["documents"]}`, &got)
 	for i, doc := range got.Documents {
 		if strings.Contains(doc, "--recursive") && strings.Contains(got.IDs[i], "recursive") {
-			chromaHTTP(t, http.MethodPost, colls+coll.ID+"/update", fmt.Sprintf(`{"ids":[%q],"documents":[%q]}`, got.IDs[i], poison), nil)
+			chromaHTTP(t, http.MethodPost, coll+"/update", fmt.Sprintf(`{"ids":[%q],"documents":[%q]}`, got.IDs[i], poison), nil)
 			return got.IDs[i]
 		}
 	}
@@ -232,7 +239,10 @@ func checkTampered(t *testing.T, what string, st statuscmd.IndexStatus) {
 // (they are the exporting machine's), and an import on another machine
 // (another data home, no key yet) authenticates every record under that
 // machine's own key once the tarball's checks pass: it verifies and
-// answers there.
+// answers there. Nothing signed it, so the import is refused (exit 5)
+// until --allow-unsigned, and then the index is sealed as unsigned:
+// status says UNSIGNED (its JSON "unsigned") and doctor warns (issue 45,
+// finding 5).
 func TestExportImportVerifies(t *testing.T) {
 	smallIndex(t)
 	dir := t.TempDir()
@@ -252,19 +262,32 @@ func TestExportImportVerifies(t *testing.T) {
 	t.Setenv("CMDAI_HOME", t.TempDir()) // another machine
 	root, err := config.DataRoot(os.Getenv)
 	need(t, err)
-	if code, out, errOut := runCLI(t, "index", "import", tarball); code != 0 {
+	if code, _, errOut := runCLI(t, "index", "import", tarball); code != cmdutil.ExitVerification || !strings.Contains(errOut, "--allow-unsigned") {
+		t.Errorf("import of an unsigned export: exit %d %s; want 5, naming --allow-unsigned", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "index", "import", tarball, "--allow-unsigned"); code != 0 || !strings.Contains(errOut, "warning: importing") {
 		t.Fatalf("import: exit %d %s %s", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, "index", "status", "--distro", "debian-12"); code != 0 || !strings.Contains(out, "UNSIGNED: imported without a verified signature ("+tarball) {
+		t.Errorf("status of an unsigned import: exit %d\n%s", code, out)
+	}
+	code, out, _ := runCLI(t, "doctor", "--json", "--distro", "debian-12")
+	if ix := doctorReport(t, out)["index"]; ix.Status != doctorcmd.StatusWarning || !strings.Contains(ix.Detail, "UNSIGNED") || !strings.Contains(ix.Fix, "init --force") {
+		t.Errorf("doctor of an unsigned import: exit %d, index %+v", code, ix)
 	}
 	if fi, err := os.Stat(filepath.Join(root, index.KeyFileName)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the importing machine's key: %v (%v), want mode 0600", fi, err)
 	}
-	code, out, _ := runCLI(t, "index", "status", "--json", "--distro", "debian-12")
+	code, out, _ = runCLI(t, "index", "status", "--json", "--distro", "debian-12")
 	var st statuscmd.IndexStatus
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
 		t.Fatalf("status: exit %d %v: %s", code, err, out)
 	}
 	if v := currentCollection(st).Verification; v == nil || v.Failed() != 0 || v.Records == 0 {
 		t.Errorf("imported index: verification %+v", v)
+	}
+	if m := currentCollection(st).Meta; !m.Unsigned || !strings.HasPrefix(m.ImportedFrom, tarball) {
+		t.Errorf("status --json of an unsigned import: unsigned %v, imported_from %q", m.Unsigned, m.ImportedFrom)
 	}
 	code, out, errOut = runCLI(t, "index", "query", "frob files recursively", "--json", "--full", "--distro", "debian-12")
 	if code != 0 || !strings.Contains(out, "Descend into directories") || strings.Contains(errOut, "failed verification") {
@@ -499,14 +522,12 @@ func TestTamperedCollectionMetadata(t *testing.T) {
 // id rewritten.
 func swapVector(t *testing.T, base, from, onto string) string {
 	t.Helper()
-	colls := base + "/api/v2/tenants/default_tenant/databases/default_database/collections/"
-	var coll struct{ ID string }
-	chromaHTTP(t, http.MethodGet, colls+"cmdai_linux_debian-12", "", &coll)
+	coll := indexURL(t, base)
 	var got struct {
 		IDs        []string    `json:"ids"`
 		Embeddings [][]float64 `json:"embeddings"`
 	}
-	chromaHTTP(t, http.MethodPost, colls+coll.ID+"/get", `{"where":{"command":"frob"},"include":["embeddings"]}`, &got)
+	chromaHTTP(t, http.MethodPost, coll+"/get", `{"where":{"command":"frob"},"include":["embeddings"]}`, &got)
 	src, dst := -1, -1
 	for i, id := range got.IDs {
 		switch {
@@ -520,7 +541,7 @@ func swapVector(t *testing.T, base, from, onto string) string {
 		t.Fatalf("no %s and %s records among frob's: %v", from, onto, got.IDs)
 	}
 	vec, _ := json.Marshal(got.Embeddings[src])
-	chromaHTTP(t, http.MethodPost, colls+coll.ID+"/update", fmt.Sprintf(`{"ids":[%q],"embeddings":[%s]}`, got.IDs[dst], vec), nil)
+	chromaHTTP(t, http.MethodPost, coll+"/update", fmt.Sprintf(`{"ids":[%q],"embeddings":[%s]}`, got.IDs[dst], vec), nil)
 	return got.IDs[dst]
 }
 

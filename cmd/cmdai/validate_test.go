@@ -112,7 +112,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"index", "import", tarball, "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "import", tarball, "--distro", "Debian 12"}, "--distro"},
 		{[]string{"index", "import", tarball, "--write-batch", "-1"}, "--write-batch"},
-		{[]string{"index", "import", other, "--model-dir", modelDir}, "pass --yes"},
+		{[]string{"index", "import", other, "--allow-unsigned", "--model-dir", modelDir}, "pass --yes"},
 		{[]string{"index", "download"}, "say which distribution"},
 		{[]string{"index", "download", "debian-12", "extra"}, `unexpected argument "extra"`},
 		{[]string{"index", "download", "Debian 12"}, "Debian 12"},
@@ -184,8 +184,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"index", "import", tarball}, "not a gzip file"},
-		{[]string{"index", "import", other, "--model-dir", modelDir, "--yes"}, "install the same model"},
+		{[]string{"index", "import", tarball, "--allow-unsigned"}, "not a gzip file"},
+		{[]string{"index", "import", other, "--allow-unsigned", "--model-dir", modelDir, "--yes"}, "install the same model"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code != cmdutil.ExitVerification || !strings.Contains(errOut, tc.want) {

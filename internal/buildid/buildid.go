@@ -7,13 +7,12 @@ package buildid
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"debug/elf"
-	"encoding/hex"
 	"errors"
-	"io"
 	"os"
 	"sync"
+
+	"github.com/cmdai/cmdai/internal/filehash"
 )
 
 var self = sync.OnceValue(func() string {
@@ -38,16 +37,11 @@ func Of(path string) (string, error) {
 	if id, err := elfBuildID(path); err == nil {
 		return id, nil
 	}
-	f, err := os.Open(path)
+	sum, _, err := filehash.SHA256(path)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return "sha256:" + sum, nil
 }
 
 // elfBuildID reads the note .note.go.buildid: namesz, descsz and type

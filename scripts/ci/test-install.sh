@@ -162,8 +162,15 @@ fi
 home2="$tmp/home2"
 as_user "$home2" cmdai model import "$prefix/share/cmdai/models/all-MiniLM-L6-v2"
 expect 0 "cmdai model import (second user)"
+# An export carries no signature: refused unless the user says they trust it,
+# then marked unsigned until rebuilt.
 as_user "$home2" cmdai index import "$tarball"
-expect 0 "cmdai index import (second user)"
+expect 5 "cmdai index import of an unsigned export (second user)"
+contains "$err" "--allow-unsigned" "the unsigned import's refusal"
+as_user "$home2" cmdai index import "$tarball" --allow-unsigned
+expect 0 "cmdai index import --allow-unsigned (second user)"
+as_user "$home2" cmdai index status
+contains "$out" "UNSIGNED" "index status after an unsigned import"
 as_user "$home2" cmdai index query "list directory contents" -k 3
 expect 0 "cmdai index query after import"
 contains "$out" "ls" "query after import"

@@ -18,6 +18,7 @@ import (
 // Variant "": the index's own).
 func (f *Factory) OneShot(o ChromaOptions, distroID string, mo ModelOptions) *answer.OneShot {
 	AbsPaths(&o, &mo)
+	o.ReadOnly = true // it answers: a running serve's read lease will do
 	return &answer.OneShot{
 		Connect: func(ctx context.Context) (*connect.Connection, error) {
 			return f.Connect(ctx, o)
@@ -76,7 +77,7 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 	if ruledOut {
 		return a
 	}
-	finder := &serve.Finder{Distro: auto.Distro, Once: true, OtherBuild: f.OtherBuild, Dial: func(ctx context.Context) (serve.Conn, bool) {
+	finder := &serve.Finder{Distro: auto.Distro, Once: true, OtherBuild: f.OtherBuild, Held: f.serveHeld, Dial: func(ctx context.Context) (serve.Conn, bool) {
 		c, ok := f.ServeClient(ctx)
 		if !ok {
 			return nil, false

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/serve"
+	"github.com/cmdai/cmdai/serve/servelock"
 )
 
 // NoServeFlag is --no-serve of the commands that use a running serve.
@@ -33,12 +34,23 @@ func (f *Factory) serveClient(ctx context.Context) (*serve.Client, bool) {
 	return c, true
 }
 
+// serveHeld says whether a serve holds this data home's serve lock (a
+// live process): after ServeClient found none answering, one stopped or
+// frozen (serve.Finder.Held).
+func (f *Factory) serveHeld() bool {
+	if f.Getenv == nil {
+		return false
+	}
+	socket, err := config.ServeSocket(f.Getenv)
+	return err == nil && servelock.Starting(socket)
+}
+
 // serveLease lends the private server of dataDir when a running serve
 // owns it (connect.Lease): the command then writes through serve's server
 // under its write lease (serve's queries wait, and it reloads when the
 // lease ends) instead of starting its own, which the data lock would
 // refuse. ok false: no serve, or one on another Chroma.
-func (f *Factory) serveLease(ctx context.Context, dataDir string) (string, io.Closer, bool, error) {
+func (f *Factory) serveLease(ctx context.Context, dataDir string, read bool) (string, io.Closer, bool, error) {
 	c, ok := f.ServeClient(ctx)
 	if !ok {
 		return "", nil, false, nil
@@ -48,7 +60,7 @@ func (f *Factory) serveLease(ctx context.Context, dataDir string) (string, io.Cl
 	if err != nil || h.DataDir == "" || !connect.SameDir(h.DataDir, dataDir) {
 		return "", nil, false, nil
 	}
-	lease, err := c.Lease(ctx)
+	lease, err := c.Lease(ctx, read)
 	if err != nil {
 		return "", nil, true, err
 	}

@@ -44,7 +44,9 @@ func checkIndex(ctx context.Context, opts *Options, chromaC, lock, model Compone
 	}
 	ctx, cancel := context.WithTimeout(ctx, indexTimeout)
 	defer cancel()
-	conn, err := opts.Connect(ctx, opts.Chroma)
+	ro := opts.Chroma
+	ro.ReadOnly = true // doctor writes nothing: serve's queries go on
+	conn, err := opts.Connect(ctx, ro)
 	if err != nil {
 		if cmdutil.ExitCode(err) == cmdutil.ExitBusy {
 			c.Status, c.Detail = StatusWarning, "not checked: "+err.Error()
@@ -102,6 +104,12 @@ func describeIndex(ctx context.Context, c Component, coll *chroma.Collection, mo
 		c.Detail += "; " + v.Summary()
 		c.Fix = index.RebuildHint
 		return c
+	}
+	if meta.Unsigned {
+		// no fault of this machine's, and it answers: a warning
+		c.Status = StatusWarning
+		c.Detail += "; UNSIGNED: imported without a verified signature (" + meta.ImportedFrom + ")"
+		c.Fix = "rebuild it here with `cmdai index init --force`, or import a signed release (`cmdai index download`)"
 	}
 	if model.Status != StatusOK {
 		return c

@@ -22,6 +22,7 @@ import (
 	"github.com/cmdai/cmdai/internal/termbar"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/ship"
+	"github.com/cmdai/cmdai/ship/release"
 )
 
 // Options are the inputs of an import: `cmdai index import`'s flags, or
@@ -40,6 +41,10 @@ type Options struct {
 	PublicKey string
 	// RequireSignature refuses a tarball whose checksums are not signed.
 	RequireSignature bool
+	// AllowUnsigned imports a tarball that no signature this cmdai
+	// verified vouches for (else refused, exit 5); the index is then
+	// marked unsigned (index.Meta.Unsigned) until rebuilt here.
+	AllowUnsigned bool
 	// WriteBatch bounds each upsert (0: the server's maximum).
 	WriteBatch int
 	// Expect, when set, is the distribution the tarball must hold
@@ -58,7 +63,10 @@ type Result struct {
 	Validated  bool   `json:"validated_only"`
 	Checksums  string `json:"checksums"`
 	// SignedBy is the key that signed Checksums ("" when not signed).
-	SignedBy string  `json:"signed_by"`
+	SignedBy string `json:"signed_by"`
+	// Unsigned: no verified signature vouched for it (--allow-unsigned);
+	// the index is marked so (index.Meta.Unsigned).
+	Unsigned bool    `json:"unsigned"`
 	Seconds  float64 `json:"seconds"`
 }
 
@@ -81,6 +89,16 @@ func Run(ctx context.Context, opts *Options) error {
 		return cmdutil.WithCode(cmdutil.ExitVerification, err)
 	}
 	sums := beside.Sums
+	unsigned := beside.Signed == nil
+	if unsigned && !opts.Validate {
+		if !opts.AllowUnsigned {
+			return cmdutil.WithCode(cmdutil.ExitVerification, fmt.Errorf("import: %s comes without a signature this cmdai verified (%s): whoever could write the file could have written its records. If you trust where it came from (your own export, a mirror you keep), pass --allow-unsigned: `cmdai index status` then marks the index unsigned until `cmdai index init --force` rebuilds it here",
+				opts.Path, unsignedWhy(opts.Path, beside)))
+		}
+		if !opts.JSON { // --json says so in its result
+			fmt.Fprintf(opts.IO.ErrOut, "warning: importing %s unsigned, as --allow-unsigned asks (%s): the index is marked unsigned until `cmdai index init --force` rebuilds it here\n", opts.Path, unsignedWhy(opts.Path, beside))
+		}
+	}
 	if !opts.JSON {
 		switch {
 		case beside.Signed != nil:
@@ -96,7 +114,8 @@ func Run(ctx context.Context, opts *Options) error {
 		conn       *connect.Connection
 		connectErr error
 	)
-	fo := ship.FileOptions{Check: check(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: progress(opts)}
+	fo := ship.FileOptions{Check: check(opts, here), Validate: opts.Validate, WriteBatch: opts.WriteBatch, Progress: progress(opts),
+		From: origin(opts.Path, beside, start), Unsigned: unsigned}
 	fo.Connect = func(ctx context.Context, m packaging.Manifest) (*connect.Connection, error) {
 		if conn, connectErr = opts.Connect(ctx, opts.Chroma); connectErr != nil {
 			return nil, connectErr
@@ -119,7 +138,7 @@ func Run(ctx context.Context, opts *Options) error {
 		return failed(opts.Path, err)
 	}
 	res := Result{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
-		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds()}
+		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds(), Unsigned: unsigned}
 	if beside.Signed != nil {
 		res.SignedBy = beside.Signed.KeyID
 	}
@@ -133,6 +152,32 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	fmt.Fprintf(opts.IO.Out, "imported %s into %s on %s (%d records, %d commands) in %.1fs\n", opts.Path, target, conn.URL, m.Records, m.Commands, res.Seconds)
 	return nil
+}
+
+// unsignedWhy says why no signature vouches for the tarball at path.
+func unsignedWhy(path string, b ship.Beside) string {
+	switch {
+	case b.Unchecked != "":
+		return b.Unchecked
+	case b.Sums != "":
+		return fmt.Sprintf("its checksums, %s, are not signed: no %s stands beside them", b.Sums, release.ChecksumsName+packaging.SignatureSuffix)
+	}
+	return fmt.Sprintf("no checksums stand beside it (%s or a signed checksums.txt)", filepath.Base(path)+packaging.ChecksumSuffix)
+}
+
+// origin is what the index's metadata keeps of where it came from.
+func origin(path string, b ship.Beside, at time.Time) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	switch {
+	case b.Signed != nil:
+		return fmt.Sprintf("%s, signed by key %s, imported %s", abs, b.Signed.KeyID, at.UTC().Format(time.RFC3339))
+	case b.Sums != "":
+		return fmt.Sprintf("%s, checked against %s (unsigned), imported %s", abs, b.Sums, at.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf("%s, imported %s", abs, at.UTC().Format(time.RFC3339))
 }
 
 // check decides from the manifest whether the import goes on and

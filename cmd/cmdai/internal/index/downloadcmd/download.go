@@ -199,5 +199,7 @@ func runDownload(ctx context.Context, opts *DownloadOptions) error {
 	imp.Yes = true // the distribution was named on the command line
 	imp.Distro = ""
 	imp.Expect = info.ID
+	// what the download took unsigned (--allow-unsigned) is imported so
+	imp.AllowUnsigned = opts.AllowUnsigned
 	return tarimport.Run(ctx, &imp)
 }

@@ -86,7 +86,9 @@ type ExportResult struct {
 
 func runExport(ctx context.Context, opts *ExportOptions) error {
 	start := time.Now()
-	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+	ro := opts.Chroma
+	ro.ReadOnly = true // export writes nothing: serve's queries go on
+	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, ro)
 	if err != nil {
 		return err
 	}

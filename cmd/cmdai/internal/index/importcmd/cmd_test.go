@@ -58,6 +58,8 @@ func TestImportFlags(t *testing.T) {
 
 // TestImportRefusesBeforeChroma: what is not a tarball, or a damaged one,
 // is refused before a server is started; the index is said unchanged.
+// A tarball no verified signature vouches for is refused (exit 5) unless
+// --allow-unsigned (issue 45, finding 5), before anything is read.
 func TestImportRefusesBeforeChroma(t *testing.T) {
 	f, out, errOut := cmdtest.Factory(t, nil)
 	var connects int
@@ -69,17 +71,21 @@ func TestImportRefusesBeforeChroma(t *testing.T) {
 	if err := os.WriteFile(junk, []byte("not gzip"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := index(t, NewCmdImport(f, nil), nil, junk)
+	cmdtest.Code(t, index(t, NewCmdImport(f, nil), nil, junk), cmdutil.ExitVerification, "pass --allow-unsigned")
+	if errOut.Len() != 0 {
+		t.Errorf("refused unsigned: stderr %q", errOut)
+	}
+	err := index(t, NewCmdImport(f, nil), nil, junk, "--allow-unsigned")
 	cmdtest.Code(t, err, cmdutil.ExitVerification, "the previous index is unchanged")
 	if connects != 0 || out.Len() != 0 {
 		t.Errorf("%d connections, printed %q", connects, out)
 	}
-	if want := "note: no chroma-index-debian-12.tar.gz.sha256 or checksums.txt beside " + junk + ": only the checksums inside the tarball are checked\n"; !strings.Contains(errOut.String(), want) {
+	if want := "note: no chroma-index-debian-12.tar.gz.sha256 or checksums.txt beside " + junk + ": only the checksums inside the tarball are checked\n"; !strings.Contains(errOut.String(), want) || !strings.Contains(errOut.String(), "warning: importing "+junk+" unsigned") {
 		t.Errorf("stderr %q; want %q", errOut, want)
 	}
 	// --json keeps stderr for errors
 	errOut.Reset()
-	cmdtest.Code(t, index(t, NewCmdImport(f, nil), nil, junk, "--json"), cmdutil.ExitVerification, "unchanged")
+	cmdtest.Code(t, index(t, NewCmdImport(f, nil), nil, junk, "--json", "--allow-unsigned"), cmdutil.ExitVerification, "unchanged")
 	if errOut.Len() != 0 {
 		t.Errorf("--json: stderr %q", errOut)
 	}

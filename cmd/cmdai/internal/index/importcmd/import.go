@@ -26,6 +26,7 @@ func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Comm
 	flags = append(flags,
 		cmdutil.PublicKeyFlag(&opts.PublicKey),
 		&cli.BoolFlag{Name: "require-signature", Usage: "refuse a tarball without a signed checksums.txt beside it (checksums.txt.minisig)", Destination: &opts.RequireSignature},
+		&cli.BoolFlag{Name: "allow-unsigned", Usage: "import a tarball no verified signature vouches for (your own export, a mirror you keep): the index is marked unsigned until rebuilt", Destination: &opts.AllowUnsigned},
 		&cli.StringFlag{Name: "distro", Usage: "import as the index of distribution `ID` (default: the tarball's)", EnvVars: []string{"CMDAI_DISTRO"}, Destination: &opts.Distro},
 		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask when the tarball is for another distribution than this machine's", Destination: &opts.Yes},
 		&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", EnvVars: []string{"CMDAI_JSON"}, Destination: &opts.JSON},
@@ -47,9 +48,14 @@ leaves the previous index as it was.
 A release's checksums.txt is signed (checksums.txt.minisig, minisign).
 When the signature stands beside the tarball, it is checked offline with
 the release key pinned in cmdai (and --public-key's), and the tarball
-against the signed sums: a bad signature is refused with exit 5.
---require-signature also refuses a tarball that comes without one, for
-sites that take indexes only from a signed release.
+against the signed sums: a bad signature is refused with exit 5. A
+tarball without a verified signature (your own export, an unsigned
+mirror, or any tarball when this build pins no release key) is refused
+too, unless --allow-unsigned: it is then imported, and ` + "`cmdai index status`" + `
+marks the index unsigned until ` + "`cmdai index init --force`" + ` rebuilds it here.
+--require-signature refuses a tarball without a signature file beside
+it whatever else is passed, for sites that take indexes only from a
+signed release.
 
 The installed model must be the one the index was built with (same
 sha256); install it with ` + "`cmdai model import`" + `. A tarball built for another
@@ -60,6 +66,7 @@ EXAMPLES:
    $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz
    $ cmdai index import chroma-index-debian-12.tar.gz --validate
    $ cmdai index import /media/usb/chroma-index-debian-12.tar.gz --require-signature
+   $ cmdai index import ~/exports/chroma-index-debian-12.tar.gz --allow-unsigned
    $ cmdai index import chroma-index-ubuntu-24.04.tar.gz --chroma-url http://chroma.internal:8000 --yes`,
 		Flags:        flags,
 		OnUsageError: clix.OnUsageError,

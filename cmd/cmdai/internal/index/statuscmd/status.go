@@ -200,6 +200,12 @@ func printStatus(opts *StatusOptions, st IndexStatus) {
 		if v := c.Verification; v != nil && !v.OK() {
 			fmt.Fprintf(out, "  %s\n", v.Summary())
 		}
+		switch {
+		case c.Meta.Unsigned:
+			fmt.Fprintf(out, "  UNSIGNED: imported without a verified signature (%s): its records are only as trustworthy as that file; `cmdai index init --force` rebuilds it here\n", c.Meta.ImportedFrom)
+		case c.Meta.ImportedFrom != "" && opts.Detailed:
+			fmt.Fprintf(out, "  origin:   %s\n", c.Meta.ImportedFrom)
+		}
 		printFailures(out, c.Meta.Failed, opts.Detailed)
 	}
 }
