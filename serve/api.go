@@ -48,6 +48,10 @@ type Health struct {
 	// another build never uses its answers (Finder). A serve of a build
 	// before it was kept gives none.
 	Build string `json:"build_id,omitempty"`
+	// Models names the models serve started with (the CLI's
+	// cmdutil.Factory.ModelsID): a door that would answer with others (a
+	// model or reranker imported since) does not use its answers.
+	Models string `json:"models_id,omitempty"`
 }
 
 // Lease is what a writer gets from POST /v1/lease: the Chroma to write

@@ -311,7 +311,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		until = time.Now().Add(s.opts.IdleTimeout).UTC().Truncate(time.Second)
 	}
 	writeJSON(w, http.StatusOK, Health{OK: true, PID: os.Getpid(), Collection: h.Collection, ChromaURL: h.ChromaURL, DataDir: h.DataDir,
-		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason, Background: s.opts.Background, IdleUntil: until, Build: buildid.Self()})
+		Writing: s.gate.IsWriting(), Degraded: h.Degraded, DegradedReason: h.DegradedReason, Background: s.opts.Background, IdleUntil: until, Build: buildid.Self(), Models: s.opts.Models})
 }
 
 // handleLease gives a writer serve's Chroma for as long as its connection

@@ -153,6 +153,11 @@ type Finder struct {
 	// start one of its own build; else it answers itself and starts none).
 	// nil: answer here, start none.
 	OtherBuild func(socket string, h Health) (stopped bool)
+	// Models names the models this door would answer with (nil: any
+	// serve's do): a serve that says others (Health.Models; one that says
+	// none is judged by its build alone) is treated as one of another
+	// build (OtherBuild).
+	Models func() string
 	// Held says whether a serve holds its lock although Dial found none
 	// answering (it waited for one starting): stopped or frozen. The door
 	// then answers itself at once, waiting for nothing, starting none
@@ -182,7 +187,7 @@ func (f *Finder) Answerer(ctx context.Context) (answer.Answerer, func(error), bo
 			c.Close()
 			return nil, nil, false
 		}
-		if h.Build != buildid.Self() {
+		if h.Build != buildid.Self() || (f.Models != nil && h.Models != "" && h.Models != f.Models()) {
 			// its ranking, checks and request schema may not be ours
 			c.Close()
 			if f.OtherBuild != nil && f.OtherBuild(c.Socket(), h) {

@@ -34,6 +34,8 @@ type Options struct {
 	IdleTimeout time.Duration
 	// Background: started by a command, not by hand (Health says so).
 	Background bool
+	// Models names the models serve answers with (Health.Models).
+	Models string
 	// QueryWait bounds how long a query waits for a writer's lease to end
 	// before it is answered 503 (default 2 minutes).
 	QueryWait time.Duration

@@ -25,6 +25,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/servecmd"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/explain/judge"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/servelock"
@@ -427,5 +428,39 @@ func TestReadersTakeAReadLease(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "a writer holds the index") || strings.Contains(log.String(), "reloaded") {
 		t.Errorf("readers took serve's write lease:\n%s", log)
+	}
+}
+
+// TestServeOfOtherModelsNotUsed (issue 45, finding 13): a reranker (or
+// model) installed after serve started changes what the CLI would answer
+// with; serve's health names the models it started with (models_id), so
+// the CLI no longer uses its answers: it answers here and says why, once.
+// Here the reranker's install directory gains a manifest (a stand-in for
+// `cmdai model import` of a reranker).
+func TestServeOfOtherModelsNotUsed(t *testing.T) {
+	smallIndex(t)
+	stop, c := startServe(t)
+	defer stop()
+	h, err := c.Health(context.Background())
+	need(t, err)
+	f := cmdutil.NewFactory(nil, os.Getenv, "")
+	if h.Models == "" || h.Models != f.ModelsID(cmdutil.ModelOptions{}) {
+		t.Fatalf("serve's models %q, the CLI's %q: want the same before any import", h.Models, f.ModelsID(cmdutil.ModelOptions{}))
+	}
+	args := []string{"index", "query", "twiddle the bits of a file", "--distro", "debian-12", "--json"}
+	code, out, errOut := runCLI(t, args...)
+	if code != 0 || strings.Contains(errOut, "other models") {
+		t.Fatalf("before the import: exit %d %s %s", code, out, errOut)
+	}
+	dir, err := config.ModelDir(os.Getenv, embed.RerankerName)
+	need(t, err)
+	need(t, os.MkdirAll(dir, 0o755))
+	need(t, os.WriteFile(filepath.Join(dir, embed.ManifestFile), []byte(`{"files":{}}`), 0o644))
+	if got := f.ModelsID(cmdutil.ModelOptions{}); got == h.Models {
+		t.Fatalf("a reranker manifest installed: models id unchanged %q", got)
+	}
+	code, out, errOut = runCLI(t, args...)
+	if code != 0 || strings.Count(errOut, "answers with other models than those installed now") != 1 {
+		t.Errorf("after the import: exit %d\n%s%s; want an answer from here, saying why once", code, out, errOut)
 	}
 }

@@ -77,7 +77,10 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 	if ruledOut {
 		return a
 	}
-	finder := &serve.Finder{Distro: auto.Distro, Once: true, OtherBuild: f.OtherBuild, Held: f.serveHeld, Dial: func(ctx context.Context) (serve.Conn, bool) {
+	// the doors that use serve answer with the installed models (a flag
+	// that names others rules serve out: ServeRuledOut)
+	models := func() string { return f.ModelsID(ModelOptions{}) }
+	finder := &serve.Finder{Distro: auto.Distro, Once: true, OtherBuild: f.OtherBuild, Held: f.serveHeld, Models: models, Dial: func(ctx context.Context) (serve.Conn, bool) {
 		c, ok := f.ServeClient(ctx)
 		if !ok {
 			return nil, false

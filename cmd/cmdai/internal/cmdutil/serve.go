@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/serve"
 	"github.com/cmdai/cmdai/serve/servelock"
 )
@@ -86,7 +87,8 @@ func stopServe(socket string, pid int) error {
 }
 
 // OtherBuild is what a door does about a running serve of another build
-// than its own (serve.Finder.OtherBuild): its answers are never used. A
+// than its own, or of other models (serve.Finder.OtherBuild): its answers
+// are never used. A
 // background one (started by a command) is stopped (StopServe), so that
 // one of this build replaces it; one started by hand is left to its
 // owner. Either way the door answers itself and says so, once a process.
@@ -101,17 +103,22 @@ func (f *Factory) OtherBuild(socket string, h serve.Health) bool {
 		return stopped
 	}
 	f.otherBuildOnce.Do(func() {
-		build := h.Build
-		if build == "" {
-			build = "one from before builds were named"
+		var why string
+		switch h.Build {
+		case "":
+			why = "is of a build from before builds were named, not this cmdai's"
+		case buildid.Self():
+			why = "answers with other models than those installed now (a model or reranker was imported since it started)"
+		default:
+			why = fmt.Sprintf("is of another build (%s) than this cmdai", h.Build)
 		}
 		switch {
 		case stopped:
-			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) is of another build (%s) than this cmdai: stopped it; answering here, and a serve of this build starts for the next calls\n", h.PID, build)
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) %s: stopped it; answering here, and a new serve starts for the next calls\n", h.PID, why)
 		case stopErr != nil:
-			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) is of another build (%s) than this cmdai and could not be stopped (%v): answering here\n", h.PID, build, stopErr)
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the background serve (pid %d) %s and could not be stopped (%v): answering here\n", h.PID, why, stopErr)
 		default:
-			fmt.Fprintf(f.IO.ErrOut, "cmdai: the running serve (pid %d) is of another build (%s) than this cmdai: answering here; restart it with this cmdai (`cmdai serve --stop`, then `cmdai serve`) to answer fast again\n", h.PID, build)
+			fmt.Fprintf(f.IO.ErrOut, "cmdai: the running serve (pid %d) %s: answering here; restart it (`cmdai serve --stop`, then `cmdai serve`) to answer fast again\n", h.PID, why)
 		}
 	})
 	return stopped

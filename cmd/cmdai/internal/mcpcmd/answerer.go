@@ -107,7 +107,8 @@ func newAnswerer(ctx context.Context, opts *Options, p parts) (answer.Answerer, 
 		return info.CollectionName(), local.OnPath, err
 	}}
 	pc := answer.ServeFirst{Local: degraded}
-	sc := &serve.Finder{Dial: p.dial, Resolve: p.resolve, Distro: opts.Distro, OtherBuild: opts.Factory.OtherBuild}
+	sc := &serve.Finder{Dial: p.dial, Resolve: p.resolve, Distro: opts.Distro, OtherBuild: opts.Factory.OtherBuild,
+		Models: func() string { return opts.Factory.ModelsID(cmdutil.ModelOptions{}) }}
 	wctx, stopWatch := context.WithCancel(ctx)
 	// another Chroma, model or reranker than serve's: serve cannot answer
 	// as we would (the rule `index query` follows too)

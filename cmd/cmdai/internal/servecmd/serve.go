@@ -207,6 +207,8 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	}
 	// Serve's lock is held while it waits for the data: clients see a
 	// starting serve and wait for it rather than take the data themselves.
+	// named before they load: one imported meanwhile gets serve replaced
+	models := opts.ModelsID(opts.Model)
 	w, err := openWarm(ctx, opts, logf)
 	if ctx.Err() != nil {
 		// SIGINT or SIGTERM, maybe while waiting for the data: a clean stop.
@@ -230,6 +232,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	// it. Start says first when serve runs degraded.
 	defer w.Start()()
 	srv := serve.New(w.Held(), serve.Options{
+		Models:         models,
 		Listen:         opts.Listen,
 		TCP:            tcp,
 		Token:          token,
