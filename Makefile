@@ -112,6 +112,7 @@ vet: tools
 
 bench: test-deps build model chroma ## run the benchmarks (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./manparse/ ./scanner/
+	$(GO) test -run '^$$' -bench Jail -benchtime 100x -timeout 30m ./chroma/
 	./scripts/bench/bench-embed.sh
 	./scripts/bench/bench-index.sh
 	./scripts/bench/bench-explain-speed.sh

@@ -10,18 +10,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cmdai/cmdai/chroma/wire"
 	"github.com/cmdai/cmdai/index"
 )
 
 // tamper rewrites a record's text straight through the server's HTTP API,
-// as anyone who can reach its port can (issue 30, finding 5).
-func tamper(t *testing.T, base string, c *Collection, id, doc string) {
+// as whoever reaches the server can (issue 30, finding 5).
+func tamper(t *testing.T, addr string, c *Collection, id, doc string) {
 	t.Helper()
+	base, hc := HTTPClient(addr, 10*time.Second)
 	url := fmt.Sprintf("%s/api/v2/tenants/default_tenant/databases/default_database/collections/%s/update", base, c.c.ID())
 	body := fmt.Sprintf(`{"ids":[%q],"documents":[%q]}`, id, doc)
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := hc.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,16 +131,17 @@ func TestRecordsAuthenticated(t *testing.T) {
 }
 
 // putMeta replaces a collection's metadata straight through the server's
-// HTTP API, as anyone who can reach its port can.
-func putMeta(t *testing.T, base string, c *Collection, md string) {
+// HTTP API, as whoever reaches the server can.
+func putMeta(t *testing.T, addr string, c *Collection, md string) {
 	t.Helper()
+	base, hc := HTTPClient(addr, 10*time.Second)
 	url := fmt.Sprintf("%s/api/v2/tenants/default_tenant/databases/default_database/collections/%s", base, c.c.ID())
 	req, err := http.NewRequest(http.MethodPut, url, strings.NewReader(`{"new_metadata":`+md+`}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

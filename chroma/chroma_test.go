@@ -146,10 +146,18 @@ func TestKilledOwnerLeavesNoServer(t *testing.T) {
 	}
 }
 
-// TestMain doubles as the helper process of TestKilledOwnerLeavesNoServer:
+// TestMain doubles as the probe of TestPrivateServerOnlyItsOwnerReaches
+// (CMDAI_TEST_PROBE), the helper of TestNoNamespaceStartsExposedAndSaysSo
+// (CMDAI_TEST_NO_USERNS_DIR) and the helper process of TestKilledOwnerLeavesNoServer:
 // re-executed with CMDAI_TEST_OWNER_DIR set, it starts a server over that
 // directory, reports the server's pid and waits to be killed.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv("CMDAI_TEST_PROBE"); spec != "" {
+		runProbe(spec)
+	}
+	if dir := os.Getenv("CMDAI_TEST_NO_USERNS_DIR"); dir != "" {
+		runWithoutUserNamespaces(dir)
+	}
 	if dir := os.Getenv("CMDAI_TEST_OWNER_DIR"); dir != "" {
 		s, err := StartServer(context.Background(), ServerOptions{Bin: os.Getenv("CMDAI_CHROMA_BIN"), DataDir: dir})
 		if err != nil {

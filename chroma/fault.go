@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 )
 
@@ -45,7 +43,7 @@ func (s *Server) Lost() error {
 	default:
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if _, err := probe(ctx, &http.Client{Timeout: 2 * time.Second}, s.URL); err == nil {
+		if _, err := probe(ctx, s.URL, 2*time.Second); err == nil {
 			return nil
 		}
 		select {
@@ -98,6 +96,6 @@ const LowSpace = 64 << 20
 func Answers(ctx context.Context, url string) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	_, err := probe(ctx, &http.Client{Timeout: 3 * time.Second}, strings.TrimRight(url, "/"))
+	_, err := probe(ctx, url, 3*time.Second)
 	return err
 }

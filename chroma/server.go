@@ -105,18 +105,25 @@ type ServerOptions struct {
 	OnLockWait func(holder error)
 }
 
-// Server is a private `chroma run` on 127.0.0.1, owning DataDir through
+// Server is a private `chroma run`, in a network namespace of its own
+// reached through a unix socket in DataDir where the kernel allows (see
+// Isolation), else on 127.0.0.1; it owns DataDir through
 // an exclusive lock that the server process inherits: the lock is held
 // for as long as either cmdai or its server lives, so a server orphaned by
 // a killed cmdai still keeps a second one off its files.
 type Server struct {
+	// URL is the server's address: unix://DATADIR/chroma.sock when it
+	// runs jailed (see Isolation), else http://127.0.0.1:PORT.
 	URL     string
 	Version string
 	DataDir string
-	cmd     *exec.Cmd
-	lock    *os.File
-	exited  chan struct{}
-	waitErr error
+	// Isolation says who can reach the server: IsolatedNamespace, or why
+	// every local user can (Exposed).
+	Isolation Isolation
+	cmd       *exec.Cmd
+	lock      *os.File
+	exited    chan struct{}
+	waitErr   error
 }
 
 const logName = "cmdai-chroma.log"
@@ -139,11 +146,19 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, datalock.ReadOnly(o.DataDir, err)
 	}
+	jail := jailFor(o.Bin, getenvJail)
 	var lastErr error
 	// A free port can be taken between our probe and the server's bind;
 	// try a few.
 	for attempt := 0; attempt < 3; attempt++ {
-		s, err := startOnce(ctx, o, lock)
+		s, err := startOnce(ctx, o, lock, jail)
+		if errors.Is(err, errNoJail) {
+			// This kernel gives no private network namespace: the
+			// server listens on loopback, open to every local user, and
+			// says so (Isolation, doctor).
+			jail = noNamespace(tailFile(LogPath(o.DataDir), 1))
+			s, err = startOnce(ctx, o, lock, jail)
+		}
 		if err == nil {
 			return s, nil
 		}
@@ -156,36 +171,53 @@ func StartServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	return nil, lastErr
 }
 
-func startOnce(ctx context.Context, o ServerOptions, lock *os.File) (*Server, error) {
+func startOnce(ctx context.Context, o ServerOptions, lock *os.File, isolation Isolation) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, fmt.Errorf("%w: find a free port: %v", ErrServerStart, err)
 	}
 	logPath := filepath.Join(o.DataDir, logName)
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open chroma log: %w", err)
 	}
 	defer logf.Close() // the child has its own copy
 	// The server is deliberately not tied to ctx: it is stopped by Stop,
 	// gracefully, not killed when a command's context ends.
-	cmd := launcher.Command(o.Bin, "run", "--path", o.DataDir, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
+	args := []string{"run", "--path", o.DataDir, "--host", "127.0.0.1", "--port", strconv.Itoa(port)}
+	s := &Server{
+		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
+		DataDir:   o.DataDir,
+		Isolation: isolation,
+		lock:      lock,
+		exited:    make(chan struct{}),
+	}
+	extra := []*os.File{lock} // fd 3: the inherited lock
+	if isolation.Exposed == "" {
+		sock, err := listenPrivate(o.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrServerStart, err)
+		}
+		defer sock.Close() // the child has its own copy
+		s.cmd, _ = launcher.Jailed(o.Bin, args...)
+		s.URL = SocketAddress(SocketPathOf(o.DataDir))
+		extra = append(extra, sock) // fd 4 (launcher.JailFD): the socket
+	} else {
+		s.cmd = launcher.Command(o.Bin, args...)
+	}
+	cmd := s.cmd
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "ANONYMIZED_TELEMETRY=False", "CHROMA_ANONYMIZED_TELEMETRY=False", "NO_COLOR=1")
-	cmd.ExtraFiles = []*os.File{lock} // fd 3: the inherited lock
-	s := &Server{
-		URL:     "http://127.0.0.1:" + strconv.Itoa(port),
-		DataDir: o.DataDir,
-		cmd:     cmd,
-		lock:    lock,
-		exited:  make(chan struct{}),
-	}
+	cmd.ExtraFiles = extra
 	if err := procgroup.Start(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrServerStart, o.Bin, err)
 	}
 	datalock.Record(o.DataDir, cmd.Process.Pid, port)
 	if err := s.waitReady(ctx, o.StartTimeout, logPath); err != nil {
 		s.kill()
+		if isolation.Isolated() {
+			removeSocket(o.DataDir)
+		}
 		return nil, err
 	}
 	return s, nil
@@ -198,17 +230,19 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration, logPath s
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	client := &http.Client{Timeout: 2 * time.Second}
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-s.exited:
+			if s.Isolation.Exposed == "" && exitCode(s.waitErr) == launcher.NoJail {
+				return errNoJail
+			}
 			return fmt.Errorf("%w: %s exited (%v) before answering; its log %s ends:\n%s", ErrServerStart, s.cmd.Path, s.waitErr, logPath, tailFile(logPath, 12))
 		case <-deadline.C:
 			return fmt.Errorf("%w: no heartbeat from %s within %s; its log %s ends:\n%s", ErrServerStart, s.URL, timeout, logPath, tailFile(logPath, 12))
 		case <-tick.C:
-			if v, err := probe(ctx, client, s.URL); err == nil {
+			if v, err := probe(ctx, s.URL, 2*time.Second); err == nil {
 				s.Version = v
 				return nil
 			}
@@ -216,8 +250,10 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration, logPath s
 	}
 }
 
-// probe checks the heartbeat and returns the server's version.
-func probe(ctx context.Context, client *http.Client, base string) (string, error) {
+// probe checks the heartbeat of the server at addr and returns its
+// version, each request bounded by timeout.
+func probe(ctx context.Context, addr string, timeout time.Duration) (string, error) {
+	base, client := HTTPClient(addr, timeout)
 	get := func(path string) ([]byte, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
 		if err != nil {
@@ -260,6 +296,9 @@ func (s *Server) Stop() error {
 			_ = procgroup.Signal(s.cmd.Process.Pid, syscall.SIGKILL)
 			<-s.exited
 		}
+	}
+	if s.Isolation.Exposed == "" {
+		removeSocket(s.DataDir)
 	}
 	datalock.Release(s.lock, s.DataDir)
 	s.cmd = nil

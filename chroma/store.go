@@ -15,7 +15,6 @@ import (
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 
 	"github.com/cmdai/cmdai/chroma/wire"
-	"github.com/cmdai/cmdai/internal/netwait"
 )
 
 // ErrUnreachable means no Chroma server answered at the configured URL.
@@ -55,15 +54,13 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.URL == "" {
 		return nil, errors.New("no chroma URL")
 	}
-	base := strings.TrimRight(cfg.URL, "/")
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
 	// Each call is bounded as a whole (a server that accepts and then
 	// stalls cannot hang cmdai), and connecting by netwait's dial timeout.
-	hc := netwait.NewClient(timeout)
-	hc.Timeout = timeout
+	base, hc := HTTPClient(cfg.URL, timeout)
 	opts := []v2.ClientOption{v2.WithBaseURL(base), v2.WithHTTPClient(hc)}
 	if cfg.Tenant != "" || cfg.Database != "" {
 		t, d := cfg.Tenant, cfg.Database
@@ -86,32 +83,33 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	client, err := v2.NewHTTPClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("chroma client for %s: %w", base, err)
+		return nil, fmt.Errorf("chroma client for %s: %w", cfg.URL, err)
 	}
-	s := &Store{client: client, URL: base, auth: cfg.Auth}
+	s := &Store{client: client, URL: strings.TrimRight(cfg.URL, "/"), auth: cfg.Auth}
 	pctx, cancel := context.WithTimeout(ctx, min(10*time.Second, timeout))
 	defer cancel()
 	if err := client.Heartbeat(pctx); err != nil {
 		client.Close()
-		return nil, fmt.Errorf("%w: no heartbeat from %s: %v", ErrUnreachable, base, err)
+		return nil, fmt.Errorf("%w: no heartbeat from %s: %v", ErrUnreachable, s.URL, err)
 	}
 	if s.Version, err = client.GetVersion(pctx); err != nil {
 		client.Close()
-		return nil, fmt.Errorf("%w: version of %s: %v", ErrUnreachable, base, err)
+		return nil, fmt.Errorf("%w: version of %s: %v", ErrUnreachable, s.URL, err)
 	}
 	if err := client.PreFlight(pctx); err != nil {
 		client.Close()
-		return nil, fmt.Errorf("chroma %s: pre-flight checks: %w", base, err)
+		return nil, fmt.Errorf("chroma %s: pre-flight checks: %w", s.URL, err)
 	}
-	s.maxBatch = maxBatchSize(pctx, cfg, base)
+	s.maxBatch = maxBatchSize(pctx, cfg)
 	return s, nil
 }
 
 // maxBatchSize reads the server's limit from its pre-flight answer
 // (chroma-go keeps it private); servers that do not say get a
 // conservative default.
-func maxBatchSize(ctx context.Context, cfg Config, base string) int {
+func maxBatchSize(ctx context.Context, cfg Config) int {
 	const fallback = 1000
+	base, hc := HTTPClient(cfg.URL, 10*time.Second)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/v2/pre-flight-checks", nil)
 	if err != nil {
 		return fallback
@@ -123,7 +121,7 @@ func maxBatchSize(ctx context.Context, cfg Config, base string) int {
 			req.Header.Set("Authorization", "Bearer "+cfg.Token)
 		}
 	}
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return fallback
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -45,15 +46,68 @@ func Command(bin string, args ...string) *exec.Cmd {
 	return exec.Command(bin, args...)
 }
 
+// JailFD is the descriptor a jailed server's listening unix socket is
+// passed as (ExtraFiles: 3 is the data directory's lock).
+const JailFD = 4
+
+// Jailed is the command that runs `bin args...` in a network namespace of
+// its own, reachable only through the listening unix socket passed as
+// JailFD (lean.py's jail), and ok true, when bin runs lean.py: pip's
+// entry point (run as this build's leanLauncher) or the launcher `make
+// install` writes, when the lean.py installed beside it has the jail (an
+// older installation's does not: ok false). args must hold --port, the
+// server's port inside the namespace.
+func Jailed(bin string, args ...string) (*exec.Cmd, bool) {
+	return jailed(bin, strconv.Itoa(JailFD), args...)
+}
+
+// JailCheck is the command that only makes the jail and exits 0, or
+// NoJail when this kernel gives none (`cmdai doctor`), and ok as Jailed.
+func JailCheck(bin string) (*exec.Cmd, bool) { return jailed(bin, "check") }
+
+func jailed(bin, fd string, args ...string) (*exec.Cmd, bool) {
+	flag := "--cmdai-socket-fd=" + fd
+	if python, ok := pipPython(bin); ok {
+		return exec.Command(python, append([]string{"-c", leanLauncher, "", flag}, args...)...), true
+	}
+	if installedHasJail(bin) {
+		return exec.Command(bin, append([]string{flag}, args...)...), true
+	}
+	return nil, false
+}
+
+// jailMark is a line only a lean.py with the jail holds.
+const jailMark = `"--cmdai-socket-fd="`
+
+// installedHasJail tells whether bin is the launcher `make install`
+// writes (scripts/install/chroma-launcher.sh, which runs ../lean.py)
+// with a lean.py that has the jail.
+func installedHasJail(bin string) bool {
+	head, err := readHead(bin)
+	if err != nil || !bytes.Contains(head, []byte(`/lean.py" "$site" "$@"`)) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return false
+	}
+	lean, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "lean.py"))
+	return err == nil && bytes.Contains(lean, []byte(jailMark))
+}
+
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 8192)) // the scripts are a few lines
+}
+
 // pipPython returns the interpreter of bin when bin is pip's chroma entry
 // point with an absolute Python interpreter on its #! line.
 func pipPython(bin string) (string, bool) {
-	f, err := os.Open(bin)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	head, err := io.ReadAll(io.LimitReader(f, 4096)) // the script is a few lines
+	head, err := readHead(bin)
 	if err != nil || !bytes.Contains(head, []byte(pipEntryPoint)) {
 		return "", false
 	}
@@ -73,3 +127,8 @@ func pipPython(bin string) (string, bool) {
 	}
 	return fields[0], true
 }
+
+// NoJail is the exit status of a jailed server (lean.py) on a kernel that
+// gives no private network namespace (user namespaces disabled or
+// restricted): started again unjailed, it listens on loopback.
+const NoJail = 75

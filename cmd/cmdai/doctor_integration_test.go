@@ -58,7 +58,7 @@ func doctorReport(t *testing.T, stdout string) map[string]doctorcmd.Component {
 	for _, c := range rep.Components {
 		byName[c.Name] = c
 	}
-	for _, n := range []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "man-db", "release-key"} {
+	for _, n := range []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "isolation", "index", "data-lock", "man-db", "release-key"} {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("doctor --json lacks %s: %s", n, stdout)
 		}
@@ -192,7 +192,7 @@ func TestDoctorInstalledLayout(t *testing.T) {
 		t.Errorf("old home: %v; stderr %q; want the keywords moved and one line saying so", err, errOut)
 	}
 	code, out, errOut = runProcess(t, link, env, "doctor", "--distro", "debian-12")
-	if code != 0 || errOut != "" || strings.Count(out, "\n") != 11 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) ||
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 12 || !strings.Contains(out, "ok       onnxruntime  "+filepath.Join(prefix, "lib")) ||
 		!strings.Contains(out, "warning  reranker     ") {
 		t.Errorf("doctor (text), second run: exit %d\n%s\n%s", code, out, errOut)
 	}

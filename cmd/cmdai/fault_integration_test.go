@@ -30,7 +30,12 @@ func privateServerOf(t *testing.T, dataDir string) (int, *chroma.Store) {
 			continue
 		}
 		pid, _ := strconv.Atoi(f[1])
-		st, err := chroma.Connect(context.Background(), chroma.Config{URL: "http://127.0.0.1:" + f[2], Timeout: 5 * time.Second})
+		// jailed, it is reached through its socket; else on its port
+		addr := "http://127.0.0.1:" + f[2]
+		if _, err := os.Stat(chroma.SocketPathOf(dataDir)); err == nil {
+			addr = chroma.SocketAddress(chroma.SocketPathOf(dataDir))
+		}
+		st, err := chroma.Connect(context.Background(), chroma.Config{URL: addr, Timeout: 5 * time.Second})
 		if err == nil {
 			return pid, st
 		}

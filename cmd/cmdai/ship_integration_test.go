@@ -269,11 +269,15 @@ type holdProxy struct {
 
 func newHoldProxy(t *testing.T, target string, pass int) *holdProxy {
 	t.Helper()
-	u, err := url.Parse(target)
+	// a private server's address is its socket: proxied through the
+	// client that reaches it
+	base, hc := chroma.HTTPClient(target, time.Minute)
+	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.Transport = hc.Transport
 	released := make(chan struct{})
 	var once, heldOnce sync.Once
 	var mu sync.Mutex

@@ -26,7 +26,7 @@ const (
 // the command's own flags.
 func ChromaFlags(o *ChromaOptions) []cli.Flag {
 	return clix.WithCategory(ChromaCategory,
-		&cli.StringFlag{Name: "chroma-url", Usage: "use the Chroma server at `URL` (default: start a private one on 127.0.0.1)", EnvVars: []string{"CMDAI_CHROMA_URL"}, Destination: &o.URL},
+		&cli.StringFlag{Name: "chroma-url", Usage: "use the Chroma server at `URL` (default: start a private one only you can reach)", EnvVars: []string{"CMDAI_CHROMA_URL"}, Destination: &o.URL},
 		&cli.StringFlag{Name: "chroma-tenant", Usage: "Chroma `TENANT` (with --chroma-url)", EnvVars: []string{"CMDAI_CHROMA_TENANT"}, Destination: &o.Tenant},
 		&cli.StringFlag{Name: "chroma-database", Usage: "Chroma `DATABASE` (with --chroma-url)", EnvVars: []string{"CMDAI_CHROMA_DATABASE"}, Destination: &o.Database},
 		&cli.StringFlag{Name: "chroma-token", Usage: "auth `TOKEN` for --chroma-url", EnvVars: []string{"CMDAI_CHROMA_TOKEN"}, Destination: &o.Token},

@@ -219,6 +219,35 @@ func checkChroma(ctx context.Context, opts *Options) Component {
 	return c
 }
 
+// checkIsolation says who can reach the private Chroma server this
+// machine starts: only this user (its own network namespace, a socket in
+// its 0700 data directory), or every local user (a loopback port: the
+// kernel gives no user namespace, or the server is not run by lean.py),
+// with what to do. A warning, not a failure: everything works, but
+// another local user could read, rewrite or delete the index (rewrites
+// are caught by the records' seal; a deletion is seen by status).
+func checkIsolation(ctx context.Context, opts *Options, chromaComp Component) Component {
+	c := Component{Name: "isolation", Status: StatusOK}
+	if opts.Chroma.URL != "" {
+		c.Detail = "not used with --chroma-url: who reaches that server is its own access control (a token: --chroma-token)"
+		return c
+	}
+	if chromaComp.Status == StatusMissing || chromaComp.Path == "" {
+		c.Detail = "no private server to check (see chroma)"
+		return c
+	}
+	iso := chroma.CheckIsolation(ctx, chromaComp.Path)
+	c.Detail = "the private Chroma server is reached by " + iso.String()
+	if !iso.Isolated() {
+		c.Status = StatusWarning
+		if os.Getenv(chroma.NoJailEnv) != "" {
+			c.Fix = "unset " + chroma.NoJailEnv + "; then, if it stays, "
+		}
+		c.Fix += "allow unprivileged user namespaces (Debian: sysctl kernel.unprivileged_userns_clone=1; Ubuntu: kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for python3), use the Chroma cmdai installs (`make install`), or run Chroma where only you reach it and pass --chroma-url with a token"
+	}
+	return c
+}
+
 // checkLock says whether the private server's data directory is free.
 func checkLock(opts *Options) Component {
 	c := Component{Name: "data-lock"}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/cmdtest"
@@ -122,7 +123,7 @@ func TestDoctorRun(t *testing.T) {
 				t.Errorf("%v: %d keys, want all 6", c, len(c))
 			}
 		}
-		if want := []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "index", "data-lock", "serve", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
+		if want := []string{"onnxruntime", "tokenizers", "model", "reranker", "chroma", "isolation", "index", "data-lock", "serve", "man-db", "release-key"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("parts %v, want %v", names, want)
 		}
 		if status["model"] != StatusMissing || status["chroma"] != StatusMissing || status["index"] != StatusWarning || status["data-lock"] != StatusOK || status["serve"] != StatusOK {
@@ -260,5 +261,31 @@ func TestServeWarnsWithoutASocket(t *testing.T) {
 		if got.Status != c.want || (c.want == StatusWarning) != strings.Contains(got.Fix, "XDG_RUNTIME_DIR") {
 			t.Errorf("XDG_RUNTIME_DIR=%s: %+v, want status %s", c.runtime, got, c.want)
 		}
+	}
+}
+
+// TestCheckIsolation: doctor says whether only this user reaches the
+// private Chroma server (the real one, jailed here) and warns, with the
+// way out, when every local user would.
+func TestCheckIsolation(t *testing.T) {
+	f, _, _ := cmdtest.Factory(t, nil)
+	bin, err := chroma.FindBin("", os.Getenv)
+	if err != nil {
+		t.Fatalf("the pinned Chroma server (make chroma): %v", err)
+	}
+	found := Component{Name: "chroma", Status: StatusOK, Path: bin}
+	t.Setenv(chroma.NoJailEnv, "")
+	c := checkIsolation(t.Context(), &Options{Factory: f}, found)
+	if c.Status != StatusOK || !strings.Contains(c.Detail, "only you: a network namespace of its own") {
+		t.Errorf("jailed: %+v", c)
+	}
+	t.Setenv(chroma.NoJailEnv, "1")
+	c = checkIsolation(t.Context(), &Options{Factory: f}, found)
+	if c.Status != StatusWarning || c.code != 0 || !strings.Contains(c.Detail, "every local user") || !strings.HasPrefix(c.Fix, "unset "+chroma.NoJailEnv) {
+		t.Errorf("not jailed: %+v", c)
+	}
+	c = checkIsolation(t.Context(), &Options{Factory: f, Chroma: cmdutil.ChromaOptions{URL: "http://x"}}, found)
+	if c.Status != StatusOK || !strings.Contains(c.Detail, "not used with --chroma-url") {
+		t.Errorf("remote: %+v", c)
 	}
 }

@@ -97,12 +97,14 @@ func NewCmdDoctor(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "doctor",
-		Usage:     "check what cmdai needs (ONNX Runtime, tokenizers, model, Chroma, index, data lock, serve, man-db) and say how to fix what is missing",
+		Usage:     "check what cmdai needs (ONNX Runtime, tokenizers, model, Chroma and who reaches it, index, data lock, serve, man-db) and say how to fix what is missing",
 		UsageText: "cmdai doctor [--json] [--chroma-url URL]",
 		Description: `One line per part: what was found, where, its version, and for a part
 that is missing or broken the exact command that fixes it. Every probe
 is bounded in time. The Chroma server is checked by its --version
-(with --chroma-url, by the server's heartbeat); the index is read only
+(with --chroma-url, by the server's heartbeat), and whether its private
+server would run where only you reach it (a network namespace of its
+own; a warning when every local user could); the index is read only
 when one has been built, from a private server started and stopped as
 "cmdai index status" does.
 
@@ -161,7 +163,7 @@ func Check(ctx context.Context, opts *Options) Report {
 	model := checkModel(opts, ort)
 	chroma := checkChroma(ctx, opts)
 	lock := checkLock(opts)
-	comps := []Component{ort, checkTokenizers(), model, checkReranker(opts), chroma, checkIndex(ctx, opts, chroma, lock, model), lock, checkServe(ctx, opts), checkManDB(ctx), checkReleaseKey()}
+	comps := []Component{ort, checkTokenizers(), model, checkReranker(opts), chroma, checkIsolation(ctx, opts, chroma), checkIndex(ctx, opts, chroma, lock, model), lock, checkServe(ctx, opts), checkManDB(ctx), checkReleaseKey()}
 	rep := Report{SchemaVersion: SchemaVersion, OK: true, Components: comps}
 	for _, c := range comps {
 		if failed(c) {

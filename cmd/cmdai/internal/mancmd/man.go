@@ -270,7 +270,7 @@ func files(prefix string) string {
 	entries := [][2]string{
 		{prefix + "/bin/cmdai", "the program"},
 		{prefix + "/lib/cmdai/" + embed.ORTLibName, "ONNX Runtime, which cmdai loads to embed text"},
-		{prefix + "/lib/cmdai/chroma/bin/chroma", fmt.Sprintf("the Chroma server (chromadb %s) cmdai starts on 127.0.0.1 when no --chroma-url is given; without it, a `chroma` on PATH (`pipx install chromadb==%s`)", chroma.ChromaVersion, chroma.ChromaVersion)},
+		{prefix + "/lib/cmdai/chroma/bin/chroma", fmt.Sprintf("the Chroma server (chromadb %s) cmdai starts, reachable by you alone, when no --chroma-url is given; without it, a `chroma` on PATH (`pipx install chromadb==%s`)", chroma.ChromaVersion, chroma.ChromaVersion)},
 		{prefix + "/share/cmdai/models/all-MiniLM-L6-v2/", "the embedding model as shipped; `cmdai model import` installs it for a user"},
 		{"~/.local/share/cmdai/", "the user's data: the index (the private Chroma server's data) and the installed model ($XDG_DATA_HOME/cmdai; CMDAI_HOME moves it)"},
 		{"~/.cache/cmdai/", "caches: embedding vectors and downloads ($XDG_CACHE_HOME/cmdai); safe to delete"},

@@ -83,8 +83,9 @@ interrupted init is finished by running it again. A first build, and one
 with --force, is written aside and replaces the index only when complete:
 until then queries get the previous index (or none).
 
-Without --chroma-url, cmdai starts a private Chroma server on 127.0.0.1
-with its data in ~/.local/share/cmdai/chroma and stops it when done.
+Without --chroma-url, cmdai starts a private Chroma server that only you
+can reach (its own network namespace, a socket in its data directory) with
+its data in ~/.local/share/cmdai/chroma and stops it when done.
 
 EXAMPLES:
    $ cmdai index init
