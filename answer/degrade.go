@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -33,6 +34,9 @@ var _ Answerer = Degrade{}
 func (d Degrade) fromDisk(ctx context.Context, id string, err error) (string, func(string) bool, bool) {
 	if !Degradable(err) || ctx.Err() != nil || d.Index == nil {
 		return "", nil, false
+	}
+	if waitingForHolder(ctx) && chroma.HeldBriefly(err) {
+		return "", nil, false // ServeFirst waits for the holder, then asks again
 	}
 	collection, onPath, ierr := d.Index(ctx, id)
 	return collection, onPath, ierr == nil

@@ -40,11 +40,18 @@ type ServeFirst struct {
 	// takes or refuses it with its own message (zero: no limit).
 	Limits Limits
 	// LockedWait bounds how long a call waits when Local finds the index
-	// data held by another cmdai (chroma.ErrLocked: two first calls at
-	// once, or a serve starting beside this one). It asks serve, then
-	// Local, again, backing off, and takes whichever answers first. Zero:
-	// no wait.
+	// data held by another cmdai that lets go within seconds
+	// (chroma.HeldBriefly: parallel first calls, or a serve starting
+	// beside this one). It asks serve, then Local, again, backing off,
+	// and takes whichever answers first; Local (Degrade) answers from
+	// disk only when the wait is over, or at once when the holder keeps
+	// the data (an MCP session, a writer). Zero: no wait.
 	LockedWait time.Duration
+	// StillHeld, when set, tells cheaply (loading nothing) whether the
+	// index data is still held by a holder that lets go within seconds,
+	// or a serve is starting: a waiting call then asks serve only, and
+	// tries Local again once it is not.
+	StillHeld func() bool
 	// AnsweredHere, when set, is told after Local answered a call because
 	// no serve ran (not when serve went mid-call), with whether the
 	// answer shows an index a serve could hold: the CLI starts a serve in
@@ -118,34 +125,65 @@ func (q ExplainRequest) CheckPath() error {
 // is within its limits, else Local (waiting for another holder of the
 // data, LockedWait); holdable says whether Local's answer shows an index
 // a serve could hold.
-func ask[R any](ctx context.Context, p ServeFirst, within bool, f func(Answerer) (R, error), holdable func(R) bool) (R, error) {
+func ask[R any](ctx context.Context, p ServeFirst, within bool, f func(context.Context, Answerer) (R, error), holdable func(R) bool) (R, error) {
 	if !within {
-		return f(p.Local)
+		return f(ctx, p.Local)
 	}
 	if res, ok, err := viaServe(ctx, p, f); ok {
 		return res, err
 	}
-	res, err := f(p.Local)
+	if p.LockedWait <= 0 {
+		res, err := f(ctx, p.Local)
+		return answeredHere(p, holdable, res, err)
+	}
+	// While the wait lasts, Local does not answer from disk for a holder
+	// that lets go within seconds: it says ErrLocked, and the call asks
+	// again.
+	waiting := context.WithValue(ctx, waitingKey{}, true)
+	res, err := f(waiting, p.Local)
 	// Backing off: each try here starts to load the models again, on the
-	// cores the holder is answering with.
+	// cores the holder is answering with; none is made while StillHeld
+	// says the holder still holds, or a serve is starting.
 	wait := 100 * time.Millisecond
-	for deadline := time.Now().Add(p.LockedWait); errors.Is(err, chroma.ErrLocked) && time.Now().Before(deadline) && ctx.Err() == nil; wait = min(2*wait, time.Second) {
-		time.Sleep(wait)
+	for deadline := time.Now().Add(p.LockedWait); chroma.HeldBriefly(err) && ctx.Err() == nil; wait = min(2*wait, time.Second) {
+		if !time.Now().Before(deadline) {
+			res, err = f(ctx, p.Local) // the wait is over: from disk
+			break
+		}
+		time.Sleep(min(wait, time.Until(deadline)))
 		if res, ok, err := viaServe(ctx, p, f); ok {
 			return res, err
 		}
-		res, err = f(p.Local)
+		if p.StillHeld != nil && p.StillHeld() {
+			continue
+		}
+		res, err = f(waiting, p.Local)
 	}
+	return answeredHere(p, holdable, res, err)
+}
+
+// answeredHere tells AnsweredHere that Local answered.
+func answeredHere[R any](p ServeFirst, holdable func(R) bool, res R, err error) (R, error) {
 	if err == nil && p.AnsweredHere != nil {
 		p.AnsweredHere(holdable(res))
 	}
 	return res, err
 }
 
+// waitingKey marks the context of a call that waits for a brief holder
+// of the index data (ServeFirst.LockedWait): Degrade does not answer
+// from disk for one.
+type waitingKey struct{}
+
+func waitingForHolder(ctx context.Context) bool {
+	w, _ := ctx.Value(waitingKey{}).(bool)
+	return w
+}
+
 // viaServe is serve's answer, ok true, when a serve answers the call;
 // ok false when none runs. A call serve did not answer (ErrServeGone,
 // ErrNotHeld) is answered by Local, ok true.
-func viaServe[R any](ctx context.Context, p ServeFirst, f func(Answerer) (R, error)) (R, bool, error) {
+func viaServe[R any](ctx context.Context, p ServeFirst, f func(context.Context, Answerer) (R, error)) (R, bool, error) {
 	var zero R
 	if p.Serve == nil {
 		return zero, false, nil
@@ -154,10 +192,10 @@ func viaServe[R any](ctx context.Context, p ServeFirst, f func(Answerer) (R, err
 	if !ok {
 		return zero, false, nil
 	}
-	res, err := f(a)
+	res, err := f(ctx, a)
 	done(err)
 	if (errors.Is(err, ErrServeGone) || errors.Is(err, ErrNotHeld)) && ctx.Err() == nil {
-		res, err = f(p.Local)
+		res, err = f(ctx, p.Local)
 	}
 	return res, true, err
 }
@@ -166,24 +204,24 @@ func always[R any](R) bool { return true }
 
 // Query implements Answerer.
 func (p ServeFirst) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
-	return ask(ctx, p, q.Check(p.Limits) == nil, func(a Answerer) (QueryResult, error) { return a.Query(ctx, q) }, always)
+	return ask(ctx, p, q.Check(p.Limits) == nil, func(ctx context.Context, a Answerer) (QueryResult, error) { return a.Query(ctx, q) }, always)
 }
 
 // Docs implements Answerer.
 func (p ServeFirst) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, error) {
-	return ask(ctx, p, q.Check(p.Limits) == nil, func(a Answerer) (search.CommandDoc, error) { return a.Docs(ctx, q) }, always)
+	return ask(ctx, p, q.Check(p.Limits) == nil, func(ctx context.Context, a Answerer) (search.CommandDoc, error) { return a.Docs(ctx, q) }, always)
 }
 
 // Explain implements Answerer.
 func (p ServeFirst) Explain(ctx context.Context, q ExplainRequest) (ExplainResult, error) {
-	return ask(ctx, p, q.Check(p.Limits) == nil, func(a Answerer) (ExplainResult, error) { return a.Explain(ctx, q) }, always)
+	return ask(ctx, p, q.Check(p.Limits) == nil, func(ctx context.Context, a Answerer) (ExplainResult, error) { return a.Explain(ctx, q) }, always)
 }
 
 // Status implements Answerer. Only a status that shows this
 // distribution's index counts as holdable (without one, a serve started
 // now would only fail).
 func (p ServeFirst) Status(ctx context.Context, q StatusRequest) (IndexStatus, error) {
-	return ask(ctx, p, true, func(a Answerer) (IndexStatus, error) { return a.Status(ctx, q) }, hasCurrent)
+	return ask(ctx, p, true, func(ctx context.Context, a Answerer) (IndexStatus, error) { return a.Status(ctx, q) }, hasCurrent)
 }
 
 func hasCurrent(st IndexStatus) bool {

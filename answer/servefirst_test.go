@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/errmark"
 	"github.com/cmdai/cmdai/search"
@@ -202,5 +203,74 @@ func TestServeFirstWaitsForTheDataHolder(t *testing.T) {
 	h = &lockedLocal{fakeAnswerer: fakeAnswerer{name: "here"}, locked: 2}
 	if res, err := (ServeFirst{Local: h, LockedWait: 30 * time.Second}).Query(ctx, QueryRequest{Request: "x", K: 1}); err != nil || res.Collection != "here" || h.calls != 3 {
 		t.Errorf("no serve at all: %+v %v after %d calls", res, err, h.calls)
+	}
+}
+
+// heldLocal answers as a one-shot does while another cmdai of kind holds
+// the index data: locked for its first `locked` calls, then an answer.
+type heldLocal struct {
+	fakeAnswerer
+	locked int
+	kind   datalock.Kind
+}
+
+func (h *heldLocal) Query(ctx context.Context, q QueryRequest) (QueryResult, error) {
+	res, _ := h.fakeAnswerer.Query(ctx, q)
+	if h.calls <= h.locked {
+		return QueryResult{}, &datalock.LockedError{Kind: h.kind}
+	}
+	return res, nil
+}
+
+// TestParallelFirstCallsWaitInsteadOfDegrading (issue 45, finding 9):
+// the CLI's Local is Degrade over a one-shot, which answers from disk
+// when the index data is held. Ten parallel first calls found it held by
+// the first one (or by the serve it started) and nine answered degraded
+// at once. Now a call that finds a holder that lets go within seconds (a
+// read, a serve, one that has not said) waits for it and answers whole;
+// one held past the wait, or by a holder that keeps the data (an MCP
+// session, a writer), answers from disk as before.
+func TestParallelFirstCallsWaitInsteadOfDegrading(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		kind       datalock.Kind
+		locked     int
+		wait       time.Duration
+		fromDisk   int // Degrade's tries to answer from disk
+		answeredBy string
+	}{
+		{datalock.KindRead, 3, 30 * time.Second, 0, "here"},
+		{datalock.KindServe, 3, 30 * time.Second, 0, "here"},
+		{"", 3, 30 * time.Second, 0, "here"},
+		{datalock.KindRead, 1 << 30, 500 * time.Millisecond, 1, ""},
+		{datalock.KindSession, 3, 30 * time.Second, 1, ""},
+		{datalock.KindWrite, 3, 30 * time.Second, 1, ""},
+	} {
+		h := &heldLocal{fakeAnswerer: fakeAnswerer{name: "here"}, locked: tc.locked, kind: tc.kind}
+		fromDisk := 0
+		local := Degrade{Inner: h, Index: func(context.Context, string) (string, func(string) bool, error) {
+			fromDisk++
+			return "", nil, errors.New("no keyword index here")
+		}}
+		began := time.Now()
+		res, err := (ServeFirst{Local: local, LockedWait: tc.wait}).Query(ctx, QueryRequest{Request: "show the files in this folder sorted by date", K: 1})
+		if fromDisk != tc.fromDisk || res.Collection != tc.answeredBy || (tc.answeredBy != "" && err != nil) || time.Since(began) > tc.wait+5*time.Second {
+			t.Errorf("held by %q for %d calls, wait %s: answered by %q (%v), %d tries from disk after %s; want %q, %d",
+				tc.kind, tc.locked, tc.wait, res.Collection, err, fromDisk, time.Since(began), tc.answeredBy, tc.fromDisk)
+		}
+	}
+}
+
+// TestServeFirstWaitsWithoutRetryingWhileHeld: while StillHeld says the
+// holder still holds (or a serve is starting), a waiting call asks serve
+// only: Local, which loads the models on each try, is tried again only
+// once it says no more.
+func TestServeFirstWaitsWithoutRetryingWhileHeld(t *testing.T) {
+	h := &heldLocal{fakeAnswerer: fakeAnswerer{name: "here"}, locked: 1, kind: datalock.KindRead}
+	checks := 0
+	p := ServeFirst{Local: h, LockedWait: 30 * time.Second, StillHeld: func() bool { checks++; return checks <= 3 }}
+	res, err := p.Query(context.Background(), QueryRequest{Request: "x", K: 1})
+	if err != nil || res.Collection != "here" || h.calls != 2 || checks != 4 {
+		t.Errorf("answered by %q (%v) after %d tries here and %d checks; want here, 2 tries, 4 checks", res.Collection, err, h.calls, checks)
 	}
 }

@@ -32,6 +32,10 @@ var ErrNoServerBinary = errors.New("chroma server not found")
 // ErrLocked means another process owns the data directory.
 var ErrLocked = datalock.ErrLocked
 
+// HeldBriefly tells whether an ErrLocked says the holder lets go, or
+// answers through serve, within seconds (datalock.Kind.Brief).
+func HeldBriefly(err error) bool { return datalock.HeldBriefly(err) }
+
 // ErrServerStart means the server did not come up.
 var ErrServerStart = errors.New("chroma server did not start")
 
@@ -103,6 +107,9 @@ type ServerOptions struct {
 	// OnLockWait, when set, is told once that the wait begins, with the
 	// ErrLocked error that names the holder.
 	OnLockWait func(holder error)
+	// Holder is what the caller does with the data, for another cmdai
+	// that finds it held (datalock.Kind).
+	Holder datalock.Kind
 }
 
 // Server is a private `chroma run`, in a network namespace of its own
@@ -212,7 +219,7 @@ func startOnce(ctx context.Context, o ServerOptions, lock *os.File, isolation Is
 	if err := procgroup.Start(cmd, func(err error) { s.waitErr = err; close(s.exited) }); err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrServerStart, o.Bin, err)
 	}
-	datalock.Record(o.DataDir, cmd.Process.Pid, port)
+	datalock.Record(o.DataDir, cmd.Process.Pid, port, o.Holder)
 	if err := s.waitReady(ctx, o.StartTimeout, logPath); err != nil {
 		s.kill()
 		if isolation.Isolated() {

@@ -15,6 +15,7 @@ import (
 	"github.com/amikos-tech/chroma-go/pkg/embeddings"
 
 	"github.com/cmdai/cmdai/chroma/wire"
+	"github.com/cmdai/cmdai/internal/exitcode"
 )
 
 // ErrUnreachable means no Chroma server answered at the configured URL.
@@ -191,6 +192,17 @@ type Collection struct {
 // Name is the collection's name.
 func (c *Collection) Name() string { return c.c.Name() }
 
+// gone turns the server's 404 for a collection cmdai opened into
+// ErrNoCollection with what happened and what to do: it was deleted
+// while open, by `index clear` or by anyone who reaches the server (see
+// Isolation).
+func (c *Collection) gone(err error) error {
+	if !strings.Contains(err.Error(), "Error (404) NotFoundError") {
+		return err
+	}
+	return exitcode.With(exitcode.NoIndex, fmt.Errorf("%w: the index %s was deleted from the Chroma server at %s while cmdai had it open (by `cmdai index clear`, or by anyone who reaches that server: `cmdai doctor` says who can reach the private one); build it again with `cmdai index init`, or import it again (%v)", ErrNoCollection, c.Name(), c.store.URL, err))
+}
+
 // CreateCollection creates (or opens, when it exists) a collection in
 // inner-product space (Space) with the given metadata, sealed by the
 // store's Authenticator.
@@ -361,7 +373,7 @@ func (c *Collection) SetMetadata(ctx context.Context, meta map[string]any) error
 func (c *Collection) Count(ctx context.Context) (int, error) {
 	n, err := c.c.Count(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("count %s: %w", c.Name(), err)
+		return 0, c.gone(fmt.Errorf("count %s: %w", c.Name(), err))
 	}
 	return n, nil
 }
@@ -461,7 +473,7 @@ func (c *Collection) query(ctx context.Context, vec []float32, n int, include ..
 		v2.WithInclude(include...),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", c.Name(), err)
+		return nil, c.gone(fmt.Errorf("query %s: %w", c.Name(), err))
 	}
 	ids := res.GetIDGroups()
 	if len(ids) == 0 {
@@ -577,7 +589,7 @@ func (c *Collection) get(ctx context.Context, opts []v2.CollectionGetOption) ([]
 func (c *Collection) fetch(ctx context.Context, opts []v2.CollectionGetOption) ([]Record, error) {
 	res, err := c.c.Get(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", c.Name(), err)
+		return nil, c.gone(fmt.Errorf("read %s: %w", c.Name(), err))
 	}
 	ids, docs, metas, embs := res.GetIDs(), res.GetDocuments(), res.GetMetadatas(), res.GetEmbeddings()
 	out := make([]Record, 0, len(ids))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/chroma/diskspace"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/errmark"
@@ -42,6 +43,10 @@ type Options struct {
 	// one-shot command's hold), see chroma.ServerOptions.
 	LockWait   time.Duration
 	OnLockWait func(holder error)
+	// Holder is what the command does with the private server's data,
+	// told to another cmdai that finds it held (datalock.Kind): "" is
+	// datalock.KindRead with ReadOnly, else datalock.KindWrite.
+	Holder datalock.Kind
 }
 
 // Lease lends the private server of dataDir when a running cmdai serve
@@ -172,7 +177,14 @@ func Open(ctx context.Context, o Options, env Env) (*Connection, error) {
 	if err != nil {
 		return nil, exitcode.With(exitcode.Unreachable, unreachable(err))
 	}
-	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: o.DataDir, LockWait: o.LockWait, OnLockWait: o.OnLockWait})
+	holder := o.Holder
+	if holder == "" {
+		holder = datalock.KindWrite
+		if o.ReadOnly {
+			holder = datalock.KindRead
+		}
+	}
+	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: o.DataDir, LockWait: o.LockWait, OnLockWait: o.OnLockWait, Holder: holder})
 	if err != nil {
 		if errors.Is(err, chroma.ErrLocked) {
 			return nil, exitcode.With(exitcode.Busy, locked(err))

@@ -22,6 +22,55 @@ import (
 // ErrLocked means another process owns the data directory.
 var ErrLocked = errors.New("chroma data directory in use")
 
+// Kind says what the holder of the data does with it, and so whether
+// another cmdai that finds it held should wait for it or answer without
+// it (answer.ServeFirst): an answer or a serve lets go, or answers for
+// it, within seconds; an MCP session or a writer holds it for hours or
+// minutes.
+type Kind string
+
+// The kinds of holder.
+const (
+	// KindRead answers a read (a one-shot answer, status, doctor): a
+	// second or two.
+	KindRead Kind = "read"
+	// KindServe is cmdai serve, which answers the others once started.
+	KindServe Kind = "serve"
+	// KindSession is an MCP session's index, held until a serve wants it.
+	KindSession Kind = "session"
+	// KindWrite changes the index (init, refresh, import, clear) or reads
+	// it whole (export): minutes.
+	KindWrite Kind = "write"
+)
+
+// Brief tells whether a holder of kind k lets go (or answers through
+// serve) within seconds. A holder that has not said (its record not
+// written yet: it is starting its server; or an older cmdai) counts as
+// brief: most holders are.
+func (k Kind) Brief() bool { return k != KindSession && k != KindWrite }
+
+// LockedError is ErrLocked with the holder's kind.
+type LockedError struct {
+	Kind Kind
+	text string
+}
+
+func (e *LockedError) Error() string { return e.text }
+
+// Is makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// HeldBriefly tells whether err says the data is held (ErrLocked) by a
+// holder that lets go within seconds (Kind.Brief; one that did not say
+// its kind counts as brief).
+func HeldBriefly(err error) bool {
+	var le *LockedError
+	if errors.As(err, &le) {
+		return le.Kind.Brief()
+	}
+	return errors.Is(err, ErrLocked)
+}
+
 // The lock file and the record of its owner, in the data directory.
 const (
 	LockName = "cmdai.lock"
@@ -122,7 +171,7 @@ func lockDataDir(dir string) (*os.File, error) {
 			continue
 		}
 		f.Close()
-		return nil, fmt.Errorf("%w: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(rec), dir, dir)
+		return nil, &LockedError{Kind: rec.kind, text: fmt.Sprintf("%v: %s is using the index data in %s; wait for it to finish, or let several cmdai share one server: start `chroma run --path %s` and pass --chroma-url", ErrLocked, holder(rec), dir, dir)}
 	}
 }
 
@@ -153,23 +202,25 @@ func Release(f *os.File, dir string) {
 }
 
 // Record says who owns the directory, once its server runs: "<cmdai
-// pid> <server pid> <port> <cmdai start> <server start>" (the lock's
-// holder is this process). The start times (procgroup.StartTime, 0 where
+// pid> <server pid> <port> <cmdai start> <server start> <kind>" (the
+// lock's holder is this process, doing kind). The start times (procgroup.StartTime, 0 where
 // they cannot be read) tell a recorded process from a later one that got
 // its pid: a killed cmdai's pid, reused, must not keep its orphaned
 // server's data locked, nor make cmdai stop a stranger.
-func Record(dir string, server, port int) {
+func Record(dir string, server, port int, kind Kind) {
 	self, _ := procgroup.StartTime(os.Getpid())
 	srv, _ := procgroup.StartTime(server)
 	// Atomic, so that a cmdai reading it while it is written (readPID)
 	// never sees half a line.
-	_ = safefile.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d %d %d\n", os.Getpid(), server, port, self, srv)), 0o644)
+	_ = safefile.WriteBytes(filepath.Join(dir, PIDName), []byte(fmt.Sprintf("%d %d %d %d %d %s\n", os.Getpid(), server, port, self, srv, kind)), 0o644)
 }
 
-// record is what Record wrote; an older cmdai's has no start times (0).
+// record is what Record wrote; an older cmdai's has no start times (0)
+// nor kind.
 type record struct {
 	owner, server           int
 	ownerStart, serverStart uint64
+	kind                    Kind // "": not said (an older cmdai)
 }
 
 // ownerAlive and serverAlive: the recorded processes still run (not
@@ -193,6 +244,9 @@ func readPID(dir string) (record, error) {
 		r.ownerStart, _ = strconv.ParseUint(f[3], 10, 64)
 		r.serverStart, _ = strconv.ParseUint(f[4], 10, 64)
 	}
+	if len(f) >= 6 {
+		r.kind = Kind(f[5])
+	}
 	return r, nil
 }
 
@@ -214,6 +268,17 @@ func lockWithin(f *os.File, d time.Duration) bool {
 			return false
 		}
 	}
+}
+
+// HeldBy says, without waiting, whether dir's lock is held and by a
+// holder of which kind ("" when it has not said).
+func HeldBy(dir string) (bool, Kind) {
+	held, _, _, err := Holder(dir)
+	if err != nil || !held {
+		return false, ""
+	}
+	rec, _ := readPID(dir)
+	return true, rec.kind
 }
 
 // Holder says, without waiting, who holds dir's lock: held false when

@@ -169,3 +169,34 @@ func TestOrphanOfAReusedPid(t *testing.T) {
 		t.Error("the stranger that has the dead owner's pid was stopped")
 	}
 }
+
+// TestLockedSaysItsHolder: a holder's record says what it does, and a
+// second taker's ErrLocked carries it (HeldBriefly), as HeldBy does.
+func TestLockedSaysItsHolder(t *testing.T) {
+	for _, tc := range []struct {
+		kind  Kind
+		brief bool
+	}{{KindRead, true}, {KindServe, true}, {KindSession, false}, {KindWrite, false}} {
+		dir := t.TempDir()
+		f, err := Take(context.Background(), dir, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Record(dir, os.Getpid(), 1, tc.kind)
+		_, err = Take(context.Background(), dir, 0, nil)
+		if !errors.Is(err, ErrLocked) || HeldBriefly(err) != tc.brief {
+			t.Errorf("held by %s: %v, briefly %v; want ErrLocked, %v", tc.kind, err, HeldBriefly(err), tc.brief)
+		}
+		if held, kind := HeldBy(dir); !held || kind != tc.kind {
+			t.Errorf("HeldBy: %v %q; want held by %s", held, kind, tc.kind)
+		}
+		Release(f, dir)
+		if held, _ := HeldBy(dir); held {
+			t.Errorf("held after Release")
+		}
+	}
+	// an older cmdai's record says no kind: counted as brief
+	if !HeldBriefly(ErrLocked) || HeldBriefly(errors.New("other")) {
+		t.Error("HeldBriefly of a bare ErrLocked, or of another error")
+	}
+}

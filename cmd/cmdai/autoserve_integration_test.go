@@ -270,3 +270,50 @@ func TestAutoServeRaceIdleUpgrade(t *testing.T) {
 		t.Errorf("serve's log does not say why it stopped:\n%s", log)
 	}
 }
+
+// TestParallelFirstCallsAnswerWhole (issue 45, finding 9): ten first
+// queries at once (an agent's parallel tool calls) on a home with no
+// serve: one holds the index data at a time, one serve starts, and each
+// of the others waits for whichever answers first (the holder letting
+// go, or the serve) instead of answering keyword-only from disk. Before,
+// 9 of 10 answered degraded, exit 0.
+func TestParallelFirstCallsAnswerWhole(t *testing.T) {
+	smallIndex(t)
+	killServes(t)
+	exe, _ := os.Executable()
+	on := []string{"-CMDAI_AUTO_SERVE", "-CI"}
+	query := []string{"index", "query", twiddle, "--distro", "debian-12", "-k", "1", "--json"}
+	type result struct {
+		code     int
+		out, err string
+		took     time.Duration
+	}
+	results := make([]result, 10)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			began := time.Now()
+			code, out, errOut := cliChild(t, exe, on, query...)
+			results[i] = result{code, out, errOut, time.Since(began)}
+		}()
+	}
+	wg.Wait()
+	degraded := 0
+	for i, r := range results {
+		if r.code != 0 || !strings.Contains(r.out, `"command":"frob"`) {
+			t.Errorf("call %d: exit %d after %s %q %s", i, r.code, r.took, r.out, r.err)
+		}
+		if strings.Contains(r.out, `"degraded":true`) {
+			degraded++
+			t.Logf("call %d degraded after %s: %s", i, r.took, r.err)
+		}
+	}
+	if degraded != 0 {
+		t.Errorf("%d of %d parallel first calls answered degraded", degraded, len(results))
+	}
+	if got := backgroundServes(t); len(got) > 1 {
+		t.Errorf("%d background serves started: %v", len(got), got)
+	}
+}

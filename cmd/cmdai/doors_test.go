@@ -27,7 +27,7 @@ import (
 // CLI's query and explain, MCP's tools) through the same rules
 // (answer.ServeFirst, cmdutil.ServeRuledOut, answer.Degrade) with the
 // door's own flags: a serve that holds the index answers; one that holds
-// another index or of another build, none at all, or a flag that rules serve out (--no-serve,
+// another index or of another build, one that dies mid-answer, none at all, or a flag that rules serve out (--no-serve,
 // --chroma-url, --no-rerank, --model-variant: serve answers with its own
 // Chroma and models) leaves the answer here, where Chroma is down, so it
 // comes from disk, degraded. Nothing real runs: a fake serve on a Unix
@@ -45,6 +45,7 @@ func TestEveryDoorOneRule(t *testing.T) {
 		{"no serve", "", nil, false, "here"},
 		{"serve of another index", "cmdai_linux_other", nil, false, "here"},
 		{"serve of another build", answertest.Collection, []string{"other-build"}, false, "here"},
+		{"serve dies mid-answer", answertest.Collection, []string{"dies-mid-answer"}, false, "here"},
 		{"--no-serve", answertest.Collection, []string{"--no-serve"}, false, "here"},
 		{"--chroma-url", answertest.Collection, []string{"--chroma-url", "http://127.0.0.1:9"}, false, "here"},
 		{"--no-rerank", answertest.Collection, []string{"--no-rerank"}, true, "here"},
@@ -114,6 +115,17 @@ func TestEveryDoorOneRule(t *testing.T) {
 					f.ServeClient = s.Dial
 					if slices.Equal(flags, []string{"other-build"}) {
 						s.SetHealth(func(h *serve.Health) { h.Build = "another-build" })
+						flags = nil
+					}
+					if slices.Equal(flags, []string{"dies-mid-answer"}) {
+						// asked, it starts to answer and dies: the call is
+						// answered here once (issue 45, finding 15)
+						s.DieMidAnswer.Store(true)
+						t.Cleanup(func() {
+							if s.Died.Load() != 1 {
+								t.Errorf("serve was asked %d times; want once, then here", s.Died.Load())
+							}
+						})
 						flags = nil
 					}
 				}

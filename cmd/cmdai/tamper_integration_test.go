@@ -650,3 +650,49 @@ func TestSwappedVectorNeverRanks(t *testing.T) {
 		t.Errorf("export with a swapped vector: exit %d %s", code, errOut)
 	}
 }
+
+// TestDeletedIndexSaidSo (issue 45, finding 3): where the private server
+// cannot be jailed anyone who reaches it can delete the index. status
+// then says so (exit 3, DELETED, what to do) instead of "no index", as
+// this machine answered from it (its keyword index is still here); an
+// index deleted with `index clear` is forgotten on disk too, and status
+// says only that there is none.
+func TestDeletedIndexSaidSo(t *testing.T) {
+	_, _, initOpts := smallIndex(t)
+	if code, _, errOut := runCLI(t, "index", "query", twiddle, "--distro", "debian-12"); code != 0 {
+		t.Fatalf("query: exit %d %s", code, errOut)
+	}
+	data, err := config.ChromaDir(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := chroma.Connect(context.Background(), chroma.Config{URL: srv.URL})
+	if err == nil {
+		err = st.DeleteCollection(context.Background(), "cmdai_linux_debian-12")
+		st.Close()
+	}
+	srv.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "index", "status", "--distro", "debian-12")
+	if code != cmdutil.ExitNoIndex || !strings.Contains(errOut, "DELETED: the index cmdai_linux_debian-12 is not on the Chroma server") || !strings.Contains(errOut, "cmdai index init") {
+		t.Errorf("status of a deleted index: exit %d %s", code, errOut)
+	}
+
+	if err := initcmd.RunInit(context.Background(), initOpts()); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "index", "clear", "--distro", "debian-12", "--confirm"); code != 0 {
+		t.Fatalf("clear: exit %d %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "index", "status", "--distro", "debian-12")
+	if code != cmdutil.ExitNoIndex || strings.Contains(errOut, "DELETED") || !strings.Contains(errOut, "no index for this distribution") {
+		t.Errorf("status after index clear: exit %d %s", code, errOut)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,6 +68,34 @@ func Open(ctx context.Context, coll Records, dir string) (*bm25.Index, error) {
 		return ix, nil
 	}
 	return ix, nil
+}
+
+// SavedPath is the keyword index of collection last saved in dir, ok
+// false when there is none (nothing loaded): the trace of an index this
+// machine answered from.
+func SavedPath(dir, collection string) (string, bool) {
+	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*"+checkedExt))
+	if err != nil || len(paths) == 0 {
+		return "", false
+	}
+	sort.Slice(paths, func(i, j int) bool { return modTime(paths[i]).After(modTime(paths[j])) })
+	return paths[0], true
+}
+
+// Forget removes what dir keeps of collection (its keyword index and the
+// vectors beside it): the collection was deleted on purpose (`index
+// clear`), and nothing should answer from it.
+func Forget(dir, collection string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, collection+"-*"))
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Saved loads the collection's keyword index as Open

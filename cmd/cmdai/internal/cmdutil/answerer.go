@@ -88,6 +88,7 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 		return c, true
 	}}
 	a.Serve = finder.Answerer
+	a.StillHeld = func() bool { return f.serveHeld() || f.dataHeldBriefly() }
 	if start := f.autoStart(auto); start != nil {
 		a.AnsweredHere = func(holdable bool) {
 			if holdable {

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/chroma/connect"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/buildid"
 	"github.com/cmdai/cmdai/serve"
@@ -44,6 +45,22 @@ func (f *Factory) serveHeld() bool {
 	}
 	socket, err := config.ServeSocket(f.Getenv)
 	return err == nil && servelock.Starting(socket)
+}
+
+// dataHeldBriefly tells whether the private server's data (the default
+// directory) is held by a holder that lets go within seconds, as a cheap
+// check (a lock attempt, nothing loaded) a waiting call makes before it
+// tries to answer itself again.
+func (f *Factory) dataHeldBriefly() bool {
+	if f.Getenv == nil {
+		return false
+	}
+	dir, err := config.ChromaDir(f.Getenv)
+	if err != nil {
+		return false
+	}
+	held, kind := datalock.HeldBy(dir)
+	return held && kind.Brief()
 }
 
 // serveLease lends the private server of dataDir when a running serve

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/answer/session"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -148,7 +149,7 @@ func serveStarting(socket string) bool {
 // collection on the configured Chroma, and the embedder of its model.
 func opener(opts *Options) indexOpener {
 	return func(ctx context.Context) (search.Searcher, func(), bool, error) {
-		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, sessionChroma(opts))
 		if err != nil {
 			return search.Searcher{}, nil, false, err
 		}
@@ -161,11 +162,20 @@ func opener(opts *Options) indexOpener {
 	}
 }
 
+// sessionChroma is the session's Chroma options: its index is held until
+// a serve wants it (Handover), which another cmdai that finds the data
+// held does not wait for.
+func sessionChroma(opts *Options) cmdutil.ChromaOptions {
+	co := opts.Chroma
+	co.Holder = datalock.KindSession
+	return co
+}
+
 // docsOpener opens the distribution's collection alone, without the
 // model: what explain_command reads (see session.Index's OpenDocs).
 func docsOpener(opts *Options) indexOpener {
 	return func(ctx context.Context) (search.Searcher, func(), bool, error) {
-		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
+		info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, sessionChroma(opts))
 		if err != nil {
 			return search.Searcher{}, nil, false, err
 		}

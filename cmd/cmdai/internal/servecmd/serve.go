@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/answer/warm"
 	"github.com/cmdai/cmdai/chroma/connect"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
@@ -270,6 +271,7 @@ const DefaultWait = 30 * time.Second
 func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)) (*warm.Index, error) {
 	co := opts.Chroma
 	co.NoServe = true
+	co.Holder = datalock.KindServe // callers that find it held wait for it to answer
 	first := co
 	first.LockWait = opts.Wait
 	first.OnLockWait = func(holder error) {

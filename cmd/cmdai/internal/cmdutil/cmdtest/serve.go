@@ -27,6 +27,11 @@ type Serve struct {
 	Socket string
 	// Answered counts the queries, docs, explain and status calls.
 	Answered atomic.Int64
+	// DieMidAnswer: each call gets the start of an answer, then the
+	// connection closes, as when serve is killed while it writes one
+	// (Died counts them).
+	DieMidAnswer atomic.Bool
+	Died         atomic.Int64
 
 	mu     sync.Mutex
 	health serve.Health
@@ -54,6 +59,14 @@ func NewServe(t *testing.T, collection string) *Serve {
 		t.Fatal(err)
 	}
 	reply := func(w http.ResponseWriter, v any) {
+		if s.DieMidAnswer.Load() {
+			s.Died.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte(`{"schema_version":1,"request":"`))
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // the connection closes mid-answer
+		}
 		s.Answered.Add(1)
 		json.NewEncoder(w).Encode(v)
 	}

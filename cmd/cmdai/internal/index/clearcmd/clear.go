@@ -13,8 +13,10 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // ClearOptions are the inputs of `cmdai index clear`.
@@ -122,6 +124,13 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 	for _, n := range names {
 		if err := conn.DeleteCollection(ctx, n); err != nil {
 			return err
+		}
+		// nothing answers from a cleared index (from disk), and status
+		// does not take it for one deleted behind cmdai's back
+		if dir, err := config.KeywordDir(opts.Getenv); err == nil {
+			if err := kwstore.Forget(dir, n); err != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "warning: remove the keyword index of %s in %s: %v\n", n, dir, err)
+			}
 		}
 		fmt.Fprintf(opts.IO.Out, "deleted %s\n", n)
 	}

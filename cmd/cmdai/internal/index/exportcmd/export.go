@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -87,7 +88,8 @@ type ExportResult struct {
 func runExport(ctx context.Context, opts *ExportOptions) error {
 	start := time.Now()
 	ro := opts.Chroma
-	ro.ReadOnly = true // export writes nothing: serve's queries go on
+	ro.ReadOnly = true             // export writes nothing: serve's queries go on
+	ro.Holder = datalock.KindWrite // but reads the index whole: minutes
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, ro)
 	if err != nil {
 		return err

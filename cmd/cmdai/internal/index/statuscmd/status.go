@@ -17,8 +17,10 @@ import (
 
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
+	"github.com/cmdai/cmdai/search/kwstore"
 )
 
 // StatusOptions are the inputs of `cmdai index status`.
@@ -108,6 +110,12 @@ func RunStatus(ctx context.Context, opts *StatusOptions) error {
 	for _, c := range st.Collections {
 		if c.Current {
 			return nil
+		}
+	}
+	if dir, err := config.KeywordDir(opts.Getenv); err == nil {
+		if path, ok := kwstore.SavedPath(dir, st.Current); ok {
+			// this machine answered from it, and `index clear` forgets that
+			return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("DELETED: the index %s is not on the Chroma server, though this machine answered from it (its keyword index %s is still here): it was deleted outside cmdai, by anyone who reaches the server (`cmdai doctor` says who can reach the private one); build it again with `cmdai index init`, or import it again", st.Current, path))
 		}
 	}
 	return cmdutil.WithCode(cmdutil.ExitNoIndex, fmt.Errorf("no index for this distribution (%s): build it with `cmdai index init`", st.Current))
