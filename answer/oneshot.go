@@ -77,24 +77,53 @@ func (o *OneShot) Query(ctx context.Context, q QueryRequest) (QueryResult, error
 	}
 	rerank, cleanup := prefetch(ctx, rerank)
 	defer cleanup()
-	conn, err := o.Connect(ctx)
-	if err != nil {
-		return QueryResult{}, err
-	}
-	defer conn.Close()
 	keywordDir := ""
 	if req.Mode != search.ModeSemantic {
 		if keywordDir, err = config.KeywordDir(orOS(o.Getenv)); err != nil {
 			return QueryResult{}, err
 		}
 	}
-	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, rerank)
-	if err != nil {
-		return QueryResult{}, err
-	}
-	defer closeS()
-	return Search(ctx, s, req)
+	var res QueryResult
+	err = o.onConnection(ctx, func(conn *connect.Connection) error {
+		s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, rerank)
+		if err != nil {
+			return err
+		}
+		defer closeS()
+		res, err = Search(ctx, s, req)
+		return err
+	})
+	return res, err
 }
+
+// onConnection runs op on a connection to Chroma, and once more on a new
+// one when the first was a running serve's Chroma, lent under its lease,
+// and serve died meanwhile (killed mid-call: issue 45, finding 15): the
+// call in flight is answered here, on a private server of its own, which
+// waits a few seconds for the dead serve's to let the data go.
+func (o *OneShot) onConnection(ctx context.Context, op func(*connect.Connection) error) error {
+	conn, err := o.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	err = op(conn)
+	lost := err != nil && ctx.Err() == nil && conn.LeaseLost(ctx)
+	conn.Close()
+	if !lost {
+		return err
+	}
+	conn, err = o.Connect(connect.WithLockWait(ctx, leaseLostWait))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return op(conn)
+}
+
+// leaseLostWait bounds how long a call whose serve died waits for the
+// data that serve's Chroma held (it exits with serve, within a second or
+// two).
+const leaseLostWait = 15 * time.Second
 
 // Docs is one command's records from the distribution's collection (no
 // model unless a request narrows it: then the model and the keyword
@@ -104,29 +133,32 @@ func (o *OneShot) Docs(ctx context.Context, q DocsRequest) (search.CommandDoc, e
 	if err != nil {
 		return search.CommandDoc{}, err
 	}
-	conn, err := o.Connect(ctx)
-	if err != nil {
-		return search.CommandDoc{}, err
-	}
-	defer conn.Close()
-	if q.Request == "" {
-		coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
-		if err != nil {
+	keywordDir := ""
+	if q.Request != "" {
+		if keywordDir, err = config.KeywordDir(orOS(o.Getenv)); err != nil {
 			return search.CommandDoc{}, err
 		}
-		return search.Searcher{Coll: coll}.Docs(ctx, q.Command)
 	}
-	keywordDir, err := config.KeywordDir(orOS(o.Getenv))
-	if err != nil {
-		return search.CommandDoc{}, err
-	}
-	s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, nil)
-	if err != nil {
-		return search.CommandDoc{}, err
-	}
-	defer closeS()
-	doc, err := s.Docs(ctx, q.Command)
-	return NarrowDoc(ctx, s, doc, err, q.Request)
+	var doc search.CommandDoc
+	err = o.onConnection(ctx, func(conn *connect.Connection) error {
+		if q.Request == "" {
+			coll, err := OpenAnswerable(ctx, conn.Store, info.CollectionName())
+			if err != nil {
+				return err
+			}
+			doc, err = search.Searcher{Coll: coll}.Docs(ctx, q.Command)
+			return err
+		}
+		s, closeS, err := OpenSearcher(ctx, conn.Store, info.CollectionName(), o.Variant, o.Model, keywordDir, nil)
+		if err != nil {
+			return err
+		}
+		defer closeS()
+		doc, err = s.Docs(ctx, q.Command)
+		doc, err = NarrowDoc(ctx, s, doc, err, q.Request)
+		return err
+	})
+	return doc, err
 }
 
 // Explain judges the line by the distribution's option records. The
@@ -163,11 +195,6 @@ func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, err
 	if err != nil {
 		return IndexStatus{}, err
 	}
-	conn, err := o.Connect(ctx)
-	if err != nil {
-		return IndexStatus{}, err
-	}
-	defer conn.Close()
 	po := pages.Options{Distro: info, PathDirs: o.PathDirs, ManPath: o.ManPath}
 	if po.PathDirs == nil && po.ManPath == nil {
 		getenv := orOS(o.Getenv)
@@ -176,7 +203,12 @@ func (o *OneShot) Status(ctx context.Context, q StatusRequest) (IndexStatus, err
 		}
 		po.PathDirs, po.ManPath = pages.ScanDirs(getenv)
 	}
-	return CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, q.Verify, po)
+	var st IndexStatus
+	err = o.onConnection(ctx, func(conn *connect.Connection) error {
+		st, err = CollectStatus(ctx, conn.Store, conn.Mode, info, q.Detailed, q.Verify, po)
+		return err
+	})
+	return st, err
 }
 
 // Degraded is o answering from disk when Chroma cannot be reached

@@ -98,6 +98,22 @@ func (c *Connection) Close() {
 	}
 }
 
+// LeaseLost tells whether the connection went through a running serve's
+// Chroma, under its lease, and that Chroma answers no more (serve died or
+// was killed): the call may be made again on a server of its own.
+func (c *Connection) LeaseLost(ctx context.Context) bool {
+	return c != nil && c.lease != nil && chroma.Answers(ctx, c.URL) != nil
+}
+
+type lockWaitKey struct{}
+
+// WithLockWait makes Open wait up to d for a private server's data
+// directory that another process holds, when its options wait less: a
+// call whose serve just died waits for that serve's Chroma to exit.
+func WithLockWait(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, d)
+}
+
 // Closed tells whether Close ran.
 func (c *Connection) Closed() bool { return c != nil && c.closed }
 
@@ -183,6 +199,9 @@ func Open(ctx context.Context, o Options, env Env) (*Connection, error) {
 		if o.ReadOnly {
 			holder = datalock.KindRead
 		}
+	}
+	if d, ok := ctx.Value(lockWaitKey{}).(time.Duration); ok && d > o.LockWait {
+		o.LockWait = d
 	}
 	srv, err := chroma.StartServer(ctx, chroma.ServerOptions{Bin: bin, DataDir: o.DataDir, LockWait: o.LockWait, OnLockWait: o.OnLockWait, Holder: holder})
 	if err != nil {
