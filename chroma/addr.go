@@ -98,24 +98,32 @@ func dialSocket(ctx context.Context, path string) (net.Conn, error) {
 	return net.FileConn(f)
 }
 
-// dialUnix connects to the unix socket at path. A data directory may sit
-// deeper than a socket path may be long (a test's temporary directory, a
-// long home); the socket is then reached through /proc/self/fd/N/NAME, N
-// an open descriptor of its directory, a short name for the same file on
-// Linux.
+// dialUnix connects to the unix socket at path.
 func dialUnix(ctx context.Context, path string) (net.Conn, error) {
-	var d net.Dialer
+	return shortName(path, func(name string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", name)
+	})
+}
+
+// shortName calls use with a name for the socket at path that bind(2)
+// and connect(2) take: path itself, or, when it is longer than a socket
+// path may be (a data directory deep in a test's temporary directory, a
+// long home), /proc/self/fd/N/NAME, N a descriptor of its directory kept
+// open while use runs: a short name for the same file on Linux.
+func shortName[T any](path string, use func(name string) (T, error)) (T, error) {
 	if len(path) <= maxSocketPath {
-		return d.DialContext(ctx, "unix", path)
+		return use(path)
 	}
+	var zero T
 	dir, err := unix.Open(filepath.Dir(path), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, &os.PathError{Op: "open socket directory", Path: filepath.Dir(path), Err: err}
+		return zero, &os.PathError{Op: "open socket directory", Path: filepath.Dir(path), Err: err}
 	}
 	defer unix.Close(dir)
 	short := fmt.Sprintf("/proc/self/fd/%d/%s", dir, filepath.Base(path))
 	if len(short) > maxSocketPath {
-		return nil, fmt.Errorf("socket %s: name too long", path)
+		return zero, fmt.Errorf("socket %s: name too long", path)
 	}
-	return d.DialContext(ctx, "unix", short)
+	return use(short)
 }

@@ -111,19 +111,12 @@ func listenPrivate(dataDir string) (*os.File, error) {
 	return l.File()
 }
 
-// listenUnix listens on the unix socket at path, through
-// /proc/self/fd/N/NAME when path is longer than a socket path may be (as
-// dialSocket connects).
+// listenUnix listens on the unix socket at path (shortName: a path too
+// long for a socket is bound through its directory's descriptor).
 func listenUnix(path string) (*net.UnixListener, error) {
-	if len(path) <= maxSocketPath {
-		return net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	}
-	dir, err := unix.Open(filepath.Dir(path), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open socket directory", Path: filepath.Dir(path), Err: err}
-	}
-	defer unix.Close(dir)
-	return net.ListenUnix("unix", &net.UnixAddr{Name: fmt.Sprintf("/proc/self/fd/%d/%s", dir, filepath.Base(path)), Net: "unix"})
+	return shortName(path, func(name string) (*net.UnixListener, error) {
+		return net.ListenUnix("unix", &net.UnixAddr{Name: name, Net: "unix"})
+	})
 }
 
 // removeSocket removes the jailed server's socket once it stopped.
