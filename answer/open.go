@@ -17,6 +17,10 @@ import (
 // command to run when there is none.
 func OpenIndex(ctx context.Context, st *chroma.Store, name string) (*chroma.Collection, error) {
 	coll, err := st.OpenCollection(ctx, name)
+	var putBack *chroma.PutBackError
+	if errors.As(err, &putBack) {
+		return nil, exitcode.With(exitcode.NoIndex, fmt.Errorf("%w\n  build it again with `cmdai index init`", err))
+	}
 	if errors.Is(err, chroma.ErrNoCollection) {
 		return nil, exitcode.With(exitcode.NoIndex, fmt.Errorf("no index %s on %s: build it with `cmdai index init`, or fetch one with `cmdai index download <distro-id>`", name, st.URL))
 	}

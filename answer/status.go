@@ -2,11 +2,13 @@ package answer
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/distro"
+	"github.com/cmdai/cmdai/internal/exitcode"
 )
 
 // CollectStatus is the status of the indexes on st's server (mode:
@@ -19,6 +21,11 @@ func CollectStatus(ctx context.Context, st *chroma.Store, mode string, info dist
 	s.Server.URL, s.Server.Mode, s.Server.Version = st.URL, mode, st.Version
 	s.Server.Healthy = st.Heartbeat(ctx) == nil
 	s.Current = info.CollectionName()
+	// an index deleted behind cmdai's back is put back from its local
+	// copy, when one is kept, and reported as it then is
+	if _, err := st.RestoreMissing(ctx, s.Current); err != nil {
+		return s, exitcode.With(exitcode.NoIndex, fmt.Errorf("%w\n  build it again with `cmdai index init`", err))
+	}
 	if s.Collections, err = builder.Collections(ctx, st, s.Current); err != nil {
 		return s, err
 	}

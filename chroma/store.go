@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	v2 "github.com/amikos-tech/chroma-go/pkg/api/v2"
@@ -47,6 +48,68 @@ type Store struct {
 	Version  string
 	maxBatch int
 	auth     Authenticator
+
+	// restore puts back a collection found missing (SetRestorer).
+	restore *restoring
+}
+
+// restoring is a store's Restorer, run once at a time so that parallel
+// callers wait for one restore.
+type restoring struct {
+	mu sync.Mutex
+	fn Restorer
+}
+
+// Restorer puts collection name back on st when it was deleted behind
+// cmdai's back, from what it kept (ship.Restore); ok false when it kept
+// nothing to put back.
+type Restorer func(ctx context.Context, st *Store, name string) (ok bool, err error)
+
+// SetRestorer makes OpenCollection and RestoreMissing put back a missing
+// collection with r: set on a private server's store only (a copy kept
+// of its index is never written to another server).
+func (s *Store) SetRestorer(r Restorer) { s.restore = &restoring{fn: r} }
+
+// PutBackError is a missing collection whose local copy could not be
+// put back (a seal or checksum that does not hold, a failed import): it
+// is ErrNoCollection too, so that a build makes the index anew.
+type PutBackError struct {
+	Name, URL string
+	Err       error
+}
+
+func (e *PutBackError) Error() string {
+	return fmt.Sprintf("the index %s was deleted from the Chroma server at %s outside cmdai, and its local copy could not be put back: %v", e.Name, e.URL, e.Err)
+}
+
+func (e *PutBackError) Unwrap() []error { return []error{ErrNoCollection, e.Err} }
+
+type noRestoreKey struct{}
+
+// WithoutRestore makes the store's calls under ctx leave a missing
+// collection missing: what the restore itself, and `index clear`, use.
+func WithoutRestore(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noRestoreKey{}, true)
+}
+
+// RestoreMissing puts collection name back when it is missing and the
+// store's Restorer kept a copy of it: true when it did. Parallel callers
+// wait for one restore.
+func (s *Store) RestoreMissing(ctx context.Context, name string) (bool, error) {
+	if s.restore == nil || ctx.Value(noRestoreKey{}) != nil {
+		return false, nil
+	}
+	s.restore.mu.Lock()
+	defer s.restore.mu.Unlock()
+	names, err := s.collectionNames(ctx)
+	if err != nil || contains(names, name) {
+		return false, err
+	}
+	ok, err := s.restore.fn(WithoutRestore(ctx), s, name)
+	if err != nil {
+		return false, &PutBackError{Name: name, URL: s.URL, Err: err}
+	}
+	return ok, nil
 }
 
 // Connect checks that the server answers (heartbeat, version, limits) and
@@ -192,6 +255,9 @@ type Collection struct {
 // Name is the collection's name.
 func (c *Collection) Name() string { return c.c.Name() }
 
+// ServerVersion is the version of the Chroma server holding it.
+func (c *Collection) ServerVersion() string { return c.store.Version }
+
 // gone turns the server's 404 for a collection cmdai opened into
 // ErrNoCollection with what happened and what to do: it was deleted
 // while open, by `index clear` or by anyone who reaches the server (see
@@ -236,7 +302,13 @@ func (s *Store) OpenCollection(ctx context.Context, name string) (*Collection, e
 		return nil, err
 	}
 	if !contains(names, name) {
-		return nil, fmt.Errorf("%w: %s on %s", ErrNoCollection, name, s.URL)
+		restored, err := s.RestoreMissing(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if !restored {
+			return nil, fmt.Errorf("%w: %s on %s", ErrNoCollection, name, s.URL)
+		}
 	}
 	c, err := s.client.GetCollection(ctx, name, v2.WithEmbeddingFunctionGet(precomputed{}))
 	if err != nil {

@@ -27,6 +27,7 @@ const (
 	chromaData   = "chroma"
 	downloads    = "downloads"
 	keywords     = "keywords"
+	indexCopies  = "copies"
 	userCommands = "commands"
 	userHints    = "hints"
 )
@@ -162,6 +163,13 @@ func DownloadDir(getenv Env) (string, error) {
 // rebuilt when a collection changes.
 func KeywordDir(getenv Env) (string, error) {
 	return underData(getenv, keywords)
+}
+
+// CopyDir holds the sealed local copies of indexes kept while the
+// private Chroma can be reached by other local users (ship.KeepCopy), from
+// which an index deleted through it is put back (ship.Restore).
+func CopyDir(getenv Env) (string, error) {
+	return underData(getenv, indexCopies)
 }
 
 // CommandsDir holds the user's own Markdown command docs.

@@ -369,3 +369,43 @@ func number(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
+
+// copyPurpose names what a local copy of an index is sealed as (ship's
+// KeepCopy): a key of its own, so that no record's or metadata's
+// authenticator is ever a copy's.
+const copyPurpose = "cmdai local copy v1"
+
+// SealCopy is the authenticator of a local copy of an index, described
+// by parts (its file's sha256, its collection, where it came from): only
+// this machine's key makes it, so a copy put back (ship.Restore) is one
+// this machine kept.
+func (k *RecordKey) SealCopy(parts ...string) (string, error) {
+	key, err := k.load(true)
+	if err != nil {
+		return "", err
+	}
+	return copyMAC(key, parts), nil
+}
+
+// CheckCopy checks mac, a copy's authenticator (SealCopy), against parts:
+// nil, or ErrTampered.
+func (k *RecordKey) CheckCopy(mac string, parts ...string) error {
+	key, err := k.load(false)
+	if err != nil {
+		return err
+	}
+	if !hmac.Equal([]byte(mac), []byte(copyMAC(key, parts))) {
+		return ErrTampered
+	}
+	return nil
+}
+
+func copyMAC(key []byte, parts []string) string {
+	m := hmac.New(sha256.New, derivedKey(key, copyPurpose))
+	var buf []byte
+	for _, p := range parts {
+		buf = appendPart(buf, p)
+	}
+	m.Write(buf)
+	return base64.RawStdEncoding.EncodeToString(m.Sum(nil))
+}

@@ -319,3 +319,34 @@ func BenchmarkOpenMeta(b *testing.B) {
 		}
 	}
 }
+
+// TestRecordKeyCopy: a local copy's seal holds for the parts it was made
+// over with the key that made it, and for nothing else: another part,
+// parts shifted across their boundary, or another machine's key.
+func TestRecordKeyCopy(t *testing.T) {
+	dir := t.TempDir()
+	k := NewRecordKey(filepath.Join(dir, "a.key"))
+	mac, err := k.SealCopy("cmdai_linux_debian-12", "abc", "false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.CheckCopy(mac, "cmdai_linux_debian-12", "abc", "false"); err != nil {
+		t.Errorf("the copy's own seal: %v", err)
+	}
+	for _, parts := range [][]string{
+		{"cmdai_linux_debian-12", "abc", "true"},
+		{"cmdai_linux_debian-12a", "bc", "false"},
+		{"cmdai_linux_debian-12", "abc"},
+	} {
+		if err := k.CheckCopy(mac, parts...); !errors.Is(err, ErrTampered) {
+			t.Errorf("%q: %v, want ErrTampered", parts, err)
+		}
+	}
+	other := NewRecordKey(filepath.Join(dir, "b.key"))
+	if _, err := other.SealCopy("x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.CheckCopy(mac, "cmdai_linux_debian-12", "abc", "false"); !errors.Is(err, ErrTampered) {
+		t.Errorf("another key: %v, want ErrTampered", err)
+	}
+}

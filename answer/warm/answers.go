@@ -9,6 +9,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder/pages"
 	"github.com/cmdai/cmdai/chroma"
+	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/internal/exitcode"
@@ -55,21 +56,67 @@ func (w *Index) holds(id string) error {
 // not keep other requests, or the swap of a reopened index, waiting).
 // check says which errors of fromIndex may be Chroma's (then Chroma is
 // asked whether it still answers).
+//
+// An index deleted behind cmdai's back while serve holds it is put back
+// from its local copy, when one is kept (putBack), and the request
+// answered from it.
 func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool) (T, error) {
+	res, coll, err := answerWarmOnce(ctx, w, fromIndex, check)
+	if errors.Is(err, chroma.ErrNoCollection) && ctx.Err() == nil && w.putBack(ctx, coll) {
+		res, _, err = answerWarmOnce(ctx, w, fromIndex, check)
+	}
+	return res, err
+}
+
+// putBack puts the index held back on serve's Chroma from its local
+// copy when it was deleted (chroma.Store.RestoreMissing) and opens it
+// again: true when the searcher is now another than the one that found
+// it gone (coll), put back by this request or another.
+func (w *Index) putBack(ctx context.Context, coll search.Collection) bool {
+	now := func() (*connect.Connection, search.Collection) {
+		w.mu.RLock()
+		defer w.mu.RUnlock()
+		return w.conn, w.s.Coll
+	}
+	conn, held := now()
+	if conn == nil {
+		return false
+	}
+	if held != coll {
+		return true
+	}
+	if _, err := conn.Store.RestoreMissing(ctx, w.info.CollectionName()); err != nil {
+		w.logf("%v", err)
+		return false
+	}
+	if _, held = now(); held != coll {
+		return true
+	}
+	if err := w.open(ctx); err != nil {
+		return false
+	}
+	w.logf("the index %s was deleted outside cmdai while serve held it: put back from its local copy, and answering from it", w.info.CollectionName())
+	return true
+}
+
+// answerWarmOnce is answerWarm's one try, with the collection it was
+// answered from.
+func answerWarmOnce[T any](ctx context.Context, w *Index, fromIndex func(search.Searcher, explain.Lookup) (T, error), check func(error) bool) (T, search.Collection, error) {
 	var zero T
 	w.mu.RLock()
+	coll := w.s.Coll
 	// Chroma lost (lose): the searcher stays for what needs no Chroma
 	// (a keyword query, from the keyword index in memory, whole); the
 	// rest fails on the closed connection and gets Chroma's error
 	lost := w.retry.down != nil && w.s.Keywords != nil
 	if w.openErr != nil && !lost {
 		defer w.mu.RUnlock()
-		return zero, w.openErr
+		return zero, coll, w.openErr
 	}
 	res, err := fromIndex(w.s, w.docs)
 	if err != nil && lost {
 		defer w.mu.RUnlock()
-		return zero, w.openErr
+		return zero, coll, w.openErr
 	}
 	var gone error
 	if err != nil && ctx.Err() == nil && check(err) {
@@ -81,9 +128,9 @@ func answerWarm[T any](ctx context.Context, w *Index, fromIndex func(search.Sear
 		// starts Chroma again, without waiting for a writer to find it
 		// dead (issue 45, finding 11)
 		w.lose(gone, "answering a request")
-		return zero, gone
+		return zero, coll, gone
 	}
-	return res, err
+	return res, coll, err
 }
 
 // chromaGone says, after a failed search, whether Chroma stopped

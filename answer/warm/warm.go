@@ -61,6 +61,11 @@ type Options struct {
 	// RetryEvery is how long the Index without Chroma waits before it
 	// tries again (0: 10 s), doubled by each failed try up to 6 times it.
 	RetryEvery time.Duration
+	// KeepCopy keeps the local copy of the index held, from which an
+	// index deleted behind cmdai's back is put back (cmdutil's KeepCopy):
+	// run in the background once the index is open, and after each
+	// writer's lease (nil: none).
+	KeepCopy func(ctx context.Context, conn *connect.Connection, collection string) error
 }
 
 // Index is serve's Answerer: one Chroma connection and one model for the
@@ -72,6 +77,7 @@ type Index struct {
 	model   answer.Model
 	variant string // the model variant asked for ("": the index's)
 	getenv  func(string) string
+	keep    func(ctx context.Context, conn *connect.Connection, collection string) error
 
 	mu      sync.RWMutex
 	conn    *connect.Connection // nil while Chroma cannot be reached
@@ -122,7 +128,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	}()
 	info, conn, err := o.Open(ctx)
 	m := <-model
-	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, e: m.e, rr: m.rr, closeRR: m.closeRR}
+	w := &Index{info: info, model: o.Model, variant: o.Variant, getenv: o.Getenv, keep: o.KeepCopy, e: m.e, rr: m.rr, closeRR: m.closeRR}
 	w.retry.logf, w.retry.connect = o.Logf, o.Connect
 	if m.err == nil && conn == nil && errors.Is(err, chroma.ErrUnreachable) {
 		// Chroma could not be started or reached (its sentinel, as
@@ -151,8 +157,29 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	if err := w.open(ctx); err != nil && exitcode.Of(err) != exitcode.NoIndex {
 		w.Close()
 		return nil, err
+	} else if err == nil {
+		w.keepCopy()
 	}
 	return w, nil
+}
+
+// keepCopy keeps the local copy of the index now open, in the
+// background: reading every record takes seconds on a whole machine's
+// index, which no query waits for. A writer's lease meanwhile may make
+// the copy fail (its records change under it); the reload after that
+// lease keeps it again.
+func (w *Index) keepCopy() {
+	w.mu.RLock()
+	conn := w.conn
+	w.mu.RUnlock()
+	if w.keep == nil || conn == nil {
+		return
+	}
+	go func() {
+		if err := w.keep(w.retry.ctx, conn, w.info.CollectionName()); err != nil && w.retry.ctx.Err() == nil {
+			w.logf("keep a local copy of the index: %v", err)
+		}
+	}()
 }
 
 // open (re)opens the searcher, reusing the loaded model when the index's
@@ -233,6 +260,9 @@ func (w *Index) Reload(ctx context.Context) error {
 	if gone := w.lostOpening(ctx, err); gone != nil {
 		w.lose(gone, "reloading the index after a write")
 		return gone
+	}
+	if err == nil {
+		w.keepCopy()
 	}
 	return err
 }

@@ -122,6 +122,15 @@ func (c *Connection) Closed() bool { return c != nil && c.closed }
 // server, nor serve's under its lease).
 func (c *Connection) OwnsDataDir() bool { return c != nil && c.server != nil && !c.closed }
 
+// Isolation says who can reach the private server this connection
+// started (chroma.Isolation); ok false when it started none.
+func (c *Connection) Isolation() (iso chroma.Isolation, ok bool) {
+	if !c.OwnsDataDir() {
+		return chroma.Isolation{}, false
+	}
+	return c.server.Isolation, true
+}
+
 // DataDir is the private server's data directory ("" with a URL).
 func (c *Connection) DataDir() string { return c.dataDir }
 

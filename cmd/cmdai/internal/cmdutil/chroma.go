@@ -8,6 +8,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // ChromaOptions are the --chroma-* flags' values: which Chroma a command
@@ -49,5 +50,11 @@ func (f *Factory) connect(ctx context.Context, o ChromaOptions) (*connect.Connec
 			return nil, err
 		}
 	}
-	return connect.Open(ctx, o, connect.Env{Auth: key, Getenv: f.Getenv, Lease: f.serveLease})
+	conn, err := connect.Open(ctx, o, connect.Env{Auth: key, Getenv: f.Getenv, Lease: f.serveLease})
+	if dir, derr := config.CopyDir(f.getenv()); err == nil && derr == nil && conn.OwnsDataDir() {
+		// its index, deleted behind cmdai's back, is put back from the
+		// copy kept while others could reach it (KeepCopy)
+		conn.Store.SetRestorer(ship.Restorer(key, dir, f.say))
+	}
+	return conn, err
 }

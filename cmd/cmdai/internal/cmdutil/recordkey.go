@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 
@@ -19,11 +18,7 @@ func (f *Factory) RecordKey() (*index.RecordKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	var warn io.Writer = os.Stderr
-	if f.IO != nil && f.IO.ErrOut != nil {
-		warn = f.IO.ErrOut
-	}
-	return index.KeyFor(filepath.Join(root, index.KeyFileName), warn), nil
+	return index.KeyFor(filepath.Join(root, index.KeyFileName), f.errOut()), nil
 }
 
 func (f *Factory) getenv() func(string) string {

@@ -225,7 +225,8 @@ func checkChroma(ctx context.Context, opts *Options) Component {
 // kernel gives no user namespace, or the server is not run by lean.py),
 // with what to do. A warning, not a failure: everything works, but
 // another local user could read, rewrite or delete the index (rewrites
-// are caught by the records' seal; a deletion is seen by status).
+// are caught by the records' seal; a deletion is put back from the
+// sealed local copy cmdai keeps then, ship.KeepCopy).
 func checkIsolation(ctx context.Context, opts *Options, chromaComp Component) Component {
 	c := Component{Name: "isolation", Status: StatusOK}
 	if opts.Chroma.URL != "" {
@@ -240,6 +241,7 @@ func checkIsolation(ctx context.Context, opts *Options, chromaComp Component) Co
 	c.Detail = "the private Chroma server is reached by " + iso.String()
 	if !iso.Isolated() {
 		c.Status = StatusWarning
+		c.Detail += "; cmdai keeps a sealed copy of the index and puts it back if it is deleted (rewrites are refused by the records' seal)"
 		if os.Getenv(chroma.NoJailEnv) != "" {
 			c.Fix = "unset " + chroma.NoJailEnv + "; then, if it stays, "
 		}

@@ -291,5 +291,6 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		Getenv:     opts.Getenv,
 		Logf:       logf,
 		RetryEvery: opts.RetryEvery,
+		KeepCopy:   opts.KeepCopy,
 	})
 }

@@ -137,6 +137,11 @@ func Run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return failed(opts.Path, err)
 	}
+	if !opts.Validate {
+		if err := opts.KeepCopy(ctx, conn, target); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n  the index is imported, but one deleted behind cmdai's back cannot be put back until a copy is kept (serve, or the next import, tries again)\n", err)
+		}
+	}
 	res := Result{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds(), Unsigned: unsigned}
 	if beside.Signed != nil {

@@ -12,11 +12,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cmdai/cmdai/answer"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/ship"
 )
 
 // ClearOptions are the inputs of `cmdai index clear`.
@@ -86,6 +88,8 @@ EXAMPLES:
 }
 
 func runClear(ctx context.Context, opts *ClearOptions) error {
+	// what is cleared is not put back from its local copy
+	ctx = chroma.WithoutRestore(ctx)
 	info, conn, err := opts.OpenDistroIndex(ctx, opts.Distro, opts.Chroma)
 	if err != nil {
 		return err
@@ -130,6 +134,11 @@ func runClear(ctx context.Context, opts *ClearOptions) error {
 		if dir, err := config.KeywordDir(opts.Getenv); err == nil {
 			if err := kwstore.Forget(dir, n); err != nil {
 				fmt.Fprintf(opts.IO.ErrOut, "warning: remove the keyword index of %s in %s: %v\n", n, dir, err)
+			}
+		}
+		if dir, err := config.CopyDir(opts.Getenv); err == nil {
+			if err := ship.ForgetCopy(dir, n); err != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n", err)
 			}
 		}
 		fmt.Fprintf(opts.IO.Out, "deleted %s\n", n)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/builder/pages"
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/index"
@@ -112,6 +113,10 @@ EXAMPLES:
 
 // RunInit builds the index opts describe and prints its summary.
 func RunInit(ctx context.Context, opts *InitOptions) error {
+	if opts.Force {
+		// rebuilt from scratch: a deleted index is not put back first
+		ctx = chroma.WithoutRestore(ctx)
+	}
 	info, err := cmdutil.ResolveDistro(ctx, opts.Distro, opts.DetectDistro)
 	if err != nil {
 		return err
@@ -157,7 +162,16 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 		}
 		return err
 	}
+	keepCopy(ctx, opts, conn, info.CollectionName())
 	return printInit(opts, conn, sum, len(emb.list))
+}
+
+// keepCopy keeps the local copy of the index just written (KeepCopy);
+// the index is written either way, so a failure is a warning.
+func keepCopy(ctx context.Context, opts *InitOptions, conn *connect.Connection, collection string) {
+	if err := opts.KeepCopy(ctx, conn, collection); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n  the index is written, but one deleted behind cmdai's back cannot be put back until a copy is kept (the next refresh or serve tries again)\n", err)
+	}
 }
 
 // setProgress shows a build's progress: a line that fits the terminal

@@ -99,6 +99,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	keepCopy(ctx, opts, conn, info.CollectionName())
 	return printRefresh(opts, info.CollectionName(), sum)
 }
 
