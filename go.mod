@@ -25,6 +25,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/hbollon/go-edlib v1.7.0
+
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
 	github.com/amikos-tech/chroma-go-local v0.3.3 // indirect
@@ -66,7 +68,7 @@ require (
 	github.com/patrickmn/go-cache v2.1.0+incompatible // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/rivo/uniseg v0.4.7
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/schollz/progressbar/v2 v2.15.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -11,6 +11,7 @@ import (
 	"github.com/cmdai/cmdai/internal/exitcode"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/kwstore"
+	"github.com/cmdai/cmdai/search/recvec"
 )
 
 // OpenIndex opens the collection name on st, with exit code 3 and the
@@ -198,4 +199,20 @@ func CheckModel(m index.Meta, info embed.Info) error {
 	}
 	return fmt.Errorf("the index was built with %s %s (sha256 %.12s) but the embedder is %s %s (sha256 %.12s): use --model-variant %s, or rebuild with `cmdai index init --force`",
 		m.Model, m.ModelVariant, m.ModelSHA256, info.Model, info.Variant, info.SHA256, m.ModelVariant)
+}
+
+// Prepare builds what answering from coll reads on its first use, so that
+// no first answer builds it: the keyword index and the records' vectors
+// (the option ranker's), saved in keywordDir. Every writer runs it once
+// the index is written (init, refresh, import); answering builds them
+// itself when they are missing or outdated.
+func Prepare(ctx context.Context, coll *chroma.Collection, keywordDir string) error {
+	kw, err := kwstore.Open(ctx, coll, keywordDir)
+	if err != nil {
+		return fmt.Errorf("build the keyword index of %s: %w", coll.Name(), err)
+	}
+	if _, err := recvec.Of(ctx, kw, coll, keywordDir); err != nil {
+		return fmt.Errorf("read the vectors of %s: %w", coll.Name(), err)
+	}
+	return nil
 }

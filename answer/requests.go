@@ -41,9 +41,19 @@ type QueryResult struct {
 	// from the keyword index on disk, for the reason given.
 	Degraded       bool   `json:"degraded,omitempty"`
 	DegradedReason string `json:"degraded_reason,omitempty"`
+	// NoCloseMatch: no installed command is documented as doing anything
+	// close to the request (search.NoCloseMatchBelow); the commands are
+	// only the nearest there are. Closeness is the cosine it is judged by.
+	NoCloseMatch bool    `json:"no_close_match"`
+	Closeness    float64 `json:"closeness,omitempty"`
 	// Context is the --context block, in serve's answers that ask for it.
 	Context string `json:"context,omitempty"`
 }
+
+// NoCloseMatchLine is what an answer says first when no installed
+// command matches the request closely (QueryResult.NoCloseMatch): the
+// CLI's text and --context, and MCP's search_commands.
+const NoCloseMatchLine = "No installed command matches this closely; the nearest:"
 
 // ExplainRequest is the body of POST /v1/explain: one shell command
 // line, as `cmdai explain` takes it.

@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"errors"
+	"math"
 	"os/exec"
 	"time"
 
@@ -42,7 +43,7 @@ func Search(ctx context.Context, s search.Searcher, req search.Request) (QueryRe
 func result(request, collection string, a search.Answer, start time.Time) QueryResult {
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	return QueryResult{Request: request, Collection: collection, Commands: a.Commands, Millis: ms,
-		Degraded: a.Degraded != "", DegradedReason: a.Degraded}
+		Degraded: a.Degraded != "", DegradedReason: a.Degraded, NoCloseMatch: a.NoCloseMatch, Closeness: math.Round(a.Closeness*1e4) / 1e4}
 }
 
 // Judge explains line by lookup and times it: what a one-shot explain,

@@ -298,7 +298,7 @@ func (e *explainer) resolve(cmd *Command, a judge.Arg) *docResult {
 	case strings.Contains(n, "/") && !strings.HasPrefix(n, "/"):
 		cmd.Verdict, cmd.Note = judge.Undocumented, "a program run by its path: not in the index"
 	case e.opts.OnPath != nil && e.opts.OnPath(look):
-		cmd.Verdict, cmd.Note = judge.Undocumented, "on PATH, but the index has no page of it"
+		cmd.Verdict, cmd.Note = judge.Undocumented, "on PATH, but the index has no page of it: `cmdai index init --command "+look+" --help-fallback` indexes its --help"
 	default:
 		cmd.Verdict, cmd.Note = judge.NotInstalled, "not in the index (not installed here, or not indexed: `cmdai index init --command "+look+"`)"
 	}

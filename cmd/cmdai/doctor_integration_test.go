@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/doctorcmd"
+	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/embed"
 	"github.com/cmdai/cmdai/internal/testnet"
 	"github.com/cmdai/cmdai/packaging"
@@ -270,7 +272,9 @@ func TestDoctorBadParts(t *testing.T) {
 		if c.part == "chroma" && strings.Contains(c.detail, "heartbeat") {
 			continue // a query with --chroma-url down answers from disk (degraded), by design
 		}
-		code, _, errOut = runProcess(t, exe, env, "index", "query", "turn widgets into gadgets", "--distro", "debian-12", "--mode", "semantic")
+		// --strict: init left the keyword index on disk, which a query
+		// without Chroma answers from (degraded, exit 0) by design
+		code, _, errOut = runProcess(t, exe, env, "index", "query", "turn widgets into gadgets", "--distro", "debian-12", "--mode", "semantic", "--strict")
 		if code != c.code || !strings.Contains(errOut, c.detail) || !strings.Contains(errOut, "cmdai doctor") {
 			t.Errorf("%s: query exit %d: %s; want exit %d naming %q and pointing at cmdai doctor", c.name, code, errOut, c.code, c.detail)
 		}
@@ -313,5 +317,29 @@ func copyModel(t *testing.T, src, dst string) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dst, e.Name()), raw)
+	}
+}
+
+// TestDoctorOKBesideItsServe (issue 46: doctor warned of the serve cmdai
+// starts itself): the data held by a cmdai serve, which lends it to
+// every writer, is fine; held by another command (a writer), it is a
+// warning with what to do.
+func TestDoctorOKBesideItsServe(t *testing.T) {
+	smallIndex(t)
+	stop, _ := startServe(t)
+	_, out, _ := runCLI(t, "doctor", "--json", "--distro", "debian-12")
+	if c := doctorReport(t, out)["data-lock"]; c.Status != doctorcmd.StatusOK || !strings.Contains(c.Detail, "lends it") {
+		t.Errorf("data-lock beside a serve: %+v", c)
+	}
+	need(t, stop())
+	data, err := config.ChromaDir(os.Getenv)
+	need(t, err)
+	bin, _ := chroma.FindBin("", os.Getenv)
+	srv, err := chroma.StartServer(context.Background(), chroma.ServerOptions{Bin: bin, DataDir: data})
+	need(t, err)
+	defer srv.Stop()
+	_, out, _ = runCLI(t, "doctor", "--json", "--distro", "debian-12")
+	if c := doctorReport(t, out)["data-lock"]; c.Status != doctorcmd.StatusWarning || c.Fix == "" {
+		t.Errorf("data-lock held by a writer: %+v", c)
 	}
 }

@@ -484,3 +484,29 @@ priority: high
 		t.Errorf("a deleted doc still answers: %s", qout)
 	}
 }
+
+// TestInitCommandWithoutAPage (issue 46): `init --command` of a command
+// without a man page indexed nothing and exited 0; now it says why and
+// what to run (exit 1), and that run indexes it.
+func TestInitCommandWithoutAPage(t *testing.T) {
+	bin, _, initOpts := smallIndex(t)
+	// show offers its --help, not the advice that loops
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if code, _, errOut := runCLI(t, "show", "helpy", "--distro", "debian-12"); code != cmdutil.ExitUsage || !strings.Contains(errOut, "helpy is installed but has no man page: `cmdai index init --command helpy --help-fallback`") {
+		t.Errorf("show helpy: exit %d %s", code, errOut)
+	}
+	opts := initOpts()
+	opts.Commands, opts.JSON = []string{"helpy"}, false
+	err := initcmd.RunInit(context.Background(), opts)
+	if cmdutil.ExitCode(err) != cmdutil.ExitFailure || err == nil || !strings.Contains(err.Error(), "--help-fallback") {
+		t.Fatalf("init --command helpy: %v (exit %d)", err, cmdutil.ExitCode(err))
+	}
+	opts = initOpts()
+	opts.Commands, opts.HelpFallback = []string{"helpy"}, true
+	if err := initcmd.RunInit(context.Background(), opts); err != nil {
+		t.Fatalf("init --command helpy --help-fallback: %v", err)
+	}
+	if code, out, errOut := runCLI(t, "show", "helpy", "--distro", "debian-12"); code != 0 || !strings.Contains(out, "helpy") {
+		t.Errorf("show helpy after it: exit %d\n%s%s", code, out, errOut)
+	}
+}

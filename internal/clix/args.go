@@ -79,6 +79,12 @@ func HoistFlags(app *cli.App, args []string) []string {
 			positional = append(positional, a)
 			continue
 		}
+		// -k1, as gh and getopt take it: a one-letter flag that takes a
+		// value, with its value attached (Go's flag package refuses it)
+		if short, value, ok := attached(a, takesValue); ok {
+			flags = append(flags, short, value)
+			continue
+		}
 		flags = append(flags, a)
 		name := strings.TrimLeft(a, "-")
 		if strings.Contains(name, "=") {
@@ -96,6 +102,18 @@ func HoistFlags(app *cli.App, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// attached splits a ("-k1") into a one-letter flag that takes a value
+// and its value, when it is one and is not itself a flag's name.
+func attached(a string, takesValue map[string]bool) (flag, value string, ok bool) {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
+		return "", "", false
+	}
+	if _, isFlag := takesValue[a[1:]]; isFlag || !takesValue[a[1:2]] {
+		return "", "", false
+	}
+	return a[:2], a[2:], true
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

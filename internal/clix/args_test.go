@@ -94,8 +94,14 @@ func TestClosest(t *testing.T) {
 }
 
 func TestHoistFlags(t *testing.T) {
-	a := app(func(*cli.Context) error { return nil }, &cli.IntFlag{Name: "k"}, &cli.BoolFlag{Name: "json"})
+	a := app(func(*cli.Context) error { return nil }, &cli.IntFlag{Name: "k"}, &cli.BoolFlag{Name: "json"}, &cli.BoolFlag{Name: "a"}, &cli.StringFlag{Name: "kx"})
 	for _, c := range []struct{ in, want []string }{
+		// -k1 as -k 1 (issue 46); not a bool's letter, not a flag's own name, not --k1 or -k=1
+		{[]string{"tool", "group", "leaf", "a b", "-k1"}, []string{"tool", "group", "leaf", "-k", "1", "--", "a b"}},
+		{[]string{"tool", "group", "leaf", "-k12", "--json", "x"}, []string{"tool", "group", "leaf", "-k", "12", "--json", "--", "x"}},
+		{[]string{"tool", "group", "leaf", "-ab"}, []string{"tool", "group", "leaf", "-ab"}},
+		{[]string{"tool", "group", "leaf", "-kx", "v"}, []string{"tool", "group", "leaf", "-kx", "v"}},
+		{[]string{"tool", "group", "leaf", "-k=1", "--k1"}, []string{"tool", "group", "leaf", "-k=1", "--k1"}},
 		{[]string{"tool", "group", "leaf", "a b", "-k", "3", "--json"}, []string{"tool", "group", "leaf", "-k", "3", "--json", "--", "a b"}},
 		{[]string{"tool", "group", "leaf", "a", "--", "-k"}, []string{"tool", "group", "leaf", "--", "a", "-k"}},
 		{[]string{"tool", "group"}, []string{"tool", "group"}},

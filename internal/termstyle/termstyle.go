@@ -10,7 +10,8 @@ package termstyle
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 
 	"github.com/cmdai/cmdai/internal/termtext"
 )
@@ -94,9 +95,10 @@ func (s Style) Heading(text string) string { return s.paint(bold+yellow, text) }
 // Dim paints what is said of a thing (descriptions, scores): dim.
 func (s Style) Dim(text string) string { return s.paint(dim, text) }
 
-// Width is how many columns a text takes: a rune each (cmdai's texts
-// are man pages: wide characters are rare).
-func Width(s string) int { return utf8.RuneCountInString(s) }
+// Width is how many columns a text takes on a terminal: a wide
+// character (CJK, most emoji) takes two, a combining mark none
+// (uniseg's grapheme clusters and East Asian widths).
+func Width(s string) int { return uniseg.StringWidth(s) }
 
 // Wrap cuts text into lines for a terminal: the first line has first
 // columns, the next ones rest each. Words are kept whole; a word longer
@@ -147,6 +149,16 @@ func Cut(text string, width int) string {
 	if width <= 0 || Width(text) <= width {
 		return text
 	}
-	r := []rune(text)
-	return string(r[:max(width-1, 0)]) + "…"
+	// whole grapheme clusters, within width-1 columns, then the "…"
+	var b strings.Builder
+	cols := 0
+	g := uniseg.NewGraphemes(text)
+	for g.Next() {
+		if cols+g.Width() > width-1 {
+			break
+		}
+		cols += g.Width()
+		b.WriteString(g.Str())
+	}
+	return b.String() + "…"
 }

@@ -124,6 +124,11 @@ async def main(argv):
             for p in props:
                 check(p in schema.get("properties", {}), "%s's schema lacks %s: %s" % (name, p, schema))
             check(bool(t.description), "%s has no description" % name)
+            # every tool titled and structured (issue 46): the client checks
+            # each structured answer against its output schema
+            check(bool(getattr(t, "title", None)), "%s has no title" % name)
+            out_schema = getattr(t, "output_schema", None) or getattr(t, "outputSchema", None)
+            check(bool(out_schema), "%s has no output schema" % name)
 
         start = time.perf_counter()
         is_err, found = await call(client, "search_commands", {"query": "find files modified today", "k": 5})
@@ -164,6 +169,14 @@ async def main(argv):
 
         is_err, status = await call(client, "index_status", {})
         check(not is_err and "records" in status, "index_status: %s" % status)
+        r = await client.call_tool("index_status", {})
+        st = getattr(r, "structured_content", None) or getattr(r, "structuredContent", None) or {}
+        check(st.get("records_count", 0) > 0 and st.get("collection", "").startswith("cmdai_") and "held_by" in st,
+              "index_status's structured content: %s" % json.dumps(st)[:500])
+        r = await client.call_tool("search_commands", {"query": "find files modified today", "k": 5})
+        sc = getattr(r, "structured_content", None) or getattr(r, "structuredContent", None) or {}
+        check("find" in [c.get("command") for c in sc.get("commands", [])][:3] and sc.get("degraded") is False,
+              "search_commands' structured content: %s" % json.dumps(sc)[:500])
         if a.expect_holder:
             check("held by " + a.expect_holder in status, "index_status does not say held by %s: %s" % (a.expect_holder, status))
         if a.answers:

@@ -64,13 +64,41 @@ type Choice struct {
 }
 
 // SearchOutput is search_commands' structured content: each command
-// answered, best first, with its choice.
+// answered, best first, with its choice; and, as `cmdai search --json`
+// says, whether the answer is degraded (keyword-only, from disk) and why.
 type SearchOutput struct {
-	Commands []Choice `json:"commands"`
+	Collection     string   `json:"collection"`
+	Commands       []Choice `json:"commands"`
+	Degraded       bool     `json:"degraded"`
+	DegradedReason string   `json:"degraded_reason,omitempty"`
+	// NoCloseMatch: no installed command is documented as doing anything
+	// close to the query; the commands are only the nearest there are.
+	NoCloseMatch bool `json:"no_close_match"`
 }
 
 // StatusInput is index_status' arguments: none.
 type StatusInput struct{}
+
+// StatusOutput is index_status' structured content: the index that
+// answers, as `cmdai index status --json` gives it (its counts, state,
+// build and model), and who holds it. Verification is the check of its
+// records ("" when they hold); a metadata check that failed leaves only
+// the collection, its record count and that failure.
+type StatusOutput struct {
+	Collection   string `json:"collection"`
+	Records      int    `json:"records_count"`
+	Commands     int    `json:"commands,omitempty"`
+	Complete     bool   `json:"complete"`
+	Distro       string `json:"distro,omitempty"`
+	OS           string `json:"os,omitempty"`
+	BuiltAt      string `json:"built_at,omitempty"`
+	ToolVersion  string `json:"tool_version,omitempty"`
+	Model        string `json:"model,omitempty"`
+	ModelVariant string `json:"model_variant,omitempty"`
+	Dims         int    `json:"dims,omitempty"`
+	Verification string `json:"verification,omitempty"`
+	HeldBy       string `json:"held_by"`
+}
 
 // New is an MCP server with the four tools over a.
 func New(a answer.Answerer, version string) *mcp.Server {
@@ -80,6 +108,7 @@ func New(a answer.Answerer, version string) *mcp.Server {
 	t := tools{a: a}
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         "search_commands",
+		Title:        "Find installed commands for a task",
 		Description:  "Find the commands installed on this machine that do what you describe. Returns the best commands, best first, a few lines each: name, man section, what it does, and the options (as many as the task needs) or examples that do it, best first; structured: each command's flags and example lines.",
 		InputSchema:  searchSchema(),
 		OutputSchema: mustSchema[SearchOutput](),
@@ -87,6 +116,7 @@ func New(a answer.Answerer, version string) *mcp.Server {
 	}, t.search)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         "command_docs",
+		Title:        "One command's documentation",
 		Description:  "One command's documentation from the index (its man page as indexed on this machine): one option's full text (option), or one section (summary, synopsis, options, examples), within a token budget; with request, the options and examples that do it first (structured: their flags and example lines).",
 		InputSchema:  docsSchema(),
 		OutputSchema: mustSchema[Choice](),
@@ -94,15 +124,18 @@ func New(a answer.Answerer, version string) *mcp.Server {
 	}, t.docs)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         "explain_command",
+		Title:        "Check a command line",
 		Description:  "Check a shell command line before you run or propose it: for each command in it (pipelines, lists, sudo/xargs/env wrappers, git-style subcommands), its man page summary and, for each word, whether it is a documented option (with the option's text from the installed page), an unknown option, an operand, or undocumented; and whether each command is installed. The first line says ok or NOT OK. Reads this machine's index only.",
 		InputSchema:  explainSchema(),
 		OutputSchema: explainOutputSchema(),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.explain)
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "index_status",
-		Description: "Which index answers: its collection, command and record counts, whether it is complete, when it was built, and the embedding model.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Name:         "index_status",
+		Title:        "Which index answers",
+		Description:  "Which index answers: its collection, command and record counts, whether it is complete, when it was built, and the embedding model.",
+		OutputSchema: mustSchema[StatusOutput](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.status)
 	return s
 }
@@ -162,11 +195,14 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		return nil, SearchOutput{}, err
 	}
-	so := SearchOutput{Commands: []Choice{}}
+	so := SearchOutput{Collection: res.Collection, Commands: []Choice{}, Degraded: res.Degraded, DegradedReason: res.DegradedReason, NoCloseMatch: res.NoCloseMatch}
 	for _, h := range res.Commands {
 		so.Commands = append(so.Commands, choiceOf(h, h.Matches))
 	}
 	out := render.Brief(res.Commands, render.DefaultBriefMatches)
+	if res.NoCloseMatch {
+		out = answer.NoCloseMatchLine + "\n" + out
+	}
 	if res.DegradedReason != "" {
 		// first, so that an agent reading the top knows the ranking is
 		// keyword-only
@@ -279,23 +315,23 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	return text(degraded + render.Docs(doc, part, budget)), choice, nil
 }
 
-func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, any, error) {
+func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, StatusOutput, error) {
 	st, err := t.a.Status(ctx, answer.StatusRequest{})
 	if err != nil {
-		return nil, nil, err
+		return nil, StatusOutput{}, err
 	}
-	out, err := statusText(st)
+	out, so, err := statusText(st)
 	if err != nil {
-		return nil, nil, err
+		return nil, StatusOutput{}, err
 	}
-	return text(out), nil, nil
+	return text(out), so, nil
 }
 
 // statusText renders the status of st's current collection in a few
 // lines: with what failed verification and the rebuild, and nothing of
 // metadata that failed its check (anyone who reaches Chroma could have
 // written it).
-func statusText(st answer.IndexStatus) (string, error) {
+func statusText(st answer.IndexStatus) (string, StatusOutput, error) {
 	var c *builder.CollectionStatus
 	for i := range st.Collections {
 		if st.Collections[i].Name == st.Current {
@@ -303,15 +339,18 @@ func statusText(st answer.IndexStatus) (string, error) {
 		}
 	}
 	if c == nil {
-		return "", fmt.Errorf("no index %s held by %s: build it with `cmdai index init`", st.Current, st.Holder)
+		return "", StatusOutput{}, fmt.Errorf("no index %s held by %s: build it with `cmdai index init`", st.Current, st.Holder)
 	}
+	so := StatusOutput{Collection: c.Name, Records: c.Records, HeldBy: st.Holder}
 	v := c.Verification
 	if v != nil && v.MetadataFailed() {
-		return fmt.Sprintf("index %s: %d records\n%s\nheld by %s\n", c.Name, c.Records, v.Summary(), st.Holder), nil
+		so.Verification = v.Summary()
+		return fmt.Sprintf("index %s: %d records\n%s\nheld by %s\n", c.Name, c.Records, v.Summary(), st.Holder), so, nil
 	}
 	checked := ""
 	if v != nil && !v.OK() {
 		checked = v.Summary() + "\n"
+		so.Verification = v.Summary()
 	}
 	m := c.Meta
 	state := "complete"
@@ -322,6 +361,11 @@ func statusText(st answer.IndexStatus) (string, error) {
 	if !m.BuiltAt.IsZero() {
 		built = m.BuiltAt.UTC().Format(time.RFC3339)
 	}
+	so.Commands, so.Complete, so.Distro, so.OS, so.ToolVersion = m.Commands, m.Complete, m.Distro, m.OS, m.ToolVersion
+	so.Model, so.ModelVariant, so.Dims = m.Model, m.ModelVariant, m.Dims
+	if !m.BuiltAt.IsZero() {
+		so.BuiltAt = built
+	}
 	return fmt.Sprintf("index %s: %d commands, %d records, %s\n%sdistribution %s (%s); built %s by cmdai %s\nmodel %s (%s, %d dims)\nheld by %s\n",
-		c.Name, m.Commands, c.Records, state, checked, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder), nil
+		c.Name, m.Commands, c.Records, state, checked, m.Distro, m.OS, built, m.ToolVersion, m.Model, m.ModelVariant, m.Dims, st.Holder), so, nil
 }

@@ -89,7 +89,7 @@ func (f *Factory) ServeOrHere(here answer.Answerer, ruledOut bool, auto AutoServ
 	}}
 	a.Serve = finder.Answerer
 	a.StillHeld = func() bool { return f.serveHeld() || f.dataHeldBriefly() }
-	if start := f.autoStart(auto); start != nil {
+	if start := f.AutoStart(auto); start != nil {
 		a.AnsweredHere = func(holdable bool) {
 			if holdable {
 				a.Started = start()

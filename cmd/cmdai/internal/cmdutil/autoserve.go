@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -35,6 +36,30 @@ type AutoServeOptions struct {
 	// on is the --auto-serve flag: set (by flag, variable or file), its
 	// value holds even where a background process is unwelcome.
 	on *cli.BoolFlag
+	// writer: the options of a command that writes an index (ForWriter),
+	// which has no flag; set: its variable (or file key) was set.
+	writer, set bool
+}
+
+// ForWriter is the auto-serve setting of a command that writes an index
+// (init, refresh, import, download), for this machine's index: the read
+// commands' setting (CMDAI_AUTO_SERVE and CMDAI_AUTO_SERVE_IDLE, or their
+// keys in the configuration file; default on, off where a background
+// process is unwelcome and under the command's own --batch-mode), so
+// that the serve the first answer would start is started, and warm,
+// once the write is done.
+func (f *Factory) ForWriter(batch bool) AutoServeOptions {
+	o := AutoServeOptions{On: !batch, Idle: DefaultAutoServeIdle, writer: true}
+	if v := f.getenv()("CMDAI_AUTO_SERVE"); v != "" && !batch {
+		on, err := strconv.ParseBool(v)
+		o.On, o.set = on && err == nil, true
+	}
+	if v := f.getenv()("CMDAI_AUTO_SERVE_IDLE"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			o.Idle = d
+		}
+	}
+	return o
 }
 
 // AutoServeFlags are --auto-serve and --auto-serve-idle.
@@ -57,20 +82,20 @@ func (o AutoServeOptions) For(id string) AutoServeOptions {
 // background process is unwelcome (autostart.Unwelcome).
 func (f *Factory) AutoServeOff(o AutoServeOptions) string {
 	switch {
-	case o.on == nil:
+	case o.on == nil && !o.writer:
 		return "not a read command"
 	case !o.On:
 		return "auto-serve is off"
-	case o.on.IsSet():
+	case o.set || (o.on != nil && o.on.IsSet()):
 		return ""
 	}
 	return autostart.Unwelcome(f.Getenv, f.Batch)
 }
 
-// autoStart is what starts a serve in the background after a command
+// AutoStart is what starts a serve in the background after a command
 // answered alone (nil: none is started, AutoServeOff says why). A serve
 // that cannot start costs a warning on stderr, never the answer.
-func (f *Factory) autoStart(o AutoServeOptions) func() int {
+func (f *Factory) AutoStart(o AutoServeOptions) func() int {
 	if f.AutoServeOff(o) != "" || o.Idle <= 0 {
 		return nil
 	}

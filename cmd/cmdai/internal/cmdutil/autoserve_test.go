@@ -152,3 +152,42 @@ func TestServeStateWithoutASocketDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestForWriter (issue 46): a command that writes an index starts the
+// background serve where a read command would (so that the first answer
+// after it is warm), and follows the same setting: off by
+// CMDAI_AUTO_SERVE=false, under CI and under its own --batch-mode, on
+// under CI when the variable asks for it; its idle time too.
+func TestForWriter(t *testing.T) {
+	for _, c := range []struct {
+		env   map[string]string
+		batch bool
+		off   string
+		idle  time.Duration
+	}{
+		{env: map[string]string{"HOME": "/h"}, idle: DefaultAutoServeIdle},
+		{env: map[string]string{"HOME": "/h", "CMDAI_AUTO_SERVE_IDLE": "1m"}, idle: time.Minute},
+		{env: map[string]string{"HOME": "/h", "CMDAI_AUTO_SERVE": "false"}, off: "auto-serve is off"},
+		{env: map[string]string{"HOME": "/h", "CMDAI_AUTO_SERVE": "maybe"}, off: "auto-serve is off"},
+		{env: map[string]string{"HOME": "/h", "CI": "true"}, off: "CI is set"},
+		{env: map[string]string{"HOME": "/h", "CI": "true", "CMDAI_AUTO_SERVE": "true"}, idle: DefaultAutoServeIdle},
+		{env: map[string]string{"HOME": "/h", "CMDAI_AUTO_SERVE": "true"}, batch: true, off: "auto-serve is off"},
+	} {
+		f, calls, _ := autoFactory(c.env, nil)
+		o := f.ForWriter(c.batch)
+		if got := f.AutoServeOff(o); got != c.off {
+			t.Errorf("%v batch %v: off %q, want %q", c.env, c.batch, got, c.off)
+			continue
+		}
+		start := f.AutoStart(o)
+		if (start == nil) != (c.off != "") {
+			t.Errorf("%v batch %v: AutoStart %v", c.env, c.batch, start != nil)
+			continue
+		}
+		if start != nil {
+			if pid := start(); pid != 4242 || len(*calls) != 1 || (*calls)[0] != c.idle.String()+" " {
+				t.Errorf("%v: pid %d, calls %q, want idle %s", c.env, pid, *calls, c.idle)
+			}
+		}
+	}
+}

@@ -54,7 +54,7 @@ func (f *Factory) connect(ctx context.Context, o ChromaOptions) (*connect.Connec
 	if dir, derr := config.CopyDir(f.getenv()); err == nil && derr == nil && conn.OwnsDataDir() {
 		// its index, deleted behind cmdai's back, is put back from the
 		// copy kept while others could reach it (KeepCopy)
-		conn.Store.SetRestorer(ship.Restorer(key, dir, f.say))
+		conn.Store.SetRestorer(ship.Restorer(key, dir, f.Say))
 	}
 	return conn, err
 }

@@ -267,6 +267,11 @@ func checkLock(opts *Options) Component {
 	switch {
 	case err != nil:
 		c.Status, c.Detail = StatusWarning, err.Error()
+	case held && heldByServe(dir):
+		// serve lends its Chroma to every other command (issue 46: doctor
+		// warned of the serve cmdai starts itself)
+		c.Status = StatusOK
+		c.Detail = fmt.Sprintf("held by %s, which lends it to the commands that write the index", who)
 	case held:
 		c.Status = StatusWarning
 		c.Detail = fmt.Sprintf("held by %s: commands that write the index wait for it or exit 6", who)
@@ -275,6 +280,12 @@ func checkLock(opts *Options) Component {
 		c.Status, c.Detail = StatusOK, "free"
 	}
 	return c
+}
+
+// heldByServe tells whether dir's lock is held by a cmdai serve.
+func heldByServe(dir string) bool {
+	held, kind := datalock.HeldBy(dir)
+	return held && kind == datalock.KindServe
 }
 
 // checkServe says which serve answers this data home's read commands:

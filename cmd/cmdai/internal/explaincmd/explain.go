@@ -135,6 +135,10 @@ func runExplain(ctx context.Context, opts *Options, a answer.Answerer) error {
 	if err != nil {
 		return err
 	}
+	if opts.Distro == "" {
+		// a typo of an installed name is told which (issue 46)
+		answer.SuggestInstalled(&res, opts.Getenv("PATH"))
+	}
 	if err := printResult(opts, res); err != nil {
 		return err
 	}
@@ -166,7 +170,7 @@ func printResult(opts *Options, res Result) error {
 	if opts.JSON {
 		return jsonout.Encode(opts.IO.Out, res)
 	}
-	w, st, _ := opts.IO.Styled(opts.Color, opts.Getenv)
-	_, err := io.WriteString(w, Styled(res.Result, st))
+	w, st, width := opts.IO.Styled(opts.Color, opts.Getenv)
+	_, err := io.WriteString(w, Styled(res.Result, st, width))
 	return err
 }

@@ -10,47 +10,79 @@ import (
 	"github.com/cmdai/cmdai/internal/termstyle"
 )
 
-// Widths of the terminal layout: a word, its verdict, then what the
-// index says of it, cut so that a line fits about 100 columns.
+// Widths of the layout: a word, its verdict, then what the index says
+// of it, cut to helpRunes (a line of about 100 columns in a pipe; on a
+// terminal, wrapped within its width).
 const (
 	wordWidth    = 14
 	verdictWidth = 15
 	helpRunes    = 64
+	// minDetail is the fewest columns what the index says of a word is
+	// wrapped into beside its verdict; a narrower terminal gets it on
+	// the lines below.
+	minDetail = 30
 )
 
-// Text is the terminal layout of a result: per command, a header with
-// its summary, then one line per word (a cluster of short options, one
-// line per flag under it), then a tally. Texts from pages are printed
+// Text is the layout of a result for a pipe: per command, a header
+// with its summary, then one line per word (a cluster of short options,
+// one line per flag under it), then a tally. Texts from pages are printed
 // on one line each; the app's writer removes control and escape
 // sequences from everything printed.
-func Text(r explain.Result) string { return Styled(r, termstyle.Style{}) }
+func Text(r explain.Result) string { return Styled(r, termstyle.Style{}, 0) }
 
-// Styled is Text painted by st (a terminal's colours, see
-// termstyle): each command bold, a documented option's word in the
-// option colour, what the index says of it dim. Every text is cleaned
-// by st, so it may be printed past the app's cleaning writer.
-func Styled(r explain.Result, st termstyle.Style) string {
+// Styled is Text painted by st (a terminal's colours, see termstyle):
+// each command bold, a documented option's word in the option colour,
+// what the index says of it dim; within width columns when width > 0
+// (a terminal's), each text wrapped under its column with a hanging
+// indent, and a word too long for its column given a line of its own,
+// never cut. Every text is cleaned by st, so it may be printed past the
+// app's cleaning writer.
+func Styled(r explain.Result, st termstyle.Style, width int) string {
 	var b strings.Builder
 	for i, c := range r.Commands {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		name, rest, _ := strings.Cut(header(c), oneLine(c.Name, 0))
-		b.WriteString(st.Plain(name) + st.Name(oneLine(c.Name, 0)) + st.Plain(rest))
-		b.WriteByte('\n')
+		name := oneLine(c.Name, 0)
+		for j, l := range wrap(header(c), width, 0, 2) {
+			if j == 0 {
+				if rest, ok := strings.CutPrefix(l, name); ok {
+					l = st.Name(name) + st.Plain(rest)
+				} else {
+					l = st.Plain(l)
+				}
+			} else {
+				l = "  " + st.Plain(l)
+			}
+			b.WriteString(l + "\n")
+		}
 		for _, w := range c.Words {
-			writeWord(&b, st, w, "  ")
+			writeWord(&b, st, w, "  ", width)
 			for _, f := range w.Flags {
-				writeWord(&b, st, f, "    ")
+				writeWord(&b, st, f, "    ", width)
 			}
 		}
 	}
 	if len(r.Commands) > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString(tally(r))
-	b.WriteByte('\n')
-	return b.String()
+	for _, l := range wrap(tally(r), width, 0, 2) {
+		b.WriteString(l + "\n")
+	}
+	return strings.ReplaceAll(b.String(), "\n  \n", "\n\n")
+}
+
+// wrap is termstyle.Wrap of text within width columns, its first line
+// starting at column at and the next ones at hang (width 0: one line).
+func wrap(text string, width, at, hang int) []string {
+	if width <= 0 {
+		return []string{oneLine(text, 0)}
+	}
+	lines := termstyle.Wrap(text, max(width-at, 10), max(width-hang, 10))
+	if len(lines) == 0 {
+		return []string{""}
+	}
+	return lines
 }
 
 // header is a command's first line: its name, what runs it, its page
@@ -74,20 +106,47 @@ func header(c explain.Command) string {
 	return h
 }
 
-func writeWord(b *strings.Builder, st termstyle.Style, w judge.Word, indent string) {
-	// the verdicts in one column, a cluster's flags indented under it
+// writeWord writes a word's line: the word, its verdict in one column,
+// and what the index says of it. In a pipe (width 0) a word is cut to
+// its column so that the verdicts line up; on a terminal the word is
+// whole, on a line of its own when its column cannot hold it, and what
+// the index says wraps under its own column.
+func writeWord(b *strings.Builder, st termstyle.Style, w judge.Word, indent string, width int) {
+	verdictAt := wordWidth + 3 // the verdicts' column
 	word := oneLine(w.Text, wordWidth)
+	if width > 0 {
+		word = termstyle.Cut(oneLine(w.Text, 0), max(width-len(indent), 10))
+	}
 	paint := st.Plain
 	if w.Verdict == judge.Known && strings.HasPrefix(word, "-") {
 		paint = st.Option
 	}
-	line := indent + paint(word) + strings.Repeat(" ", max(wordWidth+2-len(indent)-utf8.RuneCountInString(word), 0)) + " "
-	if d := detail(w); d != "" {
-		line += pad(string(w.Verdict), verdictWidth) + " " + st.Dim(d)
-	} else {
-		line += string(w.Verdict)
+	lead := indent + paint(word)
+	used := len(indent) + termstyle.Width(word)
+	if width > 0 && used > verdictAt-2 {
+		b.WriteString(lead + "\n")
+		lead, used = "", 0
 	}
-	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	line := lead + strings.Repeat(" ", max(verdictAt-1-used, 0)) + " "
+	d := detail(w)
+	if d == "" {
+		b.WriteString(line + string(w.Verdict) + "\n")
+		return
+	}
+	detailAt := verdictAt + verdictWidth + 1
+	if width > 0 && width-detailAt < minDetail {
+		// too narrow for a third column: the text under the word
+		b.WriteString(line + string(w.Verdict) + "\n")
+		line, detailAt = strings.Repeat(" ", len(indent)+4), len(indent)+4
+	} else {
+		line += pad(string(w.Verdict), verdictWidth) + " "
+	}
+	for i, l := range wrap(d, width, detailAt, detailAt) {
+		if i > 0 {
+			line = strings.Repeat(" ", detailAt)
+		}
+		b.WriteString(strings.TrimRight(line+st.Dim(l), " ") + "\n")
+	}
 }
 
 // detail is what the index says of a word: a documented option's

@@ -41,7 +41,7 @@ frob: NOT INSTALLED (not in the index)
 	}
 	// coloured: the same text once its colours are gone, each command
 	// bold, a documented option coloured, what the index says dim
-	coloured := Styled(r, termstyle.Style{On: true})
+	coloured := Styled(r, termstyle.Style{On: true}, 0)
 	if plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(coloured, ""); plain != want {
 		t.Errorf("Styled without its colours:\n%s\nwant:\n%s", plain, want)
 	}
@@ -74,5 +74,46 @@ func TestReadLine(t *testing.T) {
 	}
 	if _, err := readLine("-", nil); err == nil {
 		t.Error("no stdin: no error")
+	}
+}
+
+// TestTextFitsTheTerminal (issue 46: lines of 154 columns, wrapped
+// mid-word at 80, and the wrong option cut to "--recursive..."): on a
+// terminal every line fits its width, measured in columns (a wide
+// character takes two), each text wraps under its own column, and the
+// word judged is never cut: one too long for its column gets a line of
+// its own.
+func TestTextFitsTheTerminal(t *testing.T) {
+	long := "Recursively descend 漢字漢字漢字漢字漢字 into every directory named on the command line and handle each file found there, following symbolic links only when asked."
+	r := explain.Result{Line: "grep --recursive-everything -r x", UnknownCount: 1, Commands: []explain.Command{
+		{Name: "grep", Verdict: judge.Known, Page: "grep(1)", Summary: "print lines that match patterns, searching every file given on the command line or read from standard input", Words: []judge.Word{
+			{Text: "--recursive-everything", Verdict: judge.UnknownOption, Note: "no such option in grep(1); the nearest is --recursive, which reads all files under each directory"},
+			{Text: "-r", Verdict: judge.Known, Option: "--recursive", Help: "grep(1) option -r, --recursive\n" + long},
+			{Text: "x", Verdict: judge.Operand},
+		}},
+	}}
+	for _, width := range []int{80, 60, 40} {
+		got := Styled(r, termstyle.Style{}, width)
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if termstyle.Width(l) > width {
+				t.Errorf("width %d: a line of %d columns: %q\n%s", width, termstyle.Width(l), l, got)
+			}
+		}
+		if !strings.Contains(got, "\n  --recursive-everything\n") {
+			t.Errorf("width %d: the unknown option not whole on its own line:\n%s", width, got)
+		}
+		if !strings.Contains(got, "Recursively") || !strings.Contains(got, "nearest") || !strings.Contains(got, "漢字") {
+			t.Errorf("width %d: the option's text lost:\n%s", width, got)
+		}
+	}
+	got := Styled(r, termstyle.Style{}, 80)
+	t.Logf("at 80 columns:\n%s", got)
+	// a text's next lines under its column: the option's text at 33
+	if !regexp.MustCompile(`(?m)^ {33}\S`).MatchString(got) {
+		t.Errorf("no line continued under the text's column:\n%s", got)
+	}
+	// in a pipe: one line per word, as before
+	if plain := Text(r); strings.Count(plain, "\n") != 6 {
+		t.Errorf("in a pipe:\n%s", plain)
 	}
 }

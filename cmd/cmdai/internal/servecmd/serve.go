@@ -19,6 +19,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/chroma/datalock"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/afterwrite"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/clix"
@@ -291,6 +292,8 @@ func openWarm(ctx context.Context, opts *ServeOptions, logf func(string, ...any)
 		Getenv:     opts.Getenv,
 		Logf:       logf,
 		RetryEvery: opts.RetryEvery,
-		KeepCopy:   opts.KeepCopy,
+		KeepCopy: func(ctx context.Context, conn *connect.Connection, collection string) error {
+			return afterwrite.KeepCopy(ctx, opts.Factory, conn, collection)
+		},
 	})
 }

@@ -140,8 +140,9 @@ func (opts *Options) answerer() answer.Answerer {
 func runShow(ctx context.Context, opts *Options, a answer.Answerer) error {
 	doc, err := a.Docs(ctx, answer.DocsRequest{Command: opts.Command, Request: opts.Request, Strict: opts.Strict})
 	if errors.Is(err, search.ErrUnknownCommand) {
-		return cmdutil.UsageError("%s is not in the index: find the command for a job with cmdai search \"<what you want to do>\", or add it with cmdai index init --command %s",
-			opts.Command, search.PageName(opts.Command))
+		// what it is here decides what to run (issue 46)
+		return cmdutil.UsageError("%s is not in the index: %s; find the command for a job with cmdai search \"<what you want to do>\"",
+			opts.Command, answer.Unknown(ctx, search.PageName(opts.Command), opts.Getenv("PATH")))
 	}
 	if err != nil {
 		return err

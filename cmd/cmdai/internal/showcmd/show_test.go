@@ -154,7 +154,8 @@ func TestShowErrors(t *testing.T) {
 	}
 	unknown := fmt.Errorf("%w \"frob\": it is not in the index", search.ErrUnknownCommand)
 	_, _, err := show(&fixed{err: unknown})
-	want := `frob is not in the index: find the command for a job with cmdai search "<what you want to do>", or add it with cmdai index init --command frob`
+	// the test factory's PATH holds no frob: not installed, said so
+	want := `frob is not in the index: frob is not installed here (no frob on $PATH); find the command for a job with cmdai search "<what you want to do>"`
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || fmt.Sprint(err) != want {
 		t.Errorf("unknown command: %v (exit %d); want exit 2, %q", err, cmdutil.ExitCode(err), want)
 	}

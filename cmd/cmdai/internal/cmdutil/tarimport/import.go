@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/afterwrite"
 	"github.com/cmdai/cmdai/distro"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/internal/termbar"
@@ -138,9 +139,7 @@ func Run(ctx context.Context, opts *Options) error {
 		return failed(opts.Path, err)
 	}
 	if !opts.Validate {
-		if err := opts.KeepCopy(ctx, conn, target); err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n  the index is imported, but one deleted behind cmdai's back cannot be put back until a copy is kept (serve, or the next import, tries again)\n", err)
-		}
+		afterwrite.Run(ctx, opts.Factory, conn, target, opts.ForWriter(opts.BatchMode))
 	}
 	res := Result{Path: opts.Path, Collection: target, Distro: m.Distro, Records: m.Records, Commands: m.Commands,
 		Validated: opts.Validate, Checksums: sums, Seconds: time.Since(start).Seconds(), Unsigned: unsigned}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -19,6 +20,7 @@ import (
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/afterwrite"
 	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -162,16 +164,38 @@ func RunInit(ctx context.Context, opts *InitOptions) error {
 		}
 		return err
 	}
-	keepCopy(ctx, opts, conn, info.CollectionName())
-	return printInit(opts, conn, sum, len(emb.list))
+	afterwrite.Run(ctx, opts.Factory, conn, info.CollectionName(), opts.ForWriter(opts.BatchMode))
+	if err := printInit(opts, conn, sum, len(emb.list)); err != nil {
+		return err
+	}
+	return askedFor(opts, sum)
 }
 
-// keepCopy keeps the local copy of the index just written (KeepCopy);
-// the index is written either way, so a failure is a warning.
-func keepCopy(ctx context.Context, opts *InitOptions, conn *connect.Connection, collection string) {
-	if err := opts.KeepCopy(ctx, conn, collection); err != nil {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n  the index is written, but one deleted behind cmdai's back cannot be put back until a copy is kept (the next refresh or serve tries again)\n", err)
+// askedFor says why commands named with --command were not indexed: a
+// warning when some were, an error (exit 1) when none was (issue 46:
+// `--command docker`, which has no man page, indexed nothing, exit 0,
+// and the same advice came back).
+func askedFor(opts *InitOptions, sum builder.Summary) error {
+	st := sum.Stats
+	if len(opts.Commands) == 0 || st.NoManPage+st.Failed == 0 {
+		return nil
 	}
+	var why []string
+	switch n := st.NoManPage; {
+	case n > 0 && opts.HelpFallback:
+		why = append(why, fmt.Sprintf("%d of them have no man page, and no --help output could be read", n))
+	case n > 0:
+		why = append(why, fmt.Sprintf("%d of them have no man page here: run it again with --help-fallback to index their --help output", n))
+	}
+	if n := st.Failed; n > 0 {
+		why = append(why, fmt.Sprintf("%d of their pages failed (--verbose lists them)", n))
+	}
+	msg := fmt.Sprintf("of the %d commands named with --command, %d were indexed: %s", len(opts.Commands), sum.Commands, strings.Join(why, "; "))
+	if sum.Commands+sum.Subcommands == 0 {
+		return cmdutil.WithCode(cmdutil.ExitFailure, errors.New(msg))
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", msg)
+	return nil
 }
 
 // setProgress shows a build's progress: a line that fits the terminal

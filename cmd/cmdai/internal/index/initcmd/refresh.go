@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
+	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil/afterwrite"
 	"github.com/cmdai/cmdai/embed/embcache"
 	"github.com/cmdai/cmdai/internal/clix"
 	"github.com/cmdai/cmdai/internal/jsonout"
@@ -99,7 +100,7 @@ func RunRefresh(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	keepCopy(ctx, opts, conn, info.CollectionName())
+	afterwrite.Run(ctx, opts.Factory, conn, info.CollectionName(), opts.ForWriter(opts.BatchMode))
 	return printRefresh(opts, info.CollectionName(), sum)
 }
 

@@ -224,6 +224,9 @@ func printQuery(opts *QueryOptions, res QueryResult) error {
 	}
 	switch {
 	case opts.Context:
+		if res.NoCloseMatch {
+			fmt.Fprintln(opts.IO.Out, answer.NoCloseMatchLine)
+		}
 		fmt.Fprint(opts.IO.Out, render.Context(res.Commands, opts.ContextTokens))
 	case opts.JSON:
 		return jsonout.Encode(opts.IO.Out, res)
@@ -231,6 +234,9 @@ func printQuery(opts *QueryOptions, res QueryResult) error {
 		w, st, width := opts.IO.Styled(opts.Color, opts.Getenv)
 		if len(res.Commands) == 0 {
 			fmt.Fprintln(w, st.Dim("No command in the index matches: say it another way, or try --mode keyword."))
+		} else if res.NoCloseMatch {
+			// first: nothing installed does it, and these are only near
+			fmt.Fprintln(w, st.Heading(answer.NoCloseMatchLine))
 		}
 		readable.Printer{W: w, St: st, Width: width, Scores: opts.Scores}.Answer(render.Entries(res.Commands))
 	}
