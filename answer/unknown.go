@@ -22,6 +22,10 @@ import (
 // it), installed without one (index its --help), or not installed at
 // all, with the installed name nearest it when that looks like a typo.
 func Unknown(ctx context.Context, name, path string) string {
+	if parent, _, ok := strings.Cut(name, " "); ok && LookIn(path)(parent) {
+		// a subcommand ("git commit"): its page, not a program
+		return fmt.Sprintf("%s is installed, but the index holds no page of %s (its man page is %s, when it has one; `cmdai index refresh` reads pages that came since the index was built)", parent, name, strings.ReplaceAll(name, " ", "-"))
+	}
 	if LookIn(path)(name) {
 		if hasManPage(ctx, name) {
 			return fmt.Sprintf("%s is installed but not in the index: add it with `cmdai index init --command %s` (or bring the index up to date with `cmdai index refresh`)", name, name)

@@ -45,6 +45,10 @@ func TestUnknown(t *testing.T) {
 	if got := Unknown(ctx, "ls", os.Getenv("PATH")); !strings.Contains(got, "ls is installed but not in the index: add it with `cmdai index init --command ls`") {
 		t.Errorf("Unknown(ls) = %q", got)
 	}
+	// a subcommand of an installed command: its page is what is missing
+	if got := Unknown(ctx, "grep frob", path); !strings.Contains(got, "grep is installed, but the index holds no page of grep frob (its man page is grep-frob") {
+		t.Errorf("Unknown(grep frob) = %q", got)
+	}
 	// a name that is not executable is never offered
 	if got := Nearest("fnx2", path); got != "" {
 		t.Errorf("Nearest(fnx2) = %q", got)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
@@ -56,13 +57,25 @@ func (s Searcher) Docs(ctx context.Context, command string) (CommandDoc, error) 
 		}
 	}
 	if len(recs) == 0 {
-		return CommandDoc{}, notIndexed(command)
+		return CommandDoc{}, NotIndexedError(command)
 	}
 	return DocOf(recs, alias), nil
 }
 
-func notIndexed(command string) error {
-	return fmt.Errorf("%w %q: it is not in the index (search by what it does with search_commands, or add it with `cmdai index init --command %s`)", ErrUnknownCommand, command, command)
+// NotIndexedError is what Docs answers for a command the index does not
+// hold (NotIndexed tells it).
+func NotIndexedError(command string) error {
+	return fmt.Errorf("%w %q: %s (search by what it does with search_commands, or add it with `cmdai index init --command %s`)", ErrUnknownCommand, command, notIndexedText, command)
+}
+
+const notIndexedText = "it is not in the index"
+
+// NotIndexed tells an error of Docs that says only that the index does
+// not hold the command (not why: an answer from disk may know that it
+// is installed without a page), which a door may say better from what
+// is installed where it runs (answer.Unknown).
+func NotIndexed(err error) bool {
+	return errors.Is(err, ErrUnknownCommand) && strings.Contains(err.Error(), notIndexedText+" (search by what it does")
 }
 
 // DocOf is the documentation of the command whose records recs are (at
@@ -107,7 +120,7 @@ func DocsFromKeywords(ix *bm25.Index, command string) (CommandDoc, error) {
 		recs = append(recs, chroma.Record{ID: ix.ID(i), Document: text, Metadata: md.ToChroma()})
 	}
 	if len(recs) == 0 {
-		return CommandDoc{}, notIndexed(command)
+		return CommandDoc{}, NotIndexedError(command)
 	}
 	return DocOf(recs, alias), nil
 }

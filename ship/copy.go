@@ -94,16 +94,17 @@ func KeepCopy(ctx context.Context, coll *chroma.Collection, key *index.RecordKey
 	}
 	h := sha256.New()
 	var m packaging.Manifest
-	var size int64
 	err = safefile.WriteFile(path, 0o600, func(w io.Writer) error {
-		cw := &countingWriter{w: io.MultiWriter(w, h)}
 		var err error
-		m, err = Export(ctx, coll, cw, coll.ServerVersion())
-		size = cw.n
+		m, err = Export(ctx, coll, io.MultiWriter(w, h), coll.ServerVersion())
 		return err
 	})
 	if err != nil {
 		return Kept{}, fmt.Errorf("keep a copy of %s: %w", coll.Name(), err)
+	}
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
 	}
 	s := copySeal{Collection: coll.Name(), BuiltAt: builtAt, Records: m.Records, SHA256: hex.EncodeToString(h.Sum(nil)),
 		ImportedFrom: meta.ImportedFrom, Unsigned: meta.Unsigned, MadeAt: time.Now().UTC().Format(time.RFC3339)}
@@ -118,17 +119,6 @@ func KeepCopy(ctx context.Context, coll *chroma.Collection, key *index.RecordKey
 		return Kept{}, fmt.Errorf("keep a copy of %s: %w", coll.Name(), err)
 	}
 	return Kept{Path: path, Records: m.Records, Bytes: size, Took: time.Since(start)}, nil
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // readSeal reads and checks the seal at path: ErrNoCopy when there is

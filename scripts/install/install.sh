@@ -87,12 +87,16 @@ chroma_version() {
 # stage_chroma installs chromadb with `pip install --target`: a plain
 # directory of packages that works wherever it is copied (a venv does not:
 # its scripts and pyvenv.cfg name its own path). Binary wheels only, so
-# no compiler is needed and what is installed is what PyPI built.
+# no compiler is needed and what is installed is what PyPI built. Without
+# its dependencies (issue 46): the launcher (lean.py) runs the Rust server
+# of chromadb's own wheel (chromadb_rust_bindings), which imports none of
+# them; numpy, onnxruntime, kubernetes, grpc and the rest served only the
+# Python client and server cmdai never runs: 61 MB installed, not 488.
 stage_chroma() {
 	command -v "$PYTHON" >/dev/null || die "$PYTHON not found: the Chroma server needs Python 3 with venv (Debian: apt-get install python3-venv)"
 	local want version tmp start
 	version="$(chroma_version)"
-	want="$(sha256_of "$CONSTRAINTS") python$(python_version)"
+	want="$(sha256_of "$CONSTRAINTS") no-deps python$(python_version)"
 	if [ -x "$STAGE/bin/chroma" ] && [ "$(cat "$STAGE/stamp" 2>/dev/null)" = "$want" ]; then
 		echo "chroma $version (relocatable) already in $STAGE"
 		return
@@ -106,12 +110,14 @@ stage_chroma() {
 	# Python's, not the venv's.
 	"$PYTHON" -m venv "$tmp/pip-venv"
 	"$tmp/pip-venv/bin/pip" install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts \
-		--only-binary=:all: --target "$tmp/site-packages" -c "$CONSTRAINTS" "chromadb==$version"
+		--only-binary=:all: --no-deps --target "$tmp/site-packages" "chromadb==$version"
 	# Console scripts pip wrote there name the venv's Python by path: unused.
 	rm -rf "$tmp/site-packages/bin" "$tmp/pip-venv"
 	write_launcher "$tmp" "$(python_version)"
-	# Check it runs before recording success.
+	# Check it runs, the Rust server alone, before recording success.
 	"$tmp/bin/chroma" run --help >/dev/null
+	"$PYTHON" -I -c 'import sys; sys.path.insert(0, sys.argv[1]); import chromadb_rust_bindings' "$tmp/site-packages" ||
+		die "chromadb $version has no chromadb_rust_bindings: the staged server would need its Python dependencies"
 	rm -rf "$STAGE"
 	mv "$tmp" "$STAGE"
 	echo "$want" >"$STAGE/stamp"
@@ -204,6 +210,8 @@ do_install() {
 		return
 	fi
 	import_model
+	# what it wrote, and how much (issue 46)
+	echo "installed under $PREFIX: bin/cmdai $(du -sh "$ROOT/bin/cmdai" | cut -f1), lib/cmdai $(du -sh "$ROOT/lib/cmdai" | cut -f1) (ONNX Runtime, the Chroma server), share/cmdai $(du -sh "$ROOT/share/cmdai" | cut -f1) (the model), man page and completions"
 	case ":$PATH:" in
 	*":$PREFIX/bin:"*) ;;
 	*) echo "note: $PREFIX/bin is not on your PATH: add it (e.g. in ~/.profile: export PATH=\"$PREFIX/bin:\$PATH\")" ;;

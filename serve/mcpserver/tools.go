@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -291,6 +293,12 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		budget = *in.MaxTokens
 	}
 	doc, err := t.a.Docs(ctx, answer.DocsRequest{Command: command, Request: request})
+	if errors.Is(err, search.ErrUnknownCommand) && search.NotIndexed(err) {
+		// what it is on the agent's machine (this process's PATH, the
+		// agent's own) decides what to do (issue 46); an answer from disk
+		// that knows more (livedoc: installed, no page) says it itself
+		return nil, Choice{}, fmt.Errorf("unknown command %q: %s; search_commands finds a command by what it does", command, answer.Unknown(ctx, command, os.Getenv("PATH")))
+	}
 	if err != nil {
 		return nil, Choice{}, err
 	}

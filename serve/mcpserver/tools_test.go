@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -51,7 +50,7 @@ func (f *fakeBackend) Docs(_ context.Context, q answer.DocsRequest) (search.Comm
 		return search.CommandDoc{}, f.fail
 	}
 	if command != "grep" {
-		return search.CommandDoc{}, fmt.Errorf("%w %q: it is not in the index", search.ErrUnknownCommand, command)
+		return search.CommandDoc{}, search.NotIndexedError(command)
 	}
 	return search.CommandDoc{CommandHit: shown.CommandHit{Command: "grep", Description: "print lines that match patterns"}, Records: []shown.Match{
 		{Kind: index.KindSummary, Text: "grep(1) - print lines that match patterns\nSYNOPSIS\ngrep [OPTION...] PATTERNS [FILE...]"},
@@ -212,7 +211,7 @@ func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
 		{"search_commands", map[string]any{"query": "list files", "mode": "fuzzy"}, "mode"},
 		{"search_commands", map[string]any{"query": "list files", "bogus": 1}, "bogus"},
 		{"search_commands", map[string]any{"query": strings.Repeat("word ", 300)}, "too long"},
-		{"command_docs", map[string]any{"command": "frobnicate"}, "not in the index"},
+		{"command_docs", map[string]any{"command": "frobnicate"}, `unknown command "frobnicate": frobnicate is not installed here (no frobnicate on $PATH)`},
 		{"command_docs", map[string]any{"command": "grep", "option": "--frob"}, "unknown option --frob"},
 		{"command_docs", map[string]any{"command": "grep", "section": "bugs"}, "section"},
 		{"command_docs", map[string]any{"command": "rm -rf /"}, "not a command name"},
@@ -220,7 +219,7 @@ func TestBadCallsGetErrorsAndTheServerGoesOn(t *testing.T) {
 		{"command_docs", map[string]any{"command": "grep\x1b[31m"}, "printable characters"},
 		// issue 30, finding 10: a subcommand as it is run reaches the
 		// index (here, one that does not hold it)
-		{"command_docs", map[string]any{"command": " git  commit "}, `"git commit": it is not in the index`},
+		{"command_docs", map[string]any{"command": " git  commit "}, `unknown command "git commit"`},
 		{"command_docs", map[string]any{"command": "git commit -m"}, "not a command name"},
 		{"command_docs", map[string]any{"command": strings.Repeat("a", 300)}, "command"},
 		{"command_docs", map[string]any{"command": "grep", "option": strings.Repeat("-", 300)}, "option"},
