@@ -43,7 +43,8 @@ func Unknown(ctx context.Context, name, path string) string {
 func hasManPage(ctx context.Context, name string) bool {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	return exec.CommandContext(ctx, "man", "-w", name).Run() == nil
+	// "--": a name is never an option of man's, whatever is on PATH
+	return exec.CommandContext(ctx, "man", "-w", "--", name).Run() == nil
 }
 
 // Nearest is the executable on path nearest name by edit distance (a
