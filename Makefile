@@ -63,7 +63,7 @@ chroma-portable: ## build the relocatable Chroma server `make install` copies (P
 install: build model reranker chroma-portable ## install cmdai, ONNX Runtime, Chroma, the model and reranker, man page and completions under PREFIX (default ~/.local; DESTDIR stages a package)
 	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BIN='$(CURDIR)/$(BIN)' ./scripts/install/install.sh install
 
-uninstall: ## remove what `make install` put under PREFIX (your index and model stay)
+uninstall: ## remove what `make install` put under PREFIX, the model with it (your index stays)
 	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' ./scripts/install/install.sh uninstall
 
 mcp-client: ## install the MCP client the tests of `cmdai mcp` use (PyPI mcp, pinned) into .tools/mcp-client/venv

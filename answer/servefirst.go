@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/explain"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/search"
 )
 
@@ -145,6 +146,9 @@ func ask[R any](ctx context.Context, p ServeFirst, within bool, f func(context.C
 	// cores the holder is answering with; none is made while StillHeld
 	// says the holder still holds, or a serve is starting.
 	wait := 100 * time.Millisecond
+	if chroma.HeldBriefly(err) {
+		defer firstuse.Begin(ctx, "waiting for another cmdai")()
+	}
 	for deadline := time.Now().Add(p.LockedWait); chroma.HeldBriefly(err) && ctx.Err() == nil; wait = min(2*wait, time.Second) {
 		if !time.Now().Before(deadline) {
 			res, err = f(ctx, p.Local) // the wait is over: from disk

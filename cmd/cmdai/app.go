@@ -32,8 +32,10 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/showcmd"
 	"github.com/cmdai/cmdai/config"
 	"github.com/cmdai/cmdai/internal/clix"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/internal/sigctx"
+	"github.com/cmdai/cmdai/internal/termbar"
 	"github.com/cmdai/cmdai/internal/termtext"
 )
 
@@ -220,6 +222,11 @@ func run(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	app.CommandNotFound = notFound.Hook
 	jsonOn := clix.WatchBool(app, "json")
 	ctx, watch := connect.WithWatch(ctx)
+	if io.ErrTTY {
+		// what a first use still builds (an index written by an older
+		// cmdai, or elsewhere) turns on stderr instead of a blank wait
+		ctx = firstuse.With(ctx, termbar.NewSpinner(io.ErrOut, io.ErrWidth).Begin)
+	}
 	err := watch.Explain(app.RunContext(ctx, clix.HoistFlags(app, args)))
 	if err == nil {
 		err = notFound.Err()

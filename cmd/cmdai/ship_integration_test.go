@@ -25,6 +25,7 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/statuscmd"
+	"github.com/cmdai/cmdai/internal/termbar"
 	"github.com/cmdai/cmdai/packaging"
 	"github.com/cmdai/cmdai/scanner/helprun/helpfixture"
 )
@@ -45,6 +46,9 @@ func TestMain(m *testing.M) {
 		main()
 	}
 	if args := os.Getenv("CMDAI_TEST_CLI"); args != "" {
+		if os.Getenv("CMDAI_TEST_SPINNER_NOW") == "1" {
+			termbar.SpinnerDelay = 0 // a small index builds within the delay
+		}
 		os.Args = append([]string{"cmdai"}, strings.Split(args, "\n")...)
 		main()
 	}

@@ -175,8 +175,18 @@ async def main(argv):
               "index_status's structured content: %s" % json.dumps(st)[:500])
         r = await client.call_tool("search_commands", {"query": "find files modified today", "k": 5})
         sc = getattr(r, "structured_content", None) or getattr(r, "structuredContent", None) or {}
-        check("find" in [c.get("command") for c in sc.get("commands", [])][:3] and sc.get("degraded") is False,
+        # the object `cmdai search --json` prints, each command with its choice
+        check("find" in [c.get("command") for c in sc.get("commands", [])][:3] and not sc.get("degraded") and
+              sc.get("schema_version") == 1 and sc.get("request") == "find files modified today" and
+              all("matches" in c and "flags" in c and "invocation" in c for c in sc.get("commands", [])),
               "search_commands' structured content: %s" % json.dumps(sc)[:500])
+        r = await client.call_tool("command_docs", {"command": "grep", "request": "count matching lines"})
+        dc = getattr(r, "structured_content", None) or getattr(r, "structuredContent", None) or {}
+        # the object `cmdai show --json` prints, with the choice
+        check(dc.get("command") == "grep" and dc.get("schema_version") == 1 and
+              any(rec.get("option") == "--count" for rec in dc.get("records", [])) and dc.get("invocation") == "grep",
+              "command_docs' structured content: %s" % json.dumps(dc)[:500])
+        figures["command_docs_structured_bytes"] = len(json.dumps(dc).encode())
         if a.expect_holder:
             check("held by " + a.expect_holder in status, "index_status does not say held by %s: %s" % (a.expect_holder, status))
         if a.answers:

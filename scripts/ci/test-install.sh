@@ -94,6 +94,9 @@ done
 for f in "$TOOLS"/model/all-MiniLM-L6-v2/*; do
 	cmp -s "$f" "$prefix/share/cmdai/models/all-MiniLM-L6-v2/$(basename "$f")" || fail "model file $(basename "$f") not installed as built"
 done
+# One copy of the model: the installed one, not a second in the user's data.
+[ -z "$(find "$home" -name manifest.json)" ] || fail "make install put a second copy of the model in the user's data: $(find "$home" -name manifest.json)"
+contains "$(cat "$tmp/install.log")" "installed under $prefix: bin/cmdai " "make install's account of what it wrote"
 # Both launchers run one program: the installed one, the file cmdai embeds.
 cmp -s "$REPO/chroma/launcher/lean.py" "$prefix/lib/cmdai/chroma/lean.py" ||
 	fail "lib/cmdai/chroma/lean.py is not chroma/launcher/lean.py, which cmdai runs for pip's entry point"
@@ -140,6 +143,10 @@ step "make install DESTDIR=$stage PREFIX=/opt/cmdai, staged Chroma answered"
 # --- 2. a new user --------------------------------------------------------
 as_user "$home" cmdai doctor
 expect 0 "cmdai doctor after make install"
+as_user "$home" cmdai model status --json
+expect 0 "cmdai model status after make install"
+contains "$out" "\"dir\": \"$prefix/share/cmdai/models/all-MiniLM-L6-v2\"" "model status of a new user (the installed model)"
+contains "$out" '"verified": true' "model status of a new user"
 as_user "$home" cmdai index init --batch-mode --command ls --command grep --command tar
 expect 0 "cmdai index init"
 contains "$out" '"commands_count":3' "index init's summary"
@@ -281,6 +288,7 @@ step "README's quick start as a new user ($(wc -l <<<"$quickstart") cmdai lines;
 make_install "$home" uninstall PREFIX="$prefix" >"$tmp/install.log" 2>&1 || fail "make uninstall: $(cat "$tmp/install.log")"
 left="$(find "$prefix" -mindepth 1 -not -type d -o -name '*cmdai*')"
 [ -z "$left" ] || fail "make uninstall left: $left"
-[ -n "$(find "$home" -name manifest.json)" ] || fail "make uninstall removed the user's model"
-step "make uninstall left nothing under PREFIX, and the user's data"
+[ -n "$(find "$home/.local/share/cmdai/chroma" -name chroma.sqlite3)" ] || fail "make uninstall removed the user's index"
+contains "$(cat "$tmp/install.log")" "your index stays" "make uninstall's last line"
+step "make uninstall left nothing under PREFIX, and the user's index"
 echo "test-install: ok in $(($(date +%s) - start))s"

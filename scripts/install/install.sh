@@ -14,16 +14,16 @@
 #   share/fish/vendor_completions.d/cmdai.fish
 #   share/doc/cmdai/{LICENSE,THIRD_PARTY_NOTICES}   when the checkout has them
 # Every file goes under $DESTDIR$PREFIX; what is written into files (the
-# man page's FILES) names $PREFIX. With no DESTDIR, install also imports
-# the model into the user's data directory, so that the user is ready;
-# under DESTDIR (a package being built) nothing outside it is touched.
+# man page's FILES) names $PREFIX. Nothing outside it is touched: cmdai
+# uses the model installed here when the user's data directory has none,
+# so one copy of it (110 MB) serves every user (issue 46).
 #
 #   scripts/install/install.sh chroma      build the Chroma server install copies, once per
 #                                  scripts/install/chroma-constraints.txt and Python version,
 #                                  into $CMDAI_TOOLS/chroma/portable (about 500 MB)
 #   scripts/install/install.sh install     PREFIX=... [DESTDIR=...] [BIN=bin/cmdai]
 #   scripts/install/install.sh uninstall   PREFIX=... [DESTDIR=...]: removes what install
-#                                  wrote; the user's index and model stay
+#                                  wrote (the model with it); the user's index stays
 #   scripts/install/install.sh launcher DIR VERSION   writes the launcher (DIR/bin/chroma, for
 #                                  Python VERSION) and DIR/lean.py as install does (tests)
 set -euo pipefail
@@ -206,12 +206,12 @@ do_install() {
 	done
 
 	if [ -n "$DESTDIR" ]; then
-		echo "staged under $DESTDIR (the model is imported for a user by \`cmdai model import $PREFIX/share/cmdai/models/$MODEL\`)"
+		echo "staged under $DESTDIR"
 		return
 	fi
-	import_model
 	# what it wrote, and how much (issue 46)
-	echo "installed under $PREFIX: bin/cmdai $(du -sh "$ROOT/bin/cmdai" | cut -f1), lib/cmdai $(du -sh "$ROOT/lib/cmdai" | cut -f1) (ONNX Runtime, the Chroma server), share/cmdai $(du -sh "$ROOT/share/cmdai" | cut -f1) (the model), man page and completions"
+	echo "installed under $PREFIX: bin/cmdai $(du -sh "$ROOT/bin/cmdai" | cut -f1), lib/cmdai $(du -sh "$ROOT/lib/cmdai" | cut -f1) (ONNX Runtime, the Chroma server), share/cmdai/models $(du -sh "$ROOT/share/cmdai/models" | cut -f1) (the model and the reranker, used by every user who has none of their own), man page and completions"
+	note_own_model
 	case ":$PATH:" in
 	*":$PREFIX/bin:"*) ;;
 	*) echo "note: $PREFIX/bin is not on your PATH: add it (e.g. in ~/.profile: export PATH=\"$PREFIX/bin:\$PATH\")" ;;
@@ -219,12 +219,19 @@ do_install() {
 	echo "done: run \`cmdai doctor\`, then \`cmdai index init\`"
 }
 
-# import_model installs the shipped model into the data directory of the
-# user running install (cmdai would also use the shipped copy when the user
-# has none, which is what a DESTDIR package relies on; an imported copy
-# survives an uninstall and is what `cmdai model status` names).
-import_model() {
-	"$PREFIX/bin/cmdai" model import "$PREFIX/share/cmdai/models/$MODEL"
+# note_own_model says so when the installing user's data directory holds a
+# copy of the model identical to the installed one (an earlier `make
+# install` imported it there): cmdai reads the user's copy first, so it
+# is a second 110 MB that nothing needs. It is the user's to remove.
+note_own_model() {
+	local own
+	own="$("$PREFIX/bin/cmdai" model status --json 2>/dev/null | "$PYTHON" -c 'import json, sys; print(json.load(sys.stdin).get("dir", ""))' 2>/dev/null)" || return 0
+	case "$own" in
+	"" | "$PREFIX/share/cmdai/models/"*) return 0 ;;
+	esac
+	if cmp -s "$own/manifest.json" "$ROOT/share/cmdai/models/$MODEL/manifest.json"; then
+		echo "note: $own is a copy of the installed model ($(du -sh "$own" | cut -f1)); cmdai reads it first. Remove it to keep one copy: rm -r '$own'"
+	fi
 }
 
 do_uninstall() {
@@ -242,7 +249,7 @@ do_uninstall() {
 			rmdir "$ROOT/$d" 2>/dev/null || true
 		fi
 	done
-	echo "done: your index and model stay in your data directory (~/.local/share/cmdai unless XDG_DATA_HOME or CMDAI_HOME moves it)"
+	echo "done: your index stays in your data directory (~/.local/share/cmdai unless XDG_DATA_HOME or CMDAI_HOME moves it); the model went with the program (\`make install\` or \`cmdai model import\` brings it back)"
 }
 
 case "${1:-}" in

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/cmdai/cmdai/embed"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -71,7 +72,9 @@ func Of(ctx context.Context, kw *bm25.Index, e embed.Embedder, dir string) (*Vec
 	}
 	d, err := readVectors(path, commands)
 	if err != nil {
+		done := firstuse.Begin(ctx, "embedding command descriptions")
 		vecs, err := e.Embed(ctx, texts)
+		done()
 		if err != nil {
 			return nil, fmt.Errorf("embedding the commands' descriptions: %w", err)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cmdai/cmdai/chroma"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -59,7 +60,9 @@ func Open(ctx context.Context, coll Records, dir string) (*bm25.Index, error) {
 			return ix, nil
 		}
 	}
+	done := firstuse.Begin(ctx, "building the keyword index")
 	ix, err := Build(ctx, coll)
+	done()
 	if err != nil {
 		return nil, err
 	}

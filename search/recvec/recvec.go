@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/internal/safefile"
 	"github.com/cmdai/cmdai/search/bm25"
 )
@@ -82,7 +83,10 @@ func Of(ctx context.Context, kw *bm25.Index, src Source, dir string) (*Vectors, 
 	}
 	v, err := read(path, ids)
 	if err != nil {
-		if v, err = fetch(ctx, src, ids); err != nil {
+		done := firstuse.Begin(ctx, "reading the records' vectors")
+		v, err = fetch(ctx, src, ids)
+		done()
+		if err != nil {
 			return nil, err
 		}
 		if path != "" {

@@ -61,6 +61,8 @@ func (t tools) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn
 	if err != nil {
 		return nil, answer.ExplainResult{}, err
 	}
+	// a typo of an installed name is told which, as `cmdai explain` does
+	answer.SuggestInstalled(&res, os.Getenv("PATH"))
 	return text(explainText(res)), res, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/cmdai/cmdai/answer"
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/render"
 	"github.com/cmdai/cmdai/search/shown"
@@ -51,31 +53,41 @@ type DocsInput struct {
 	Request   string `json:"request,omitempty" jsonschema:"what you want to do with the command, e.g. extract into a directory: the options and examples that do it come first, and flags names them"`
 }
 
-// Choice is what the option ranker chose for one command: the options
-// that do what was asked, as the page spells them, and the command lines
-// of the examples chosen, best first. search_commands and command_docs
-// give it as structured content, for an agent that builds the command
-// line itself.
+// Choice is what the option ranker chose for one command: how its
+// command line starts, the options that do what was asked as the page
+// spells them, and the command lines of the examples chosen, best first:
+// for an agent that builds the command line itself.
 type Choice struct {
-	Command string `json:"command"`
 	// Invocation is how its command line starts ("git commit").
-	Invocation  string   `json:"invocation"`
-	Description string   `json:"description,omitempty"`
-	Flags       []string `json:"flags"`
-	Examples    []string `json:"examples"`
+	Invocation string   `json:"invocation"`
+	Flags      []string `json:"flags"`
+	Examples   []string `json:"examples"`
 }
 
-// SearchOutput is search_commands' structured content: each command
-// answered, best first, with its choice; and, as `cmdai search --json`
-// says, whether the answer is degraded (keyword-only, from disk) and why.
+// SearchOutput is search_commands' structured content: the object
+// `cmdai search --json` prints (its schema_version, request, collection,
+// whether the answer is degraded or has no close match), each command
+// as --json gives it with its Choice beside.
 type SearchOutput struct {
-	Collection     string   `json:"collection"`
-	Commands       []Choice `json:"commands"`
-	Degraded       bool     `json:"degraded"`
-	DegradedReason string   `json:"degraded_reason,omitempty"`
-	// NoCloseMatch: no installed command is documented as doing anything
-	// close to the query; the commands are only the nearest there are.
-	NoCloseMatch bool `json:"no_close_match"`
+	SchemaVersion int `json:"schema_version"`
+	answer.QueryResult
+	Commands []SearchHit `json:"commands"`
+}
+
+// SearchHit is one command of search_commands' answer: as `cmdai search
+// --json` gives it, and its Choice.
+type SearchHit struct {
+	shown.CommandHit
+	Choice
+}
+
+// DocsOutput is command_docs' structured content: the object `cmdai
+// show --json` prints (the command and every record of its page, the
+// ones that do the request first), and its Choice.
+type DocsOutput struct {
+	SchemaVersion int `json:"schema_version"`
+	search.CommandDoc
+	Choice
 }
 
 // StatusInput is index_status' arguments: none.
@@ -121,7 +133,7 @@ func New(a answer.Answerer, version string) *mcp.Server {
 		Title:        "One command's documentation",
 		Description:  "One command's documentation from the index (its man page as indexed on this machine): one option's full text (option), or one section (summary, synopsis, options, examples), within a token budget; with request, the options and examples that do it first (structured: their flags and example lines).",
 		InputSchema:  docsSchema(),
-		OutputSchema: mustSchema[Choice](),
+		OutputSchema: mustSchema[DocsOutput](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, t.docs)
 	mcp.AddTool(s, &mcp.Tool{
@@ -197,9 +209,12 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		return nil, SearchOutput{}, err
 	}
-	so := SearchOutput{Collection: res.Collection, Commands: []Choice{}, Degraded: res.Degraded, DegradedReason: res.DegradedReason, NoCloseMatch: res.NoCloseMatch}
-	for _, h := range res.Commands {
-		so.Commands = append(so.Commands, choiceOf(h, h.Matches))
+	// the matches --json shows (its default cut), each command's choice
+	// from all of them
+	so := SearchOutput{SchemaVersion: jsonout.SchemaVersion, QueryResult: res, Commands: []SearchHit{}}
+	so.QueryResult.Commands = nil
+	for i, h := range shown.Compact(slices.Clone(res.Commands), 0, 0) {
+		so.Commands = append(so.Commands, SearchHit{CommandHit: h, Choice: choiceOf(res.Commands[i], res.Commands[i].Matches)})
 	}
 	out := render.Brief(res.Commands, render.DefaultBriefMatches)
 	if res.NoCloseMatch {
@@ -216,7 +231,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 // choiceOf is a command's choice: the flags the option ranker chose, and
 // the command lines of the examples among the first Chosen of records.
 func choiceOf(h shown.CommandHit, records []shown.Match) Choice {
-	c := Choice{Command: h.Command, Invocation: h.Invocation(), Description: h.Description, Flags: render.ChosenFlags(records, h.Chosen), Examples: []string{}}
+	c := Choice{Invocation: h.Invocation(), Flags: render.ChosenFlags(records, h.Chosen), Examples: []string{}}
 	if c.Flags == nil {
 		c.Flags = []string{}
 	}
@@ -262,33 +277,33 @@ func checkSearch(in SearchInput) (answer.QueryRequest, error) {
 	return q, nil
 }
 
-func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, Choice, error) {
+func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (*mcp.CallToolResult, DocsOutput, error) {
 	if strings.TrimSpace(in.Command) == "" {
-		return nil, Choice{}, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
+		return nil, DocsOutput{}, fmt.Errorf("empty command: name one, e.g. \"grep\" (search_commands finds one by what it does)")
 	}
 	// "git commit" and "git-commit" alike, as the schema says
 	command, err := guard.CommandName(in.Command)
 	if err != nil {
-		return nil, Choice{}, err
+		return nil, DocsOutput{}, err
 	}
 	if len(in.Option) > MaxOptionBytes {
-		return nil, Choice{}, fmt.Errorf("option of %d bytes: at most %d (one option, e.g. --count)", len(in.Option), MaxOptionBytes)
+		return nil, DocsOutput{}, fmt.Errorf("option of %d bytes: at most %d (one option, e.g. --count)", len(in.Option), MaxOptionBytes)
 	}
 	request := strings.TrimSpace(in.Request)
 	if !utf8.ValidString(request) {
-		return nil, Choice{}, fmt.Errorf("request is not valid UTF-8")
+		return nil, DocsOutput{}, fmt.Errorf("request is not valid UTF-8")
 	}
 	if n := utf8.RuneCountInString(request); n > MaxQueryRunes {
-		return nil, Choice{}, fmt.Errorf("request of %d characters is too long (at most %d): say the task in a sentence", n, MaxQueryRunes)
+		return nil, DocsOutput{}, fmt.Errorf("request of %d characters is too long (at most %d): say the task in a sentence", n, MaxQueryRunes)
 	}
 	part, err := render.ParsePart(in.Section)
 	if err != nil {
-		return nil, Choice{}, err
+		return nil, DocsOutput{}, err
 	}
 	budget := DefaultMaxTokens
 	if in.MaxTokens != nil {
 		if *in.MaxTokens < 50 || *in.MaxTokens > MaxTokensLimit {
-			return nil, Choice{}, fmt.Errorf("max_tokens must be 50 to %d, not %d", MaxTokensLimit, *in.MaxTokens)
+			return nil, DocsOutput{}, fmt.Errorf("max_tokens must be 50 to %d, not %d", MaxTokensLimit, *in.MaxTokens)
 		}
 		budget = *in.MaxTokens
 	}
@@ -297,12 +312,13 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		// what it is on the agent's machine (this process's PATH, the
 		// agent's own) decides what to do (issue 46); an answer from disk
 		// that knows more (livedoc: installed, no page) says it itself
-		return nil, Choice{}, fmt.Errorf("unknown command %q: %s; search_commands finds a command by what it does", command, answer.Unknown(ctx, command, os.Getenv("PATH")))
+		return nil, DocsOutput{}, fmt.Errorf("unknown command %q: %s; search_commands finds a command by what it does", command, answer.Unknown(ctx, command, os.Getenv("PATH")))
 	}
 	if err != nil {
-		return nil, Choice{}, err
+		return nil, DocsOutput{}, err
 	}
 	choice := choiceOf(doc.CommandHit, doc.Records)
+	structured := DocsOutput{SchemaVersion: jsonout.SchemaVersion, CommandDoc: doc, Choice: choice}
 	// first, as search_commands does: the agent learns the text is not
 	// the index's before it reads it
 	degraded := ""
@@ -312,15 +328,15 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 	if opt := strings.TrimSpace(in.Option); opt != "" {
 		out, err := render.Option(doc, opt)
 		if err != nil {
-			return nil, Choice{}, err
+			return nil, DocsOutput{}, err
 		}
-		return text(degraded + out), choice, nil
+		return text(degraded + out), structured, nil
 	}
 	if len(choice.Flags) > 0 {
 		// the choice first: an agent that reads no further has the flags
 		degraded += "for " + strconv.Quote(request) + ": " + strings.Join(choice.Flags, "; ") + "\n"
 	}
-	return text(degraded + render.Docs(doc, part, budget)), choice, nil
+	return text(degraded + render.Docs(doc, part, budget)), structured, nil
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, StatusOutput, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/cmdai/cmdai/builder"
 	"github.com/cmdai/cmdai/explain"
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/internal/jsonout"
 	"github.com/cmdai/cmdai/search"
 	"github.com/cmdai/cmdai/search/shown"
 )
@@ -311,6 +314,17 @@ func TestExplainCommand(t *testing.T) {
 	if out, _ := call(t, degraded, "explain_command", map[string]any{"line": "grep -c foo"}); !strings.HasPrefix(out, "degraded: Chroma unavailable") {
 		t.Errorf("degraded:\n%s", out)
 	}
+
+	// a typo of a name installed on the agent's PATH is told which (issue 46)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "frobnicator"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	out, isErr := call(t, cs, "explain_command", map[string]any{"line": "frobnicatr -x"})
+	if isErr || !strings.Contains(out, "frobnicatr: not installed") || !strings.Contains(out, "did you mean frobnicator?") {
+		t.Errorf("a typo of an installed name (error %v):\n%s", isErr, out)
+	}
 }
 
 // TestStatusTextVerification: index_status says what failed verification
@@ -354,4 +368,90 @@ func TestStatusTextVerification(t *testing.T) {
 	if _, _, err := statusText(answer.IndexStatus{Current: "cmdai_linux_test", Holder: "a test"}); err == nil || !strings.Contains(err.Error(), "cmdai index init") {
 		t.Errorf("no current collection: %v", err)
 	}
+}
+
+// TestStructuredAnswersAreTheJSONObjects: search_commands' and
+// command_docs' structured content is the object `cmdai search --json`
+// and `cmdai show --json` print, every key of it, with the choice
+// (invocation, flags, examples) beside each command (issue 46).
+func TestStructuredAnswersAreTheJSONObjects(t *testing.T) {
+	b := &fakeBackend{degraded: "Chroma unavailable (no heartbeat): from the keyword index /k/x.bm25"}
+	cs := connect(t, b)
+	structured := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tool, err, res)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	// what --json prints for the same answer: the CLI's default cut
+	asJSON := func(v any) map[string]any {
+		t.Helper()
+		raw, err := jsonout.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	sc := structured("search_commands", map[string]any{"query": "find files modified today", "k": 3})
+	res, _ := b.Query(context.Background(), answer.QueryRequest{})
+	res.Commands = shown.Compact(res.Commands, 0, 0)
+	want := asJSON(res)
+	for k, v := range want {
+		if k == "commands" {
+			continue
+		}
+		if got, _ := json.Marshal(sc[k]); string(got) != mustJSON(t, v) {
+			t.Errorf("search_commands' %s: %s, --json gives %s", k, got, mustJSON(t, v))
+		}
+	}
+	cmds, _ := sc["commands"].([]any)
+	wantCmds := want["commands"].([]any)
+	if len(cmds) != len(wantCmds) {
+		t.Fatalf("search_commands' commands: %v, --json gives %v", cmds, wantCmds)
+	}
+	for i := range cmds {
+		got := cmds[i].(map[string]any)
+		for k, v := range wantCmds[i].(map[string]any) {
+			if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, v) {
+				t.Errorf("search_commands' commands[%d].%s: %s, --json gives %s", i, k, g, mustJSON(t, v))
+			}
+		}
+		if got["invocation"] != "find" || got["flags"] == nil || got["examples"] == nil {
+			t.Errorf("search_commands' commands[%d] lacks its choice: %v", i, got)
+		}
+	}
+	if sc["schema_version"] != float64(jsonout.SchemaVersion) || sc["degraded"] != true {
+		t.Errorf("search_commands' structured content: %v", sc)
+	}
+
+	dc := structured("command_docs", map[string]any{"command": "grep", "request": "count matching lines"})
+	doc, _ := b.Docs(context.Background(), answer.DocsRequest{Command: "grep"})
+	for k, v := range asJSON(doc) {
+		if got, _ := json.Marshal(dc[k]); string(got) != mustJSON(t, v) {
+			t.Errorf("command_docs' %s: %s, show --json gives %s", k, got, mustJSON(t, v))
+		}
+	}
+	if dc["invocation"] != "grep" || dc["flags"] == nil {
+		t.Errorf("command_docs' structured content lacks its choice: %v", dc)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

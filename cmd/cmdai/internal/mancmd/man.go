@@ -271,8 +271,8 @@ func files(prefix string) string {
 		{prefix + "/bin/cmdai", "the program"},
 		{prefix + "/lib/cmdai/" + embed.ORTLibName, "ONNX Runtime, which cmdai loads to embed text"},
 		{prefix + "/lib/cmdai/chroma/bin/chroma", fmt.Sprintf("the Chroma server (chromadb %s) cmdai starts, reachable by you alone, when no --chroma-url is given; without it, a `chroma` on PATH (`pipx install chromadb==%s`)", chroma.ChromaVersion, chroma.ChromaVersion)},
-		{prefix + "/share/cmdai/models/all-MiniLM-L6-v2/", "the embedding model as shipped; `cmdai model import` installs it for a user"},
-		{"~/.local/share/cmdai/", "the user's data: the index (the private Chroma server's data) and the installed model ($XDG_DATA_HOME/cmdai; CMDAI_HOME moves it)"},
+		{prefix + "/share/cmdai/models/all-MiniLM-L6-v2/", "the embedding model as shipped, used by every user who has none of their own (`cmdai model import` gives a user their own)"},
+		{"~/.local/share/cmdai/", "the user's data: the index (the private Chroma server's data) and a model the user imported or pulled ($XDG_DATA_HOME/cmdai; CMDAI_HOME moves it)"},
 		{"~/.cache/cmdai/", "caches: embedding vectors and downloads ($XDG_CACHE_HOME/cmdai); safe to delete"},
 		{"~/.config/cmdai/", "config.yaml, and your own command docs and hints in commands/ and hints/ ($XDG_CONFIG_HOME/cmdai)"},
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/cmdai/cmdai/chroma/connect"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/config"
+	"github.com/cmdai/cmdai/internal/firstuse"
 	"github.com/cmdai/cmdai/ship"
 )
 
@@ -98,6 +99,7 @@ func KeepCopy(ctx context.Context, f *cmdutil.Factory, conn *connect.Connection,
 func waitForServe(ctx context.Context, f *cmdutil.Factory) {
 	ctx, cancel := context.WithTimeout(ctx, serveReady)
 	defer cancel()
+	defer firstuse.Begin(ctx, "starting the background serve")()
 	for {
 		if c, ok := f.ServeClient(ctx); ok {
 			h, err := c.Health(ctx)
