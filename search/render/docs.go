@@ -38,19 +38,26 @@ var ErrUnknownOption = errors.New("unknown option")
 // Option is the full text of the command's option record whose
 // flags include flag ("--count", "-c", "count"), flags line first.
 func Option(doc search.CommandDoc, flag string) (string, error) {
+	text, _, err := OptionShown(doc, flag)
+	return text, err
+}
+
+// OptionShown is Option, and the index in doc.Records of the record it
+// shows.
+func OptionShown(doc search.CommandDoc, flag string) (string, int, error) {
 	want := strings.TrimSpace(flag)
 	if want == "" {
-		return "", fmt.Errorf("empty option: name one, e.g. --count")
+		return "", -1, fmt.Errorf("empty option: name one, e.g. --count")
 	}
 	var names []string
-	for _, m := range doc.Records {
+	for i, m := range doc.Records {
 		if m.Kind != index.KindOption {
 			continue
 		}
 		flags, body := manparse.SplitChunk(string(m.Kind), m.Text)
 		for _, f := range flagNames(flags) {
 			if f == want || strings.TrimLeft(f, "-") == want {
-				return fmt.Sprintf("%s %s\n%s\n", doc.Command, flags, strings.TrimSpace(body)), nil
+				return fmt.Sprintf("%s %s\n%s\n", doc.Command, flags, strings.TrimSpace(body)), i, nil
 			}
 		}
 		if m.Option != "" {
@@ -58,9 +65,9 @@ func Option(doc search.CommandDoc, flag string) (string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return "", fmt.Errorf("%w %s: %s has no option records in the index", ErrUnknownOption, want, doc.Command)
+		return "", -1, fmt.Errorf("%w %s: %s has no option records in the index", ErrUnknownOption, want, doc.Command)
 	}
-	return "", fmt.Errorf("%w %s of %s (it has %d options in the index, e.g. %s; section=options lists them)",
+	return "", -1, fmt.Errorf("%w %s of %s (it has %d options in the index, e.g. %s; section=options lists them)",
 		ErrUnknownOption, want, doc.Command, len(names), strings.Join(names[:min(5, len(names))], ", "))
 }
 
@@ -81,6 +88,15 @@ func flagNames(heading string) []string {
 // maxTokens (estimated as for Context). What does not fit is cut
 // whole, and a last line says how much was left out and how to ask for it.
 func Docs(doc search.CommandDoc, part string, maxTokens int) string {
+	text, _ := DocsShown(doc, part, maxTokens)
+	return text
+}
+
+// DocsShown is Docs, and the indexes in doc.Records of the records the
+// text shows (in their order there): what an answer that also gives the
+// records themselves (MCP's structured content) keeps of them, so that
+// both say the same within the same budget.
+func DocsShown(doc search.CommandDoc, part string, maxTokens int) (string, []int) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultContextTokens
 	}
@@ -98,12 +114,14 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 	lines = append(lines, head)
 	words := wordCount(head)
 	left := 0
-	add := func(title string, items []string) {
+	shown := map[int]bool{}
+	add := func(title string, items []item) {
 		if len(items) == 0 {
 			return
 		}
 		titled := false
-		for _, it := range items {
+		for _, item := range items {
+			it := item.text
 			c := wordCount(it)
 			if !titled {
 				c += wordCount(title)
@@ -117,6 +135,7 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 				titled = true
 			}
 			lines = append(lines, it)
+			shown[item.record] = true
 			words += c
 		}
 	}
@@ -125,7 +144,7 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 	case PartSummary:
 		add("SUMMARY", summary)
 	case PartSynopsis:
-		add("SYNOPSIS", synopsisLines(doc))
+		add("SYNOPSIS", synopsisItems(doc))
 	case PartOptions:
 		add("OPTIONS", opts)
 	case PartExamples:
@@ -141,36 +160,63 @@ func Docs(doc search.CommandDoc, part string, maxTokens int) string {
 	if left > 0 {
 		lines = append(lines, "", fmt.Sprintf("(%d more entries left out for the token budget: ask for one section, one option, or a larger max_tokens)", left))
 	}
-	return strings.Join(lines, "\n") + "\n"
+	var records []int
+	for i := range doc.Records {
+		if shown[i] {
+			records = append(records, i)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n", records
+}
+
+// item is one entry of a part of Docs, and the index in the doc's
+// Records of the record it comes from.
+type item struct {
+	text   string
+	record int
 }
 
 // docParts cuts a command's records into the summary's paragraphs (the
 // heading line dropped: Docs writes its own), one line per option
 // and one entry per example.
-func docParts(doc search.CommandDoc) (summary, opts, examples []string) {
+func docParts(doc search.CommandDoc) (summary, opts, examples []item) {
 	seen := map[string]bool{}
-	for _, m := range doc.Records {
+	for i, m := range doc.Records {
 		switch m.Kind {
 		case index.KindSummary:
 			_, body := manparse.SplitChunk(string(m.Kind), m.Text)
 			if s := strings.TrimSpace(body); s != "" {
-				summary = append(summary, s)
+				summary = append(summary, item{s, i})
 			}
 		case index.KindOption:
 			if m.Option != "" && seen[m.Option] {
 				continue
 			}
 			seen[m.Option] = true
-			opts = append(opts, optionLine(m))
+			opts = append(opts, item{optionLine(m), i})
 		case index.KindExample:
 			if ex := exampleLine(doc.Invocation(), m); ex != "" {
-				examples = append(examples, ex)
+				examples = append(examples, item{ex, i})
 			} else if _, body := manparse.SplitChunk(string(m.Kind), m.Text); strings.TrimSpace(body) != "" {
-				examples = append(examples, firstSentence(body, 240))
+				examples = append(examples, item{firstSentence(body, 240), i})
 			}
 		}
 	}
 	return summary, opts, examples
+}
+
+// synopsisItems are synopsisLines, each from the summary record.
+func synopsisItems(doc search.CommandDoc) []item {
+	var items []item
+	for i, m := range doc.Records {
+		if m.Kind == index.KindSummary {
+			for _, l := range synopsisLines(doc) {
+				items = append(items, item{l, i})
+			}
+			break
+		}
+	}
+	return items
 }
 
 // synopsisLines are the lines of the summary record between its

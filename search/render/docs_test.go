@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,6 +85,40 @@ func TestDocsKeepsTheBudget(t *testing.T) {
 	body := got[:strings.Index(got, "\n\n(")]
 	if n := estimateTokens(body); n > 30 {
 		t.Errorf("%d tokens over a budget of 30:\n%s", n, got)
+	}
+}
+
+// DocsShown names the records its text shows, and no other: what fits
+// the budget, of the part asked for.
+func TestDocsShownNamesItsRecords(t *testing.T) {
+	doc := grepDoc()
+	for _, c := range []struct {
+		part   string
+		tokens int
+		want   []int
+	}{
+		{PartAll, 0, []int{0, 1, 2, 3, 4}}, // not ENVIRONMENT: prose
+		{PartSynopsis, 0, []int{0}},
+		{PartOptions, 0, []int{1, 2}},
+		{PartExamples, 0, []int{3, 4}},
+	} {
+		_, got := DocsShown(doc, c.part, c.tokens)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: records %v, want %v", c.part, got, c.want)
+		}
+	}
+	text, got := DocsShown(doc, PartAll, 30)
+	if len(got) == 0 || len(got) >= 5 {
+		t.Fatalf("a budget of 30 tokens: records %v of 5\n%s", got, text)
+	}
+	for _, i := range got {
+		m := doc.Records[i]
+		if m.Kind == index.KindOption && !strings.Contains(text, m.Option) {
+			t.Errorf("record %d (%s) named, not in the text:\n%s", i, m.Option, text)
+		}
+	}
+	if _, i, err := OptionShown(doc, "-c"); err != nil || i != 2 {
+		t.Errorf("OptionShown -c: record %d, %v; want 2", i, err)
 	}
 }
 

@@ -82,8 +82,9 @@ type SearchHit struct {
 }
 
 // DocsOutput is command_docs' structured content: the object `cmdai
-// show --json` prints (the command and every record of its page, the
-// ones that do the request first), and its Choice.
+// show --json` prints (the command and its records, the ones that do the
+// request first), holding the records the text shows (docsOutput), and
+// its Choice.
 type DocsOutput struct {
 	SchemaVersion int `json:"schema_version"`
 	search.CommandDoc
@@ -318,7 +319,6 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		return nil, DocsOutput{}, err
 	}
 	choice := choiceOf(doc.CommandHit, doc.Records)
-	structured := DocsOutput{SchemaVersion: jsonout.SchemaVersion, CommandDoc: doc, Choice: choice}
 	// first, as search_commands does: the agent learns the text is not
 	// the index's before it reads it
 	degraded := ""
@@ -326,17 +326,41 @@ func (t tools) docs(ctx context.Context, _ *mcp.CallToolRequest, in DocsInput) (
 		degraded = "degraded: " + doc.DegradedReason + "\n"
 	}
 	if opt := strings.TrimSpace(in.Option); opt != "" {
-		out, err := render.Option(doc, opt)
+		out, rec, err := render.OptionShown(doc, opt)
 		if err != nil {
 			return nil, DocsOutput{}, err
 		}
-		return text(degraded + out), structured, nil
+		return text(degraded + out), docsOutput(doc, choice, []int{rec}, false), nil
 	}
 	if len(choice.Flags) > 0 {
 		// the choice first: an agent that reads no further has the flags
 		degraded += "for " + strconv.Quote(request) + ": " + strings.Join(choice.Flags, "; ") + "\n"
 	}
-	return text(degraded + render.Docs(doc, part, budget)), structured, nil
+	out, records := render.DocsShown(doc, part, budget)
+	return text(degraded + out), docsOutput(doc, choice, records, true), nil
+}
+
+// docsOutput is command_docs' structured content: doc as `cmdai show
+// --json` gives it, with the records the text shows alone (records, in
+// their order in doc), so that max_tokens, section and option bound both
+// alike (a whole page's records are 20-70 KB); Chosen counts the chosen
+// records still at its head. cut: each record's text as `cmdai search
+// --json` cuts it (an option's first sentence, marked truncated), as
+// the text shows one line of each; one option asked for is whole.
+func docsOutput(doc search.CommandDoc, choice Choice, records []int, cut bool) DocsOutput {
+	kept := make([]shown.Match, 0, len(records))
+	chosen := 0
+	for n, i := range records {
+		kept = append(kept, doc.Records[i])
+		if i == n && i < doc.Chosen {
+			chosen++
+		}
+	}
+	if cut {
+		kept = shown.Compact([]shown.CommandHit{{Command: doc.Command, Parent: doc.Parent, Matches: kept}}, -1, 0)[0].Matches
+	}
+	doc.Records, doc.Chosen = kept, chosen
+	return DocsOutput{SchemaVersion: jsonout.SchemaVersion, CommandDoc: doc, Choice: choice}
 }
 
 func (t tools) status(ctx context.Context, _ *mcp.CallToolRequest, _ StatusInput) (*mcp.CallToolResult, StatusOutput, error) {

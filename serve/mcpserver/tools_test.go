@@ -438,12 +438,37 @@ func TestStructuredAnswersAreTheJSONObjects(t *testing.T) {
 	dc := structured("command_docs", map[string]any{"command": "grep", "request": "count matching lines"})
 	doc, _ := b.Docs(context.Background(), answer.DocsRequest{Command: "grep"})
 	for k, v := range asJSON(doc) {
+		if k == "records" {
+			continue // those the text shows, cut as search --json cuts them: below
+		}
 		if got, _ := json.Marshal(dc[k]); string(got) != mustJSON(t, v) {
 			t.Errorf("command_docs' %s: %s, show --json gives %s", k, got, mustJSON(t, v))
 		}
 	}
 	if dc["invocation"] != "grep" || dc["flags"] == nil {
 		t.Errorf("command_docs' structured content lacks its choice: %v", dc)
+	}
+
+	// the records are those the text shows: an option, a section, a
+	// budget bound both alike
+	for _, c := range []struct {
+		args map[string]any
+		want []string // the records' kinds and options
+	}{
+		{map[string]any{"command": "grep", "option": "-c"}, []string{"option --count"}},
+		{map[string]any{"command": "grep", "section": "synopsis"}, []string{"summary "}},
+		{map[string]any{"command": "grep", "section": "options"}, []string{"option --count"}},
+		{map[string]any{"command": "grep"}, []string{"summary ", "option --count"}},
+	} {
+		var got []string
+		for _, r := range structured("command_docs", c.args)["records"].([]any) {
+			m := r.(map[string]any)
+			opt, _ := m["option"].(string)
+			got = append(got, m["kind"].(string)+" "+opt)
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("command_docs %v: structured records %q, the text shows %q", c.args, got, c.want)
+		}
 	}
 }
 
