@@ -103,21 +103,7 @@ def rows_of(raw, cosine):
 
 def cv(rows, names, label):
     lo.FEATURES = names
-    allX = np.vstack([X for _, _, X, _ in rows])
-    std = allX.std(axis=0)
-    std[std == 0] = 1
-    req = [i for i, r in enumerate(rows) if r[1] == "request"]
-    for l2 in (1e-3, 1e-2):
-        ss = [None] * len(rows)
-        for f in range(5):
-            w = lo.fit([r for r in rows if lo.fold_of(r[0]) != f], l2, std)
-            for i, r in enumerate(rows):
-                if lo.fold_of(r[0]) == f:
-                    ss[i] = r[2] @ w
-        R, S = [rows[i] for i in req], [ss[i] for i in req]
-        top, _, _ = lo.figures(R, S, 0, 1)
-        _, first8, shown8 = lo.figures(R, S, 3.0, 8)
-        print(f"{label}, l2 {l2:g}: top record {100 * top:.1f} %, a needed one in the first 8 within 3.0 {100 * first8:.1f} % ({shown8:.2f} shown)")
+    lo.cv_report(rows, label)
 
 
 def main():

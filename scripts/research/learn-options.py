@@ -99,6 +99,29 @@ def figures(rows, ss, margin, cap):
     return hit1 / n, anyshown / n, count / n
 
 
+def cv_report(rows, label, l2s=(1e-3, 1e-2), margin=3.0, cap=8):
+    """Prints, per penalty, the out-of-fold figures of a fit on rows (5-fold
+    CV by command) over the request files' rows: the top record shows a
+    needed option, and one of the first CAP within MARGIN does. For
+    scripts that measure a candidate feature (cv-option-*.py); FEATURES
+    names rows' columns."""
+    allX = np.vstack([X for _, _, X, _ in rows])
+    std = allX.std(axis=0)
+    std[std == 0] = 1
+    req = [i for i, r in enumerate(rows) if r[1] == "request"]
+    for l2 in l2s:
+        ss = [None] * len(rows)
+        for f in range(5):
+            w = fit([r for r in rows if fold_of(r[0]) != f], l2, std)
+            for i, r in enumerate(rows):
+                if fold_of(r[0]) == f:
+                    ss[i] = r[2] @ w
+        R, S = [rows[i] for i in req], [ss[i] for i in req]
+        top, _, _ = figures(R, S, 0, 1)
+        _, first, count = figures(R, S, margin, cap)
+        print(f"{label}, l2 {l2:g}: top record {100 * top:.1f} %, a needed one in the first {cap} within {margin} {100 * first:.1f} % ({count:.2f} shown)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
