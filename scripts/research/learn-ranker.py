@@ -15,6 +15,13 @@ Fit on the TRAIN split only (scripts/research/nl2bash-queries.py --split train),
 never on a set whose figures are reported.
 
   scripts/research/learn-ranker.py train-features.jsonl [more-train-features.jsonl ...] > weights.json
+
+--pseudo P.jsonl adds the features of pseudo-requests made from the
+pages' own examples (pseudo-requests.py) to every fit, each weighing
+--pseudo-weight of a train request: in the CV, those whose command's
+fold (by a hash of the command) is not the held-out one; the figures
+are the train requests' alone. What reaches commands no train request
+names (docs/benchmarks/retrieval.md, "Pseudo-requests from the pages").
 """
 import argparse
 import hashlib
@@ -42,6 +49,12 @@ def fold_of(query, k=5):
     return int(hashlib.sha256(("cmdai-ranker-fold:" + query).encode()).hexdigest(), 16) % k
 
 
+def command_fold(command, k=5):
+    """A pseudo-request's fold: by its command, so that a held-out fold's
+    commands are in no pseudo-request of the fit."""
+    return int(hashlib.sha256(("cmdai-pseudo-fold:" + command).encode()).hexdigest(), 16) % k
+
+
 def pairs(reqs, mean, std):
     """Differences expected - other, standardised."""
     diffs = []
@@ -54,24 +67,25 @@ def pairs(reqs, mean, std):
     return np.vstack(diffs) if diffs else np.zeros((0, len(mean)))
 
 
-def fit_listwise(reqs, mean, std, l2, iters=100):
+def fit_listwise(reqs, mean, std, l2, iters=100, weights=None):
     """Softmax cross-entropy over each request's candidates (the
     expected command's probability of being first), L2 penalty, by
     Newton's method: closer to hit@1 than pairs, which weigh a pair at
-    rank 40 as much as the pair at rank 1."""
+    rank 40 as much as the pair at rank 1. weights, when given, counts
+    each request so many times (its share of the mean loss)."""
     data = []
-    for _, X, y in reqs:
+    for i, (_, X, y) in enumerate(reqs):
         if y.any():
-            data.append(((X - mean) / std, int(np.argmax(y))))
+            data.append(((X - mean) / std, int(np.argmax(y)), 1.0 if weights is None else weights[i]))
     d = len(mean)
-    n = len(data)
+    n = sum(c for _, _, c in data)
 
     def loss(w):
         total = 0.5 * l2 * w @ w
-        for Z, pos in data:
+        for Z, pos, c in data:
             s = Z @ w
             m = s.max()
-            total -= (s[pos] - m - np.log(np.exp(s - m).sum())) / n
+            total -= c * (s[pos] - m - np.log(np.exp(s - m).sum())) / n
         return total
 
     w = np.zeros(d)
@@ -79,13 +93,13 @@ def fit_listwise(reqs, mean, std, l2, iters=100):
     for _ in range(iters):
         grad = l2 * w
         H = l2 * np.eye(d)
-        for Z, pos in data:
+        for Z, pos, c in data:
             s = Z @ w
             p = np.exp(s - s.max())
             p /= p.sum()
             mu = p @ Z
-            grad -= (Z[pos] - mu) / n
-            H += ((Z * p[:, None]).T @ Z - np.outer(mu, mu)) / n
+            grad -= c * (Z[pos] - mu) / n
+            H += c * ((Z * p[:, None]).T @ Z - np.outer(mu, mu)) / n
         step = np.linalg.solve(H, grad)
         t = 1.0
         while t > 1e-6:  # backtracking: a full Newton step can overshoot
@@ -116,10 +130,12 @@ def fit(D, l2, iters=300):
     return w
 
 
-def train(reqs, mean, std, l2, loss):
+def train(reqs, mean, std, l2, loss, weights=None):
     if loss == "pairwise":
+        if weights is not None:
+            sys.exit("learn-ranker: --pseudo needs the listwise loss")
         return fit(pairs(reqs, mean, std), l2)
-    return fit_listwise(reqs, mean, std, l2)
+    return fit_listwise(reqs, mean, std, l2, weights=weights)
 
 
 def metrics(reqs, w, mean, std, total=None):
@@ -142,15 +158,27 @@ def main():
     ap.add_argument("--l2", type=float, nargs="*", default=[1e-4, 1e-3, 1e-2, 1e-1, 1])
     ap.add_argument("--drop", default="", help="comma-separated features to leave out")
     ap.add_argument("--loss", choices=["listwise", "pairwise"], default="listwise")
+    ap.add_argument("--pseudo", nargs="*", default=[], help="--features files of pseudo-requests (pseudo-requests.py), in every fit")
+    ap.add_argument("--pseudo-weight", type=float, default=0.1, help="a pseudo-request's weight in a fit (a train request's is 1)")
     args = ap.parse_args()
-    names, reqs = load(args.features)
+    names, reqs = load(args.features + args.pseudo)
+    n_train = len(reqs) - sum(1 for p in args.pseudo for _ in open(p, encoding="utf-8"))
     drop = {f for f in args.drop.split(",") if f}
     keep = [i for i, f in enumerate(names) if f not in drop]
     names = [names[i] for i in keep]
     reqs = [(q, X[:, keep], y) for q, X, y in reqs]
-    allX = np.vstack([X for _, X, _ in reqs])
+    pseudo_fold = [command_fold(json.loads(line)["command"]) for p in args.pseudo for line in open(p, encoding="utf-8")]
+    pseudo, reqs = reqs[n_train:], reqs[:n_train]
+    if pseudo:
+        print(f"{len(pseudo)} pseudo-requests in every fit, weight {args.pseudo_weight:g}", file=sys.stderr)
+    allX = np.vstack([X for _, X, _ in reqs + pseudo])
     mean, std = allX.mean(0), allX.std(0)
     std[std == 0] = 1
+
+    def fit_set(tr, k):
+        extra = [p for p, f in zip(pseudo, pseudo_fold) if f != k]
+        return tr + extra, ([1.0] * len(tr) + [args.pseudo_weight] * len(extra)) if pseudo else None
+
     best = None
     for l2 in args.l2:
         agg = np.zeros(3)
@@ -159,14 +187,16 @@ def main():
             te = [r for r in reqs if fold_of(r[0]) == k]
             if not te or not tr:
                 continue
-            w = train(tr, mean, std, l2, args.loss)
+            fitted, cw = fit_set(tr, k)
+            w = train(fitted, mean, std, l2, args.loss, weights=cw)
             agg += np.array(metrics(te, w, mean, std)) * len(te)
         cv = agg / len(reqs)
         print(f"l2 {l2:g}: cross-validated hit@1 {100*cv[0]:.1f} hit@5 {100*cv[1]:.1f} MRR@10 {cv[2]:.3f}", file=sys.stderr)
         if best is None or (cv[0], cv[2]) > (best[1][0], best[1][2]):
             best = (l2, cv)
     l2 = best[0]
-    w = train(reqs, mean, std, l2, args.loss)
+    every, cw = fit_set(reqs, -1)
+    w = train(every, mean, std, l2, args.loss, weights=cw)
     fitted = metrics(reqs, w, mean, std)
     print(f"chosen l2 {l2:g}; on all of train (fitted): hit@1 {100*fitted[0]:.1f} hit@5 {100*fitted[1]:.1f} MRR@10 {fitted[2]:.3f}", file=sys.stderr)
     # back to the features' own scale: the mean shifts every candidate of
