@@ -61,12 +61,7 @@ log() { echo "train-ranker: $*" >&2; }
 [ -d "$NL2BASH" ] || { log "no NL2Bash corpus at $NL2BASH: set NL2BASH"; exit 1; }
 [ -f "$MODEL_SRC/model.safetensors" ] || { log "no all-MiniLM-L6-v2 weights in $MODEL_SRC: run \`make model\` first"; exit 1; }
 [ -f "$RERANKER/adapter.bin" ] || { log "no reranker with its adapter in $RERANKER: run \`make reranker\` first"; exit 1; }
-if [ ! -x "$TORCH_VENV/bin/python" ] || ! cmp -s "$HERE/reranker/requirements.txt" "$TORCH_VENV/.cmdai-pins"; then
-	log "installing the pinned torch venv into $TORCH_VENV"
-	python3 -m venv --clear "$TORCH_VENV"
-	"$TORCH_VENV/bin/pip" install -q --disable-pip-version-check --no-deps -r "$HERE/reranker/requirements.txt"
-	cp "$HERE/reranker/requirements.txt" "$TORCH_VENV/.cmdai-pins"
-fi
+"$HERE/reranker/venv.sh" "$TORCH_VENV"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)" # cv_tune.py runs from its own directory
 rm -rf "${OUT:?}/home" "${OUT:?}/pseudo-home" "${OUT:?}/folds"

@@ -37,12 +37,7 @@ log() { echo "train-reranker: $*" >&2; }
 [ -f "$SRC/model.safetensors" ] || { log "no all-MiniLM-L6-v2 weights in $SRC: run \`make model\` first"; exit 1; }
 [ -d "$NL2BASH" ] || { log "no NL2Bash corpus at $NL2BASH: set NL2BASH"; exit 1; }
 mkdir -p "$OUT"
-if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$HERE/requirements.txt" "$VENV/.cmdai-pins"; then
-	log "installing the pinned venv into $VENV"
-	python3 -m venv --clear "$VENV"
-	"$VENV/bin/pip" install -q --disable-pip-version-check --no-deps -r "$HERE/requirements.txt"
-	cp "$HERE/requirements.txt" "$VENV/.cmdai-pins"
-fi
+"$HERE/venv.sh" "$VENV"
 PY="$VENV/bin/python"
 
 cp "$REPO/search/evaluate/requests/requests-train.jsonl" "$OUT/train.jsonl"
