@@ -85,7 +85,10 @@ log "1. the train requests' features and vectors"
 CMDAI_HOME="$OUT/home" "$CMDAI" index eval --queries "$OUT/train.jsonl" -k 20 --mode learned --no-rerank \
 	--vectors "$OUT/vectors.jsonl" --features "$OUT/N.jsonl" >"$OUT/N.txt"
 desc=("$OUT/home/keywords"/descriptions-*.vec)
-[ "${#desc[@]}" = 1 ] && [ -f "${desc[0]}" ] || { log "expected one description-vector file, got: ${desc[*]}"; exit 1; }
+if [ "${#desc[@]}" != 1 ] || [ ! -f "${desc[0]}" ]; then
+	log "expected one description-vector file, got: ${desc[*]}"
+	exit 1
+fi
 
 log "2. out-of-fold reranker features (5 models, about 15 minutes)"
 CMDAI_HOME="$OUT/home" "$CMDAI" index scan --json >"$OUT/scan.jsonl"
