@@ -11,7 +11,9 @@ import (
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/cmdutil"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/initcmd"
 	"github.com/cmdai/cmdai/cmd/cmdai/internal/index/querycmd"
+	"github.com/cmdai/cmdai/index"
 	"github.com/cmdai/cmdai/internal/testnet"
+	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/search/shown"
 )
 
@@ -154,12 +156,22 @@ func TestQueryMatchesPerCommand(t *testing.T) {
 			}
 			for j, m := range c.Matches {
 				full := l.Matches[j]
-				if m.ID != full.ID {
-					t.Errorf("--mode %s: %s's match %d is %s, want %s (the best first)", mode, c.Command, j, m.ID, full.ID)
+				// a compact answer's option is its label and text, without
+				// the "frob(1) option" heading, id or section --full gives
+				label, body := manparse.SplitChunk(string(m.Kind), m.Text)
+				fullLabel, fullBody := manparse.SplitChunk(string(full.Kind), full.Text)
+				if m.Kind != full.Kind || m.Option != full.Option || label != fullLabel {
+					t.Errorf("--mode %s: %s's match %d is %s %s %q, want %s %s %q (the best first)", mode, c.Command, j, m.Kind, m.Option, label, full.Kind, full.Option, fullLabel)
 				}
-				cut := strings.TrimSuffix(m.Text, " …")
-				if full.Truncated || m.Truncated != (m.Text != full.Text) || !strings.HasPrefix(full.Text, cut) || len(cut) > shown.DefaultMatchText {
-					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, m.ID, m.Text, m.Truncated, full.Text, shown.DefaultMatchText)
+				if lean := m.Kind == index.KindOption || m.Kind == index.KindExample; lean != (m.ID == "" && m.Section == "" && m.Score == 0) || full.ID == "" {
+					t.Errorf("--mode %s: %s's match %d has id %q, section %q, score %v (--full: id %q): want none for an option or example, else all", mode, c.Command, j, m.ID, m.Section, m.Score, full.ID)
+				}
+				if m.Kind == index.KindOption && strings.Contains(strings.SplitN(m.Text, "\n", 2)[0], " option ") {
+					t.Errorf("--mode %s: %s's option %q kept its heading", mode, c.Command, m.Text)
+				}
+				cut := strings.TrimSuffix(body, " …")
+				if full.Truncated || m.Truncated != (body != fullBody) || !strings.HasPrefix(fullBody, cut) || len(cut) > shown.DefaultMatchText {
+					t.Errorf("--mode %s: %s's match %s: text %q (truncated %v), --full %q: want at most %d bytes of its start", mode, c.Command, full.ID, m.Text, m.Truncated, full.Text, shown.DefaultMatchText)
 				}
 			}
 			trimmed = trimmed || len(l.Matches) > shown.DefaultMatches

@@ -9,14 +9,15 @@ import (
 
 // TestQueryScoresAndDocDescription: on a made-up machine (frob's page and
 // a custom doc written as `index docs new` suggests), every mode's --json
-// gives each command and match a real score, not 0 (keyword mode gives
-// the BM25 score), and the custom doc's description is its first line of
-// prose, not its "# NAME" heading.
+// gives each command a real score, not 0, and --full each match (keyword
+// mode gives the BM25 score; a compact answer's options and examples
+// leave their scores out), and the custom doc's description is its
+// first line of prose, not its "# NAME" heading.
 func TestQueryScoresAndDocDescription(t *testing.T) {
 	initGizmoMachine(t, false)
 	query := func(request, mode string) querycmd.QueryResult {
 		t.Helper()
-		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--mode", mode, "--json", "-k", "3")
+		code, out, errOut := runCLI(t, "index", "query", request, "--distro", "debian-12", "--mode", mode, "--json", "-k", "3", "--full")
 		if code != 0 {
 			t.Fatalf("query %q --mode %s: exit %d %s", request, mode, code, errOut)
 		}

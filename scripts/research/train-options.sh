@@ -33,8 +33,8 @@ PER_COMMAND="${OPTIONS_PER_COMMAND:-12}"
 # how many records an answer shows per command at most, and the score
 # margin within which the next is shown too: chosen on train answers
 # (index eval on the train files); optrank.Fit keeps what fits 4 KB
-MAX="${OPTIONS_MAX:-8}"
-MARGIN="${OPTIONS_MARGIN:-3.0}"
+MAX="${OPTIONS_MAX:-12}"
+MARGIN="${OPTIONS_MARGIN:-5.0}"
 log() { echo "train-options: $*" >&2; }
 
 [ -x "$CMDAI" ] || { log "no $CMDAI: run \`make build\` first"; exit 1; }

@@ -10,6 +10,6 @@ package optrank
 // "Which flag").
 var Default = Weights{
 	Features: map[string]float64{"arg": 0.2691, "bm25": 0.0612, "bm25_rel": 1.0338, "common": 3.5173, "cos": 3.6209, "cos_gap": 5.7092, "ex_bm25": -0.3085, "ex_cos": 2.2131, "ex_use": -0.3515, "example": 1.5408, "name": 2.3991, "pos": -0.2684, "rr_cos": -0.0414, "syn": 0.3878},
-	Margin:   3.0,
-	Max:      8,
+	Margin:   5.0,
+	Max:      12,
 }

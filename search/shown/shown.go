@@ -11,18 +11,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/cmdai/cmdai/index"
+	"github.com/cmdai/cmdai/manparse"
 	"github.com/cmdai/cmdai/search/optrank"
 )
 
 // Match is one chunk that answered a request.
 type Match struct {
-	ID      string     `json:"id"`
+	ID      string     `json:"id,omitempty"`
 	Kind    index.Kind `json:"kind"`
-	Section string     `json:"section"`
+	Section string     `json:"section,omitempty"`
 	Option  string     `json:"option,omitempty"`
 	// Score is the chunk's score in the ranking that found it: its cosine
 	// similarity (semantic) or its BM25 score (keyword, BM25 set too).
-	Score float64 `json:"score"`
+	Score float64 `json:"score,omitempty"`
 	// BM25 is the keyword score of a chunk the keyword ranking found.
 	BM25 float64 `json:"bm25,omitempty"`
 	Text string  `json:"text"`
@@ -30,6 +31,30 @@ type Match struct {
 	// search.Request.MatchText): the start of the chunk's text, or an
 	// example's start and its command line (exampleCut).
 	Truncated bool `json:"truncated,omitempty"`
+	// lean: a compact answer's match (Compact cut its text), whose JSON
+	// leaves out the id and, for an option or example, the section.
+	lean bool
+}
+
+// MarshalJSON is m's JSON. A compact answer's option or example leaves
+// out its id and section: an agent builds a command line from the
+// option's spelling and text, and the 60-odd bytes they take per match
+// are what keeps a needed option out of a 4 KB answer (issue 43,
+// docs/benchmarks/retrieval.md "A leaner answer"). `--full` keeps them.
+func (m Match) MarshalJSON() ([]byte, error) {
+	type plain Match
+	p := plain(m)
+	if m.lean && (m.Kind == index.KindOption || m.Kind == index.KindExample) {
+		p.ID, p.Section, p.Score, p.BM25 = "", "", 0, 0
+	}
+	if m.lean && m.Kind == index.KindOption {
+		// "ls(1) option -a, --all\n...": the label and what it does
+		// (manparse.SplitChunk reads either form)
+		if label, body := manparse.SplitChunk(string(m.Kind), m.Text); label != "" {
+			p.Text = strings.TrimSuffix(label+"\n"+body, "\n")
+		}
+	}
+	return json.Marshal(p)
 }
 
 // CommandHit is one command with the chunks of it that matched.
@@ -102,6 +127,14 @@ const ChosenMatchText = 120
 // ChosenMatchText for the others. A default answer (both 0) then keeps
 // what fits optrank.AnswerBudget (optrank.Fit).
 func Compact(hits []CommandHit, matches, text int) []CommandHit {
+	return compact(hits, matches, text, true)
+}
+
+// compact is Compact, the budget measured on the matches' lean JSON
+// (what --json prints) or, for the text answer (Whole), on their whole
+// JSON: the text prints an option's whole first line, and the byte budget
+// of the JSON it had before the lean form keeps `-k 3` within a screen.
+func compact(hits []CommandHit, matches, text int, leanSizes bool) []CommandHit {
 	fit, explicit := matches == 0 && text == 0, matches != 0
 	if matches == 0 {
 		matches = DefaultMatches
@@ -118,6 +151,7 @@ func Compact(hits []CommandHit, matches, text int) []CommandHit {
 		// a copy: the caller's hits may share their matches
 		ms = append([]Match(nil), ms...)
 		for j := range ms {
+			ms[j].lean = text >= 0
 			n := text
 			if n == 0 {
 				n = DefaultMatchText
@@ -137,14 +171,15 @@ func Compact(hits []CommandHit, matches, text int) []CommandHit {
 		hits[i].Matches = ms
 	}
 	if fit {
-		fitBudget(hits)
+		fitBudget(hits, leanSizes)
 	}
 	return hits
 }
 
 // fitBudget drops the matches past what optrank.Fit keeps of hits' JSON
-// within optrank.AnswerBudget (per 5 commands), scores cut to 4 decimals.
-func fitBudget(hits []CommandHit) {
+// within optrank.AnswerBudget (per 5 commands), scores cut to 4 decimals;
+// lean: the sizes are of the lean JSON --json prints (Match.MarshalJSON).
+func fitBudget(hits []CommandHit, lean bool) {
 	sizes, fixed := make([][]int, len(hits)), 0
 	for i := range hits {
 		h := &hits[i]
@@ -152,7 +187,9 @@ func fitBudget(hits []CommandHit) {
 		for j := range h.Matches {
 			m := &h.Matches[j]
 			m.Score, m.BM25 = math.Round(m.Score*1e4)/1e4, math.Round(m.BM25*1e4)/1e4
-			b, _ := json.Marshal(m)
+			sized := *m
+			sized.lean = lean && m.lean
+			b, _ := json.Marshal(sized)
 			sizes[i] = append(sizes[i], len(b)+1)
 		}
 		bare := *h
@@ -239,7 +276,7 @@ func cutText(s string, n int) string {
 // command, with the matches' whole texts: the text answer, which prints
 // first sentences and examples' command lines a cut text may lack.
 func Whole(hits []CommandHit) []CommandHit {
-	cut := Compact(slices.Clone(hits), 0, 0)
+	cut := compact(slices.Clone(hits), 0, 0, false)
 	hits = Compact(hits, 0, -1)
 	for i := range hits {
 		hits[i].Matches, hits[i].Chosen = hits[i].Matches[:len(cut[i].Matches)], cut[i].Chosen

@@ -2,6 +2,7 @@ package shown
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -116,5 +117,83 @@ func TestExampleKeepsItsCommandLine(t *testing.T) {
 	plain := strings.Repeat("Some prose about the example. ", 10)
 	if got := exampleCut("find(1) example\n"+plain, "find", 100); got != cutText("find(1) example\n"+plain, 100) {
 		t.Errorf("exampleCut without a command line: %q", got)
+	}
+}
+
+// A compact answer's options and examples leave out their id, section
+// and score, and an option its "tar(1) option" heading: what an agent
+// builds a command line from, in fewer bytes. --full (-1, -1) keeps
+// them, the Go values keep their ids (index eval reads them), and a
+// passage keeps all.
+func TestCompactJSONIsLean(t *testing.T) {
+	matches := func() []Match {
+		return []Match{
+			{ID: "tar.1#OPTIONS#-C", Kind: "option", Section: "OPTIONS", Option: "-C", Score: 0.5, Text: "tar(1) option -C, --directory DIR\nChange to DIR before performing any operations."},
+			{ID: "tar.1#EXAMPLES#1", Kind: "example", Section: "EXAMPLES", Score: 0.4, Text: "tar(1) example\nExtract into /tmp:\n\n$ tar -xf a.tar -C /tmp"},
+			{ID: "tar.1#DESCRIPTION", Kind: "section", Section: "DESCRIPTION", Score: 0.3, Text: "tar(1) DESCRIPTION\nGNU tar saves many files together."},
+		}
+	}
+	decode := func(hits []CommandHit) []map[string]any {
+		t.Helper()
+		b, err := json.Marshal(hits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []struct{ Matches []map[string]any }
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out[0].Matches
+	}
+	compact := Compact([]CommandHit{{Command: "tar", Matches: matches()}}, 3, 0)
+	got := decode(compact)
+	for i, m := range got[:2] {
+		if _, ok := m["id"]; ok || m["section"] != nil || m["score"] != nil || m["kind"] == nil {
+			t.Errorf("compact match %d: %v, want no id, section or score, a kind", i, m)
+		}
+	}
+	if got[0]["text"] != "-C, --directory DIR\nChange to DIR before performing any operations." || got[0]["option"] != "-C" {
+		t.Errorf("compact option: %v, want its label and text without the heading", got[0])
+	}
+	if got[1]["text"] != matches()[1].Text {
+		t.Errorf("compact example text %q, want %q", got[1]["text"], matches()[1].Text)
+	}
+	if got[2]["id"] != "tar.1#DESCRIPTION" || got[2]["section"] != "DESCRIPTION" || got[2]["score"] != 0.3 {
+		t.Errorf("compact passage: %v, want its id, section and score", got[2])
+	}
+	if compact[0].Matches[0].ID != "tar.1#OPTIONS#-C" {
+		t.Errorf("Compact dropped the Go value's id: %+v", compact[0].Matches[0])
+	}
+	for i, m := range decode(Compact([]CommandHit{{Command: "tar", Matches: matches()}}, -1, -1)) {
+		want := matches()[i]
+		if m["id"] != want.ID || m["section"] != want.Section || m["score"] != want.Score || m["text"] != want.Text {
+			t.Errorf("--full match %d: %v, want %+v", i, m, want)
+		}
+	}
+}
+
+// The lean JSON fits more chosen records in a default answer than the
+// whole JSON would; the text answer (Whole) keeps to what the whole
+// JSON fits, so that `-k 3` stays within a screen.
+func TestLeanAnswerHoldsMoreThanTheText(t *testing.T) {
+	var hits []CommandHit
+	for _, c := range []string{"tar", "gzip", "zip", "cpio", "ar"} {
+		h := CommandHit{Command: c, Chosen: 12}
+		for j := range 12 {
+			h.Matches = append(h.Matches, Match{ID: fmt.Sprintf("%s.1#OPTIONS#--opt%d", c, j), Kind: "option", Section: "OPTIONS", Option: fmt.Sprintf("--opt%d", j), Score: 0.51234,
+				Text: fmt.Sprintf("%s(1) option -%c, --opt%d N\nTwiddle bit %d of every file in place.", c, 'a'+j, j, j)})
+		}
+		hits = append(hits, h)
+	}
+	total := func(hs []CommandHit) (n int) {
+		for _, h := range hs {
+			n += len(h.Matches)
+		}
+		return n
+	}
+	lean, text := Compact(slices.Clone(hits), 0, 0), Whole(slices.Clone(hits))
+	b, _ := json.Marshal(lean)
+	if total(lean) <= total(text) || total(text) == 0 || len(b) > optrank.AnswerBudget {
+		t.Errorf("a default answer of %d bytes shows %d records, the text %d: want more in the JSON, within %d bytes", len(b), total(lean), total(text), optrank.AnswerBudget)
 	}
 }

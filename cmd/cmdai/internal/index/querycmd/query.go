@@ -96,7 +96,9 @@ first sentence, the examples that matched (their command line), and the
 first sentence of other parts of its page that matched (--matches of
 them; --full: every one). --scores (or -v) adds the ranking's scores and
 the sections matched; --json gives it all, each match's text cut to about
-200 bytes.
+200 bytes, an option as its spelling and text and an example as its text
+alone (--full adds their ids, sections and scores), and as many of the
+options chosen as fit 4 KB.
 
 On a terminal the answer is coloured (NO_COLOR set or --color=never: not)
 and its lines fit its width; through a pipe it is plain, a line per item.
