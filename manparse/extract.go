@@ -547,6 +547,16 @@ func extractExamples(p *Page) {
 				sub = blk.Subsection
 			}
 			switch {
+			case blk.Tag != "" && markerTag(blk.Tag) && commandParagraph(Block{Text: blk.Text}, names):
+				// a command line as a bullet, below the step that
+				// introduces it (jmod's "2. ... run the following
+				// commands:" "• jmod create ..."): the step's command
+				if len(x.prose) > 0 && blk.Depth > x.proseDepth {
+					x.command(blk.Text, blk.Depth)
+				} else {
+					x.boundary()
+					x.add(Example{Command: blk.Text}, blk.Depth)
+				}
 			case blk.Tag != "" && markerTag(blk.Tag):
 				x.boundary()
 				x.item = true
@@ -565,6 +575,10 @@ func extractExamples(p *Page) {
 			case blk.Literal && x.last >= 0 && len(x.prose) == 0 && blk.Depth > x.lastDepth:
 				// a display set below the command it follows: its output
 				x.note(blk.Text)
+			case blk.Literal && introducesPrompt(s, i, names):
+				// a short sentence set as a display, the prompt's line
+				// after it (perf's "then generate timechart:")
+				x.text(blk)
 			case blk.Literal && literalProse(blk.Text):
 				// a sentence set as a display (perf's "then generate
 				// timechart:", rpcgen's "The following example:")
@@ -787,6 +801,25 @@ func literalProse(text string) bool {
 	}
 	joined := strings.Join(strings.Fields(t), " ")
 	return sentence(joined)
+}
+
+// introducesPrompt reports a display ending in ":" that does not start
+// with a command of the page, followed by a display that starts with a
+// prompt ("$ "): the words that introduce that command, however short
+// or broken ("then generate timechart:", rpcgen's "To send the test
+// version of the\n-DTEST,\n... use:").
+func introducesPrompt(s *Section, i int, names []string) bool {
+	t := strings.TrimSpace(s.Blocks[i].Text)
+	if t == "" || !strings.HasSuffix(t, ":") || strings.ContainsAny(t[:1], "$#%") || i+1 >= len(s.Blocks) {
+		return false
+	}
+	first := strings.ToLower(strings.Fields(t)[0])
+	if slices.Contains(names, first) || len(strings.Fields(t)) < 2 {
+		return false
+	}
+	next := s.Blocks[i+1]
+	n := strings.TrimSpace(next.Text)
+	return next.Literal && len(n) > 2 && strings.ContainsAny(n[:1], "$#%") && n[1] == ' '
 }
 
 // oneLineCommand reports a line that may be a command set below the

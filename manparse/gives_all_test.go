@@ -156,6 +156,12 @@ func TestExamplesKeepTheirCommands(t *testing.T) {
 		{Command: "spindle -r dir"},
 		{Command: "spindle --dry-run b.txt"},
 		{Description: "To spin what another program prints, use", Command: "cat wool.txt | spindle -k -"},
+		{Description: "Record the yarn first:", Command: "$ spindle record"},
+		// a short introduction set as a display, a prompt after it
+		{Description: "then spin it:", Command: "$ spindle --from-record"},
+		// command lines as bullets below the step that introduces them
+		{Description: "Make two spools, running the following commands:", Command: "spindle new a"},
+		{Command: "spindle new b"},
 	}
 	if !reflect.DeepEqual(p.Examples, want) {
 		t.Errorf("examples:\n got %+v\nwant %+v", p.Examples, want)
