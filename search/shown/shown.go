@@ -22,7 +22,9 @@ type Match struct {
 	Section string     `json:"section,omitempty"`
 	Option  string     `json:"option,omitempty"`
 	// Score is the chunk's score in the ranking that found it: its cosine
-	// similarity (semantic) or its BM25 score (keyword, BM25 set too).
+	// similarity (semantic) or its BM25 score (keyword, BM25 set too);
+	// left out when 0 (unknown) and by a compact answer's option or
+	// example (MarshalJSON).
 	Score float64 `json:"score,omitempty"`
 	// BM25 is the keyword score of a chunk the keyword ranking found.
 	BM25 float64 `json:"bm25,omitempty"`
@@ -31,16 +33,18 @@ type Match struct {
 	// search.Request.MatchText): the start of the chunk's text, or an
 	// example's start and its command line (exampleCut).
 	Truncated bool `json:"truncated,omitempty"`
-	// lean: a compact answer's match (Compact cut its text), whose JSON
-	// leaves out the id and, for an option or example, the section.
+	// lean: a compact answer's match (Compact cut its text): MarshalJSON
+	// leaves out what an option's or example's JSON needs no more.
 	lean bool
 }
 
 // MarshalJSON is m's JSON. A compact answer's option or example leaves
-// out its id and section: an agent builds a command line from the
-// option's spelling and text, and the 60-odd bytes they take per match
-// are what keeps a needed option out of a 4 KB answer (issue 43,
-// docs/benchmarks/retrieval.md "A leaner answer"). `--full` keeps them.
+// out its id, section and scores, and an option its "ls(1) option"
+// heading (its label and text stay): an agent builds a command line from
+// the option's spelling and text, and the bytes the rest took per match
+// kept needed options out of a 4 KB answer (issue 43,
+// docs/benchmarks/retrieval.md "A leaner answer"). `--full` and every
+// passage keep them all.
 func (m Match) MarshalJSON() ([]byte, error) {
 	type plain Match
 	p := plain(m)
